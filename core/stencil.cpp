@@ -328,11 +328,31 @@ Stencil load_stencil_file(const std::string& path) {
   }
 }
 
+std::string format_stencil_json(const Stencil& s) {
+  // Rows of weights stay on one line each so a file reads like the stencil it holds.
+  const nlohmann::json j = to_json(s);
+  std::string text = fmt::format("{{\n  \"name\": {},\n  \"dims\": {},\n  \"radius\": {},\n  \"weights\": ",
+                                 nlohmann::json(s.name).dump(), s.dims, s.radius);
+  const auto& w = j["weights"];
+  if (s.dims == 1) return text + w.dump() + "\n}\n";
+  const std::string pad = s.dims == 2 ? "    " : "      ";
+  auto rows = [&](const nlohmann::json& plane) {
+    std::string out = "[\n";
+    for (std::size_t y = 0; y < plane.size(); ++y)
+      out += pad + plane[y].dump() + (y + 1 < plane.size() ? ",\n" : "\n");
+    return out + pad.substr(2) + "]";
+  };
+  if (s.dims == 2) return text + rows(w) + "\n}\n";
+  text += "[\n";
+  for (std::size_t z = 0; z < w.size(); ++z) text += "    " + rows(w[z]) + (z + 1 < w.size() ? ",\n" : "\n");
+  return text + "  ]\n}\n";
+}
+
 void save_stencil_file(const Stencil& s, const std::string& path) {
   validate(s);
   std::ofstream out(path);
   if (!out) throw InputError(fmt::format("cannot write stencil file '{}'", path));
-  out << to_json(s).dump(2) << "\n";
+  out << format_stencil_json(s);
   if (!out) throw InputError(fmt::format("failed writing '{}'", path));
 }
 

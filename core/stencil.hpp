@@ -61,6 +61,7 @@ Stencil preset(std::string_view name); // throws InputError for an unknown name 
 // JSON: {"name": ..., "dims": d, "radius": r, "weights": nested arrays (z, then y, then x)}.
 nlohmann::json to_json(const Stencil& s);
 Stencil stencil_from_json(const nlohmann::json& j); // throws InputError
+std::string format_stencil_json(const Stencil& s); // the file format: one line per row of weights
 Stencil load_stencil_file(const std::string& path); // throws InputError
 void save_stencil_file(const Stencil& s, const std::string& path);
 // A preset name or a path to a JSON file.

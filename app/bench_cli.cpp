@@ -1,0 +1,272 @@
+// stencil-bench subcommands. `run` checks every non-reference result against the FP64 reference on the same
+// fresh random input and reports a result above its precision's bound as a failure, never as a throughput.
+#include "app/bench_cli.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "kernels/device.hpp"
+
+namespace se {
+
+std::vector<Method> all_methods() { return core_methods(); }
+
+namespace {
+
+// A progress bar on stderr that appears only once a run has taken more than a second.
+class ProgressBar {
+public:
+  explicit ProgressBar(std::string label) : label_(std::move(label)), start_(clock::now()), tty_(isatty(2)) {}
+  ~ProgressBar() { finish(); }
+  bool update(int done, int total) {
+    const double elapsed = seconds();
+    if (elapsed < 1.0 || total <= 0) return true;
+    const double frac = static_cast<double>(done) / total;
+    if (tty_) {
+      if (elapsed - last_ < 0.1 && done < total) return true;
+      const int width = 30, filled = static_cast<int>(frac * width);
+      const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+      std::fprintf(stderr, "\r%s [%s%s] %3.0f%% %d/%d  ETA %.1fs ", label_.c_str(), std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), frac * 100, done, total, eta);
+    } else {
+      const int quarter = static_cast<int>(frac * 4);
+      if (quarter <= printed_quarter_) return true;
+      printed_quarter_ = quarter;
+      std::fprintf(stderr, "%s: %d/%d steps (%.0f%%) after %.1fs\n", label_.c_str(), done, total, frac * 100, elapsed);
+    }
+    shown_ = true;
+    last_ = elapsed;
+    return true;
+  }
+  void finish() {
+    if (shown_ && tty_) std::fprintf(stderr, "\n");
+    shown_ = false;
+  }
+
+private:
+  using clock = std::chrono::steady_clock;
+  double seconds() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+  std::string label_;
+  clock::time_point start_;
+  bool tty_;
+  bool shown_ = false;
+  double last_ = 0;
+  int printed_quarter_ = 0;
+};
+
+const Method& find_method(const std::vector<Method>& methods, const std::string& id, std::optional<Backend> backend) {
+  const Method* fallback = nullptr;
+  for (const auto& m : methods) {
+    if (m.id != id) continue;
+    if (backend && m.backend == *backend) return m;
+    if (!backend && (!fallback || (m.backend == Backend::GPU && m.unavailable_reason().empty()))) fallback = &m;
+  }
+  if (fallback) return *fallback;
+  std::string known;
+  for (const auto& m : methods)
+    if (known.find(m.id) == std::string::npos) known += (known.empty() ? "" : ", ") + m.id;
+  if (backend)
+    for (const auto& m : methods)
+      if (m.id == id)
+        throw InputError(fmt::format("method '{}' has no {} backend", id, to_string(*backend)));
+  throw InputError(fmt::format("unknown method '{}' (known: {})", id, known));
+}
+
+int cmd_list(const std::vector<Method>& methods) {
+  const DeviceInfo dev = query_device();
+  std::printf("device: %s\n\nstencils:\n", dev.summary().c_str());
+  for (const auto& name : preset_names()) {
+    const Stencil s = preset(name);
+    std::printf("  %-11s %dD r=%d %3d points  %s\n", name.c_str(), s.dims, s.radius, s.nonzero_count(),
+                preset_description(name).c_str());
+  }
+  std::printf("\nmethods:\n");
+  for (const auto& m : methods) {
+    const std::string why = m.unavailable_reason();
+    std::printf("  %-15s %-8s %-5s %-12s %s\n", m.id.c_str(), std::string(to_string(m.backend)).c_str(),
+                std::string(to_string(m.precision)).c_str(), why.empty() ? "available" : "unavailable",
+                why.empty() ? m.description.c_str() : why.c_str());
+  }
+  return 0;
+}
+
+// Prints the weight array plane by plane and optionally writes it as JSON.
+int cmd_show(const std::string& name, const std::string& json) {
+  const Stencil s = resolve_stencil(name);
+  const auto sh = s.shape();
+  std::printf("%s: %dD, radius %d, %d non-zero weights, sum %.6g, %s%s\n", s.name.c_str(), s.dims, s.radius,
+              s.nonzero_count(), s.sum(), s.is_star() ? "star" : "box",
+              s.is_radially_symmetric(1e-15) ? ", radially symmetric" : "");
+  for (int z = 0; z < sh[2]; ++z) {
+    if (s.dims == 3) std::printf("plane dz=%+d\n", z - s.radius);
+    for (int y = 0; y < sh[1]; ++y) {
+      for (int x = 0; x < sh[0]; ++x)
+        std::printf(" %10.6g", s.weights[(static_cast<std::size_t>(z) * sh[1] + y) * sh[0] + x]);
+      std::printf("\n");
+    }
+  }
+  if (!json.empty()) save_stencil_file(s, json);
+  return 0;
+}
+
+struct RunOptions {
+  std::string method = "cpu-reference";
+  std::string backend;
+  std::string stencil = "heat-2d";
+  std::string size = "2048x2048";
+  int steps = 10;
+  std::string boundary = "dirichlet";
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::string json;
+};
+
+int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
+  std::optional<Backend> backend;
+  if (!o.backend.empty()) backend = parse_backend(o.backend);
+  const Method& m = find_method(methods, o.method, backend);
+  const Stencil s = resolve_stencil(o.stencil);
+  const Extent e = parse_extent(o.size);
+  check_extent_fits_stencil(e, s);
+  if (o.steps <= 0) throw InputError(fmt::format("--steps must be positive; got {}", o.steps));
+  if (const std::string why = m.unavailable_reason(); !why.empty())
+    throw InputError(fmt::format("method '{}' ({}) is unavailable: {}", m.id, to_string(m.backend), why));
+  if (const std::string why = m.unsupported_reason(s, e); !why.empty())
+    throw InputError(fmt::format("method '{}' cannot run {}: {}", m.id, s.name, why));
+  const bool is_reference = m.id == "cpu-reference";
+  // Refuse before allocating: the initial grid, the method's copy, and the reference's padded pair (+ its result).
+  const std::uint64_t points = static_cast<std::uint64_t>(e.points());
+  check_host_memory(points * sizeof(double) * (is_reference ? 4 : 5), fmt::format("a {} run", e.to_string()));
+
+  const std::uint64_t seed =
+      o.seed_given ? o.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  MethodRun run;
+  run.stencil = s;
+  run.extent = e;
+  run.steps = o.steps;
+  run.boundary.kind = parse_boundary(o.boundary);
+  run.values = initial_values(e, InitialCondition::Random, seed);
+  const std::vector<double> initial = is_reference ? std::vector<double>() : run.values;
+  MethodTiming timing;
+  {
+    ProgressBar bar(fmt::format("{} {}", m.id, s.name));
+    run.progress = [&bar](int done, int total) { return bar.update(done, total); };
+    timing = m.run(run);
+  }
+  ErrorMetrics err;
+  if (!is_reference) {
+    std::vector<double> ref = initial;
+    ReferenceOptions opt;
+    opt.boundary = run.boundary;
+    ProgressBar bar("fp64 reference check");
+    opt.progress = [&bar](int done, int total) { return bar.update(done, total); };
+    reference_advance(s, e, ref, o.steps, Precision::FP64, opt);
+    bar.finish();
+    err = compare(run.values, ref);
+  }
+  const double gs = gstencils_per_second(e.points(), timing.steps_done, timing.seconds);
+  const double bound = error_bound(m.precision, o.steps);
+  const bool ok = err.finite && err.rel_l2 <= bound;
+
+  std::printf("%s (%s, %s) %s %s, %d steps: %.4f s, %.3f GStencil/s", m.id.c_str(), std::string(to_string(m.backend)).c_str(),
+              std::string(to_string(m.precision)).c_str(), s.name.c_str(), e.to_string().c_str(), timing.steps_done,
+              timing.seconds, gs);
+  if (is_reference)
+    std::printf(" (reference)\n");
+  else
+    std::printf(", rel L2 %.3e, max abs %.3e vs FP64 reference (bound %.0e) %s\n", err.rel_l2, err.max_abs, bound,
+                ok ? "ok" : "FAILED");
+
+  if (!o.json.empty()) {
+    nlohmann::json j = {{"method", m.id},
+                        {"stencil", s.name},
+                        {"precision", to_string(m.precision)},
+                        {"backend", to_string(m.backend)},
+                        {"size", std::vector<std::int64_t>(e.n.begin(), e.n.begin() + e.dims)},
+                        {"steps", timing.steps_done},
+                        {"fused_steps", timing.fused_steps},
+                        {"boundary", o.boundary},
+                        {"seed", seed},
+                        {"seconds", timing.seconds},
+                        {"gstencils", gs},
+                        {"rel_l2_error", err.finite ? nlohmann::json(err.rel_l2) : nlohmann::json(nullptr)},
+                        {"max_abs_error", err.finite ? nlohmann::json(err.max_abs) : nlohmann::json(nullptr)},
+                        {"error_bound", bound},
+                        {"passed", ok}};
+    std::ofstream out(o.json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
+    out << j.dump(2) << "\n";
+  }
+  if (!ok) {
+    std::fprintf(stderr, "error: %s's result is above the %s error bound (rel L2 %.3e > %.0e)\n", m.id.c_str(),
+                 std::string(to_string(m.precision)).c_str(), err.rel_l2, bound);
+    return 1;
+  }
+  if (timing.steps_done != o.steps) {
+    std::fprintf(stderr, "error: the run stopped after %d of %d steps\n", timing.steps_done, o.steps);
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int bench_main(int argc, char** argv) {
+  CLI::App app{"stencil-bench: run and compare tensor-core stencil methods against an FP64 reference"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "print the stencil presets and the methods with their availability");
+  std::string show_name, show_json;
+  auto* show = app.add_subcommand("show", "print a stencil's weights (and write them as JSON)");
+  show->add_option("--stencil,-s", show_name, "preset name or path to a stencil JSON file")->required();
+  show->add_option("--json", show_json, "write the stencil to this JSON file");
+  RunOptions ro;
+  auto* run = app.add_subcommand("run", "run one method and check it against the FP64 reference");
+  run->add_option("--method,-m", ro.method, "method id (see `list`)")->capture_default_str();
+  run->add_option("--backend,-b", ro.backend, "cpu, emulate or gpu (default: the method's best available)");
+  run->add_option("--stencil,-s", ro.stencil, "preset name or path to a stencil JSON file")->capture_default_str();
+  run->add_option("--size", ro.size, "grid size: N, NxM or NxMxK (x first)")->capture_default_str();
+  run->add_option("--steps,-t", ro.steps, "base-stencil time steps")->capture_default_str();
+  run->add_option("--boundary", ro.boundary, "dirichlet (zero outside) or periodic")->capture_default_str();
+  auto* seed_opt = run->add_option("--seed", ro.seed, "seed of the random input (default: fresh each run)");
+  run->add_option("--json", ro.json, "write the result as one JSON object to this file");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  ro.seed_given = seed_opt->count() > 0;
+  try {
+    const std::vector<Method> methods = all_methods();
+    if (list->parsed()) return cmd_list(methods);
+    if (show->parsed()) return cmd_show(show_name, show_json);
+    if (run->parsed()) return cmd_run(methods, ro);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
+
+} // namespace se

@@ -1,0 +1,51 @@
+// The CPU methods: the FP64 reference (and, as the teaching core grows, each method's emulation).
+#include "core/method.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace se {
+
+std::string_view to_string(Backend b) {
+  switch (b) {
+  case Backend::CPU: return "cpu";
+  case Backend::Emulate: return "emulate";
+  case Backend::GPU: return "gpu";
+  }
+  return "?";
+}
+
+Backend parse_backend(std::string_view s) {
+  if (s == "cpu") return Backend::CPU;
+  if (s == "emulate") return Backend::Emulate;
+  if (s == "gpu") return Backend::GPU;
+  throw InputError(fmt::format("unknown backend '{}' (cpu, emulate or gpu)", s));
+}
+
+static Method cpu_reference_method() {
+  Method m;
+  m.id = "cpu-reference";
+  m.backend = Backend::CPU;
+  m.precision = Precision::FP64;
+  m.description = "multi-threaded FP64 CPU stencil; every other method is checked against it";
+  m.unsupported_reason = [](const Stencil&, const Extent&) { return std::string(); };
+  m.unavailable_reason = [] { return std::string(); };
+  m.run = [](MethodRun& r) {
+    ReferenceOptions opt;
+    opt.boundary = r.boundary;
+    opt.progress = r.progress;
+    const auto t0 = std::chrono::steady_clock::now();
+    MethodTiming t;
+    t.steps_done = reference_advance(r.stencil, r.extent, r.values, r.steps, Precision::FP64, opt);
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return t;
+  };
+  return m;
+}
+
+std::vector<Method> core_methods() { return {cpu_reference_method()}; }
+
+} // namespace se

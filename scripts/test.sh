@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the whole test suite through CTest (GPU tests are skipped without a GPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ctest --test-dir build --output-on-failure -j"$(nproc 2>/dev/null || echo 2)"

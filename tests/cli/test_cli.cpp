@@ -1,0 +1,108 @@
+// stencil-bench as a user runs it: exit codes (0 ok, 2 bad input), printed results and the JSON record.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out; // stdout and stderr together
+};
+
+Result bench(const std::string& args) {
+  const std::string cmd = std::string(SE_BENCH_EXE) + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path temp_dir() {
+  const fs::path d = fs::temp_directory_path() / "se_test_cli";
+  fs::create_directories(d);
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("list shows the stencils, the methods and the device") {
+  const Result r = bench("list");
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("box-2d49p"));
+  CHECK_THAT(r.out, Catch::Contains("cpu-reference"));
+  CHECK_THAT(r.out, Catch::Contains("device:"));
+}
+
+TEST_CASE("run writes a JSON record with the documented keys") {
+  const fs::path json = temp_dir() / "run.json";
+  const Result r = bench("run --method cpu-reference --stencil box-2d9p --size 96x80 --steps 3 --seed 1 --json " + json.string());
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("GStencil/s"));
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  for (const char* key : {"method", "stencil", "precision", "backend", "size", "steps", "seconds", "gstencils",
+                          "rel_l2_error", "max_abs_error"})
+    CHECK(j.contains(key));
+  CHECK(j["method"] == "cpu-reference");
+  CHECK(j["size"] == nlohmann::json({96, 80}));
+  CHECK(j["steps"] == 3);
+  CHECK(j["rel_l2_error"] == 0.0);
+  CHECK(j["seconds"].get<double>() > 0.0);
+  CHECK(j["gstencils"].get<double>() == Approx(96.0 * 80 * 3 / j["seconds"].get<double>() / 1e9));
+}
+
+TEST_CASE("run takes a stencil JSON file; show writes one") {
+  const fs::path json = temp_dir() / "star.json";
+  REQUIRE(bench("show --stencil star-2d13p --json " + json.string()).code == 0);
+  const Result r = bench("run --stencil " + json.string() + " --size 40x40 --steps 2");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("star-2d13p"));
+}
+
+TEST_CASE("bad input exits with code 2 and a one-line message") {
+  const fs::path dir = temp_dir();
+  std::ofstream(dir / "broken.json") << "{\"dims\": 2, \"weights\": [[1, 2";
+  std::ofstream(dir / "even.json") << "{\"dims\": 2, \"weights\": [[1, 2], [3, 4]]}";
+  const std::pair<std::string, std::string> cases[] = {
+      {"run --stencil no-such-preset --size 64x64", "unknown stencil"},
+      {"run --method warp-drive --size 64x64", "unknown method"},
+      {"run --size 0x64", "positive"},
+      {"run --size -5x64", "positive"},
+      {"run --size 64", "2D grid"},
+      {"run --stencil box-2d49p --size 5x64", "smaller than the stencil"},
+      {"run --size 4000000x4000000", "GiB"},
+      {"run --steps 0 --size 64x64", "--steps"},
+      {"run --stencil " + (dir / "broken.json").string(), "not valid JSON"},
+      {"run --stencil " + (dir / "even.json").string(), "odd"},
+      {"run --stencil " + (dir / "missing.json").string(), "cannot open"},
+      {"run --size 64x64 --boundary reflect", "unknown boundary"},
+      {"run --backend quantum", "unknown backend"},
+      {"frobnicate", ""},
+      {"", ""},
+  };
+  for (const auto& [args, msg] : cases) {
+    INFO(args);
+    const Result r = bench(args);
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("error"));
+    CHECK_THAT(r.out, Catch::Contains(msg));
+  }
+}
