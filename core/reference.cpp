@@ -167,4 +167,50 @@ int reference_advance(const Stencil& s, const Extent& extent, std::vector<double
   return done;
 }
 
+std::int64_t fix_fused_boundary_band(const Stencil& s, const Extent& extent, const std::vector<double>& initial,
+                                     std::vector<double>& result, int fused_steps, const Boundary& boundary) {
+  if (boundary.kind == BoundaryKind::Periodic || fused_steps <= 1 || s.radius == 0) return 0;
+  const std::int64_t band = static_cast<std::int64_t>(fused_steps - 1) * s.radius;
+  const std::int64_t strip = static_cast<std::int64_t>(2 * fused_steps - 1) * s.radius;
+  std::vector<char> done(result.size(), 0);
+  std::int64_t fixed = 0;
+  ReferenceOptions opt;
+  opt.boundary = boundary;
+  opt.threads = 1;
+  for (int axis = 0; axis < extent.dims; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      // A strip along this face, full extent along the other axes. Its cut side is wrong after T steps only
+      // to a depth of T*r, which never reaches the band we keep when the strip is (2T-1)*r wide.
+      const std::int64_t n = extent.n[axis];
+      const std::int64_t width = std::min(n, strip);
+      const std::int64_t first = side == 0 ? 0 : n - width; // first index of the strip along `axis`
+      Extent sub = extent;
+      sub.n[axis] = width;
+      if (sub.n[axis] < s.side()) sub.n[axis] = std::min(n, static_cast<std::int64_t>(s.side()));
+      std::vector<double> v(static_cast<std::size_t>(sub.points()));
+      const auto full_index = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+        std::int64_t c[3] = {x, y, z};
+        c[axis] += first;
+        return static_cast<std::size_t>((c[2] * extent.n[1] + c[1]) * extent.n[0] + c[0]);
+      };
+      for (std::int64_t z = 0; z < sub.n[2]; ++z)
+        for (std::int64_t y = 0; y < sub.n[1]; ++y)
+          for (std::int64_t x = 0; x < sub.n[0]; ++x)
+            v[static_cast<std::size_t>((z * sub.n[1] + y) * sub.n[0] + x)] = initial[full_index(x, y, z)];
+      reference_advance(s, sub, v, fused_steps, Precision::FP64, opt);
+      for (std::int64_t z = 0; z < sub.n[2]; ++z)
+        for (std::int64_t y = 0; y < sub.n[1]; ++y)
+          for (std::int64_t x = 0; x < sub.n[0]; ++x) {
+            const std::int64_t c[3] = {x, y, z};
+            const std::int64_t depth = side == 0 ? c[axis] : sub.n[axis] - 1 - c[axis]; // distance from the face
+            if (depth >= band) continue;
+            const std::size_t i = full_index(x, y, z);
+            if (!done[i]) ++fixed;
+            done[i] = 1;
+            result[i] = v[static_cast<std::size_t>((z * sub.n[1] + y) * sub.n[0] + x)];
+          }
+    }
+  return fixed;
+}
+
 } // namespace se

@@ -41,6 +41,14 @@ template <typename T> int reference_advance(const Stencil& s, Grid<T>& grid, int
   return done;
 }
 
+// Methods that fuse T steps into one kernel W^T are exact only where the fused kernel's reach stays inside
+// the grid: with a Dirichlet boundary, the points within (T-1)*r of a face see the fixed exterior at every
+// intermediate step, which one application of W^T cannot know. This recomputes that band of `result` exactly
+// (single steps on strips of width (2T-1)*r along each face), from the `initial` values. Periodic grids need
+// nothing. Returns the number of points recomputed.
+std::int64_t fix_fused_boundary_band(const Stencil& s, const Extent& extent, const std::vector<double>& initial,
+                                     std::vector<double>& result, int fused_steps, const Boundary& boundary);
+
 // The error bound a method of this arithmetic precision must meet against the FP64 reference
 // after `steps` steps (relative L2). FP64 methods: 1e-12; FP32: 1e-5; FP16: 1e-2.
 double error_bound(Precision arithmetic, int steps);
