@@ -119,6 +119,27 @@ int cmd_show(const std::string& name, const std::string& json) {
   return 0;
 }
 
+int cmd_plan(const std::string& method, const std::string& stencil, const std::string& size, const std::string& json) {
+  const Stencil s = resolve_stencil(stencil);
+  Extent e;
+  if (size.empty()) { // a default grid of the stencil's dimensionality, for the per-point costs
+    e.dims = s.dims;
+    for (int d = 0; d < s.dims; ++d) e.n[d] = s.dims == 3 ? 512 : (s.dims == 2 ? 10240 : 10240000);
+  } else {
+    e = parse_extent(size);
+  }
+  check_extent_fits_stencil(e, s);
+  const PlanSummary p = plan_summary(method, s, e);
+  std::printf("%s\n%s", p.text.c_str(), to_string(p.cost).c_str());
+  if (!json.empty()) {
+    std::ofstream out(json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
+    out << nlohmann::json{{"method", p.method}, {"stencil", s.name}, {"plan", p.json}, {"cost", to_json(p.cost)}}.dump(2)
+        << "\n";
+  }
+  return 0;
+}
+
 struct RunOptions {
   std::string method = "cpu-reference";
   std::string backend;
@@ -229,6 +250,13 @@ int bench_main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "print a stencil's weights (and write them as JSON)");
   show->add_option("--stencil,-s", show_name, "preset name or path to a stencil JSON file")->required();
   show->add_option("--json", show_json, "write the stencil to this JSON file");
+  std::string plan_method, plan_stencil = "box-2d49p", plan_size, plan_json;
+  auto* plan = app.add_subcommand("plan", "print the matrices, layouts and cost a method derives from a stencil");
+  plan->add_option("--method,-m", plan_method, "method id (tcstencil, convstencil, lorastencil, flashfft, spider, ...)")
+      ->required();
+  plan->add_option("--stencil,-s", plan_stencil, "preset name or path to a stencil JSON file")->capture_default_str();
+  plan->add_option("--size", plan_size, "grid size for whole-grid costs (default: the papers' sizes)");
+  plan->add_option("--json", plan_json, "write the plan and cost as JSON to this file");
   RunOptions ro;
   auto* run = app.add_subcommand("run", "run one method and check it against the FP64 reference");
   run->add_option("--method,-m", ro.method, "method id (see `list`)")->capture_default_str();
@@ -255,6 +283,7 @@ int bench_main(int argc, char** argv) {
     const std::vector<Method> methods = all_methods();
     if (list->parsed()) return cmd_list(methods);
     if (show->parsed()) return cmd_show(show_name, show_json);
+    if (plan->parsed()) return cmd_plan(plan_method, plan_stencil, plan_size, plan_json);
     if (run->parsed()) return cmd_run(methods, ro);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

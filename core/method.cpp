@@ -46,6 +46,37 @@ static Method cpu_reference_method() {
   return m;
 }
 
+namespace {
+
+struct PlannedMethod {
+  const char* id;
+  PlanSummary (*summary)(const Stencil&, const Extent&);
+};
+
+// One row per tensor-core method of the teaching core.
+const std::vector<PlannedMethod>& planned_methods() {
+  static const std::vector<PlannedMethod> methods = {};
+  return methods;
+}
+
+} // namespace
+
+std::vector<std::string> planned_method_ids() {
+  std::vector<std::string> ids;
+  for (const auto& m : planned_methods()) ids.emplace_back(m.id);
+  return ids;
+}
+
+PlanSummary plan_summary(std::string_view method_id, const Stencil& s, const Extent& e) {
+  validate(s);
+  for (const auto& m : planned_methods())
+    if (method_id == m.id) return m.summary(s, e);
+  std::string known;
+  for (const auto& id : planned_method_ids()) known += (known.empty() ? "" : ", ") + id;
+  throw InputError(fmt::format("no plan for method '{}' (methods with plans: {})", method_id,
+                               known.empty() ? "none yet" : known));
+}
+
 std::vector<Method> core_methods() { return {cpu_reference_method()}; }
 
 } // namespace se

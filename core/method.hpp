@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cost.hpp"
 #include "core/grid.hpp"
 #include "core/reference.hpp"
 #include "core/stencil.hpp"
@@ -43,6 +44,12 @@ struct Method {
   std::function<std::string()> unavailable_reason;
   std::function<MethodTiming(MethodRun&)> run;
 };
+
+// The plan, layouts and cost a tensor-core method derives for a stencil (what `stencil-bench plan` prints).
+// Throws InputError for an unknown method id, or when the method cannot take the stencil (with the reason).
+PlanSummary plan_summary(std::string_view method_id, const Stencil& s, const Extent& e);
+// The method ids that have a plan.
+std::vector<std::string> planned_method_ids();
 
 // The CPU methods core provides: the FP64 reference and the fragment-level emulations.
 std::vector<Method> core_methods();
