@@ -1,0 +1,251 @@
+// The explorer's frame loop. Order within a frame: input shortcuts, then the simulation catches up with
+// the settings and advances, then the heat map is refreshed, then the windows draw what is now true.
+// Edits made in the windows therefore take effect on the next frame.
+#include "app/explorer_app.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/grid_slice.hpp"
+#include "core/error.hpp"
+#include "kernels/device.hpp"
+
+namespace se {
+
+SimulationSetup simulation_setup(const ExplorerState& s) {
+  SimulationSetup setup;
+  setup.stencil = s.stencil;
+  setup.extent = s.extent();
+  setup.initial = s.grid.initial;
+  setup.seed = s.grid.seed;
+  setup.boundary = s.grid.boundary;
+  setup.storage = s.grid.storage;
+  return setup;
+}
+
+StartupState prepare_startup(const ExplorerOptions& options) {
+  StartupState out;
+  if (options.use_state) {
+    out.state_dir = resolve_state_dir(options.state_dir);
+    if (!out.state_dir)
+      out.messages.push_back("no state directory ($SE_STATE_DIR, $XDG_CONFIG_HOME and $HOME are unset); "
+                             "settings will not be remembered");
+    else if (auto problem = load_state(*out.state_dir, out.state))
+      out.messages.push_back(*problem);
+  }
+  if (options.stencil) {
+    validate(*options.stencil);
+    out.state.stencil = *options.stencil;
+  }
+  if (options.size) {
+    if (options.size->dims != out.state.stencil.dims)
+      throw InputError(fmt::format("--size {} is {}D but the stencil '{}' is {}D", options.size->to_string(),
+                                   options.size->dims, out.state.stencil.name, out.state.stencil.dims));
+    out.state.grid.extent_for(options.size->dims) = *options.size;
+  }
+  try {
+    check_simulation_setup(simulation_setup(out.state));
+  } catch (const InputError& e) {
+    if (options.size) throw;
+    if (options.stencil) throw InputError(fmt::format("{}; choose a grid with --size", e.what()));
+    out.messages.push_back(fmt::format("the saved settings cannot run here ({}); using the defaults", e.what()));
+    out.state = ExplorerState{};
+  }
+  return out;
+}
+
+namespace {
+
+void apply_style() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 6.0f;
+  style.ChildRounding = 4.0f;
+  style.FrameRounding = 4.0f;
+  style.PopupRounding = 4.0f;
+  style.GrabRounding = 4.0f;
+  style.WindowPadding = ImVec2(10, 10);
+  style.FramePadding = ImVec2(7, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.ItemInnerSpacing = ImVec2(6, 4);
+  style.WindowBorderSize = 1.0f;
+  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.115f, 0.13f, 1.0f);
+  style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+}
+
+void load_font() {
+  ImGuiIO& io = ImGui::GetIO();
+  // DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px bitmap font; it is optional.
+  const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && io.Fonts->AddFontFromFileTTF(path, 16.0f) != nullptr) return;
+  io.Fonts->AddFontDefault();
+}
+
+} // namespace
+
+ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
+    : platform_(platform), state_dir_(std::move(startup.state_dir)), state_(std::move(startup.state)),
+      simulation_(make_cpu_reference_backend()) {
+  for (const auto& m : startup.messages) state_.status_message += (state_.status_message.empty() ? "" : "; ") + m;
+
+  IMGUI_CHECKVERSION();
+  imgui_ = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  if (state_dir_) {
+    std::error_code ec;
+    std::filesystem::create_directories(*state_dir_, ec);
+    ini_path_ = imgui_ini_file(*state_dir_).string();
+    io.IniFilename = ini_path_.c_str();
+  } else {
+    io.IniFilename = nullptr;
+  }
+  apply_style();
+  load_font();
+  platform_.attach_imgui();
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    platform_.detach_imgui();
+    ImGui::DestroyContext(imgui_);
+    throw PlatformError("Dear ImGui's OpenGL 3 backend cannot load OpenGL (is libGL.so.1 from libgl1 installed?)");
+  }
+  try {
+    heatmap_ = std::make_unique<HeatmapRenderer>();
+    simulation_.reset(simulation_setup(state_));
+  } catch (...) {
+    heatmap_.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    platform_.detach_imgui();
+    ImGui::DestroyContext(imgui_);
+    throw;
+  }
+  environment_.compute_device = query_device(0).summary();
+  environment_.gl_renderer = gl_renderer_string();
+  environment_.gl_version = gl_version_string();
+  environment_.platform = platform_.description();
+}
+
+ExplorerApp::~ExplorerApp() {
+  if (state_dir_) {
+    try {
+      save_state_now();
+    } catch (const InputError& e) {
+      std::cerr << "stencil-explorer: " << e.what() << "\n";
+    }
+  }
+  ImGui::SetCurrentContext(imgui_);
+  heatmap_.reset();
+  ImGui_ImplOpenGL3_Shutdown();
+  platform_.detach_imgui();
+  ImGui::DestroyContext(imgui_); // also writes imgui.ini
+}
+
+void ExplorerApp::save_state_now() const {
+  if (state_dir_) save_state(*state_dir_, state_);
+}
+
+void ExplorerApp::handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return; // typing a size or a path must not start and stop the run
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.playing = !state_.playing;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, true) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) state_.step_requested = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) state_.reset_requested = true;
+}
+
+void ExplorerApp::run_simulation() {
+  SimulationUi& ui = state_.simulation_ui;
+  const bool reset = std::exchange(state_.reset_requested, false);
+  const bool step = std::exchange(state_.step_requested, false);
+  try {
+    const SimulationSetup want = simulation_setup(state_);
+    if (reset)
+      simulation_.reset(want);
+    else
+      simulation_.apply(want);
+    ui.blocked.clear();
+  } catch (const InputError& e) {
+    // The last good run stays on screen; the window says what to change.
+    ui.blocked = e.what();
+    return;
+  }
+  if (state_.playing)
+    simulation_.advance(state_.grid.steps_per_frame);
+  else if (step)
+    simulation_.advance(1);
+}
+
+void ExplorerApp::update_heatmap() {
+  if (!simulation_.loaded()) return;
+  HeatmapShown& shown = state_.heatmap_shown;
+  const Extent& e = simulation_.setup().extent;
+  const std::int64_t z = resolve_z_slice(e, state_.view.z_slice);
+  if (simulation_.version() != shown_version_ || z != shown.z || shown.width == 0) {
+    const auto values = simulation_.values();
+    GridSlice slice = extract_slice(values, e, z, heatmap_->max_side());
+    heatmap_->upload(slice);
+    live_range_ = finite_range(values);
+    shown.width = slice.width;
+    shown.height = slice.height;
+    shown.stride = slice.stride;
+    shown.z = z;
+    shown.not_finite = live_range_.not_finite;
+    if (e.dims == 1)
+      shown.profile = std::move(slice.values);
+    else
+      shown.profile.clear();
+    shown_version_ = simulation_.version();
+  }
+  double lo = 0, hi = 1;
+  switch (state_.view.range_mode) {
+  case ValueRangeMode::Initial: lo = simulation_.initial_min(), hi = simulation_.initial_max(); break;
+  case ValueRangeMode::Live:
+    if (!live_range_.empty()) lo = live_range_.min, hi = live_range_.max;
+    break;
+  case ValueRangeMode::Manual: lo = state_.view.manual_min, hi = state_.view.manual_max; break;
+  }
+  if (hi < lo) std::swap(lo, hi);
+  shown.range_min = lo;
+  shown.range_max = hi;
+  heatmap_->set_colormap(state_.view.colormap);
+  heatmap_->render(static_cast<float>(lo), static_cast<float>(hi));
+}
+
+void ExplorerApp::frame(RgbaImage* capture) {
+  ImGui::SetCurrentContext(imgui_);
+  platform_.begin_frame();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  state_.probes.clear();
+  ++state_.frame;
+  const auto now = std::chrono::steady_clock::now();
+  if (last_frame_) {
+    const double dt = std::chrono::duration<double>(now - *last_frame_).count();
+    state_.frame_seconds = state_.frame_seconds == 0 ? dt : 0.9 * state_.frame_seconds + 0.1 * dt;
+  }
+  last_frame_ = now;
+
+  handle_shortcuts();
+  run_simulation();
+  update_heatmap();
+  ViewContext ctx{state_, simulation_, *heatmap_, environment_};
+  for (const ViewEntry& view : explorer_views()) view.draw(ctx);
+  draw_status_line(ctx);
+
+  ImGui::Render();
+  platform_.bind_render_target();
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(0.06f, 0.065f, 0.075f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (capture != nullptr) *capture = read_framebuffer(platform_.width(), platform_.height());
+  platform_.end_frame();
+}
+
+} // namespace se

@@ -1,0 +1,81 @@
+// The explorer application: start-up (saved state + command-line overrides), the ImGui context and GL
+// resources, and one frame (input, simulation, heat map, windows, render). Platform-independent.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/explorer_state.hpp"
+#include "app/heatmap_renderer.hpp"
+#include "app/platform.hpp"
+#include "app/screenshot.hpp"
+#include "app/simulation.hpp"
+#include "app/views.hpp"
+
+struct ImGuiContext;
+
+namespace se {
+
+struct ExplorerOptions {
+  std::optional<Stencil> stencil; // --stencil, already resolved
+  std::optional<Extent> size;     // --size
+  std::optional<std::string> state_dir;
+  bool use_state = true;          // false: --no-state, nothing is read or written
+};
+
+struct StartupState {
+  ExplorerState state;
+  std::optional<std::filesystem::path> state_dir; // where state.json and imgui.ini live; nullopt: nowhere
+  std::vector<std::string> messages;               // problems to report (stderr and the status line)
+};
+
+// Loads the saved state and applies the overrides, checking the result can run before anything is
+// allocated. Throws InputError for bad overrides (a size of other dims, smaller than the stencil, too
+// large for memory); a saved state that cannot run here is reported and replaced by the defaults.
+StartupState prepare_startup(const ExplorerOptions& options);
+
+// The simulation the state asks for.
+SimulationSetup simulation_setup(const ExplorerState& state);
+
+class ExplorerApp {
+public:
+  // Needs the platform's GL context current. Throws PlatformError when ImGui's GL backend cannot start
+  // and GlError when the shaders do not build.
+  ExplorerApp(Platform& platform, StartupState startup);
+  ~ExplorerApp(); // saves the state (when there is a state dir) and shuts ImGui down
+  ExplorerApp(const ExplorerApp&) = delete;
+  ExplorerApp& operator=(const ExplorerApp&) = delete;
+
+  // One frame; with `capture`, the finished frame's pixels are read back before presenting.
+  void frame(RgbaImage* capture = nullptr);
+
+  ExplorerState& state() { return state_; }
+  const Simulation& simulation() const { return simulation_; }
+  Platform& platform() { return platform_; }
+  const EnvironmentInfo& environment() const { return environment_; }
+  const std::optional<std::filesystem::path>& state_dir() const { return state_dir_; }
+  void save_state_now() const; // throws InputError
+
+private:
+  void handle_shortcuts();
+  void run_simulation();
+  void update_heatmap();
+
+  Platform& platform_;
+  std::optional<std::filesystem::path> state_dir_;
+  std::string ini_path_; // io.IniFilename points into it, so it lives as long as the context
+  ExplorerState state_;
+  ImGuiContext* imgui_ = nullptr;
+  std::unique_ptr<HeatmapRenderer> heatmap_;
+  Simulation simulation_;
+  EnvironmentInfo environment_;
+  std::uint64_t shown_version_ = ~std::uint64_t{0};
+  std::optional<std::chrono::steady_clock::time_point> last_frame_;
+  ValueRange live_range_{};
+};
+
+} // namespace se

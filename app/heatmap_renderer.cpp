@@ -1,0 +1,93 @@
+// The heat map pass. It saves and restores the framebuffer binding and viewport so it can run at any
+// point of a frame, before ImGui draws the image it produced.
+#include "app/heatmap_renderer.hpp"
+
+#include <algorithm>
+
+#include <glad/gl.h>
+
+#include "app/shader_sources.hpp"
+
+namespace se {
+
+HeatmapRenderer::HeatmapRenderer()
+    : program_(link_program(embedded_shader("heatmap.vert"), embedded_shader("heatmap.frag"), "heat map")),
+      empty_vao_(make_vertex_array()), values_(make_texture()), lut_(make_texture()) {
+  loc_values_ = glGetUniformLocation(program_.id(), "values");
+  loc_colormap_ = glGetUniformLocation(program_.id(), "colormap");
+  loc_min_ = glGetUniformLocation(program_.id(), "value_min");
+  loc_max_ = glGetUniformLocation(program_.id(), "value_max");
+  loc_not_finite_ = glGetUniformLocation(program_.id(), "not_finite_color");
+  if (loc_values_ < 0 || loc_colormap_ < 0 || loc_min_ < 0 || loc_max_ < 0 || loc_not_finite_ < 0)
+    throw GlError("heat map shader lacks one of its uniforms (values, colormap, value_min, value_max, not_finite_color)");
+  GLint limit = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
+  max_side_ = std::clamp(static_cast<int>(limit), 64, 2048);
+  set_colormap(colormap_);
+}
+
+void HeatmapRenderer::upload(const GridSlice& slice) {
+  if (slice.width <= 0 || slice.height <= 0 || slice.width > max_side_ || slice.height > max_side_ ||
+      slice.values.size() != static_cast<std::size_t>(slice.width) * static_cast<std::size_t>(slice.height))
+    throw GlError("heat map upload: the slice's size and values disagree");
+  glBindTexture(GL_TEXTURE_2D, values_.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (slice.width != width_ || slice.height != height_) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice.width, slice.height, 0, GL_RED, GL_FLOAT, slice.values.data());
+    // Values are data, not colours: never interpolate them (the shader uses texelFetch anyway).
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    width_ = slice.width;
+    height_ = slice.height;
+    image_.resize(width_, height_);
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RED, GL_FLOAT, slice.values.data());
+  }
+}
+
+void HeatmapRenderer::set_colormap(Colormap c) {
+  if (have_lut_ && c == colormap_) return;
+  const auto lut = colormap_lut(c, 256);
+  glBindTexture(GL_TEXTURE_2D, lut_.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, static_cast<GLsizei>(lut.size()), 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               lut.data());
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  colormap_ = c;
+  have_lut_ = true;
+}
+
+void HeatmapRenderer::render(float value_min, float value_max) {
+  if (width_ == 0) return;
+  GLint previous_fbo = 0, viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_fbo);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  image_.bind();
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glUseProgram(program_.id());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, values_.id());
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, lut_.id());
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(loc_values_, 0);
+  glUniform1i(loc_colormap_, 1);
+  glUniform1f(loc_min_, value_min);
+  glUniform1f(loc_max_, value_max);
+  glUniform3fv(loc_not_finite_, 1, kNotFiniteColor);
+  glBindVertexArray(empty_vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous_fbo));
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+}
+
+} // namespace se

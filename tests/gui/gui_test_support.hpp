@@ -1,0 +1,133 @@
+// Helpers for the GUI tests: temporary state folders, running the stencil-explorer executable, a
+// headless explorer driven by synthetic input, and counting the colours of a screenshot.
+#pragma once
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include "app/explorer_app.hpp"
+#include "app/platform.hpp"
+#include "app/screenshot.hpp"
+
+namespace se::test {
+
+// A fresh folder under the system temp dir, removed again at the end of the test.
+class TempDir {
+public:
+  TempDir() {
+    std::random_device rd;
+    path_ = std::filesystem::temp_directory_path() / ("se-gui-test-" + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+
+private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output; // stdout and stderr together
+};
+
+inline CommandResult run_command(const std::string& command) {
+  CommandResult r;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::size_t count_distinct_colors(const RgbaImage& image, int x0, int y0, int x1, int y1) {
+  std::set<std::uint32_t> colors;
+  for (int y = std::max(y0, 0); y < std::min(y1, image.height); ++y)
+    for (int x = std::max(x0, 0); x < std::min(x1, image.width); ++x) {
+      const std::uint8_t* p = image.pixel(x, y);
+      colors.insert(static_cast<std::uint32_t>(p[0]) << 16 | static_cast<std::uint32_t>(p[1]) << 8 | p[2]);
+    }
+  return colors.size();
+}
+
+// An explorer on a headless platform, with helpers to click named widgets and run frames.
+class HeadlessExplorer {
+public:
+  HeadlessExplorer(PlatformKind kind, StartupState startup, int width = 1600, int height = 1000,
+                   EglDisplayKind egl_display = EglDisplayKind::Any) {
+    PlatformRequest request;
+    request.kind = kind;
+    request.egl_display = egl_display;
+    request.headless = true;
+    request.width = width;
+    request.height = height;
+    platform_ = open_platform(request);
+    app_ = std::make_unique<ExplorerApp>(*platform_, std::move(startup));
+  }
+  ExplorerApp& app() { return *app_; }
+  ExplorerState& state() { return app_->state(); }
+  const Simulation& simulation() const { return app_->simulation(); }
+  SyntheticInput& input() { return *platform_->synthetic_input(); }
+  Platform& platform() { return *platform_; }
+
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) app_->frame();
+  }
+  // Runs frames until every queued event has been seen, then one more so its effect is applied.
+  void settle() {
+    for (int guard = 0; input().pending() && guard < 1000; ++guard) app_->frame();
+    app_->frame();
+  }
+  const WidgetRect& probe(std::string_view name) {
+    const auto it = state().probes.find(name);
+    INFO("widget probe " << name);
+    REQUIRE(it != state().probes.end());
+    return it->second;
+  }
+  void click(std::string_view name) {
+    const WidgetRect r = probe(name);
+    input().click(r.center_x(), r.center_y());
+    settle();
+  }
+  void press(int glfw_key) {
+    input().press_key(glfw_key);
+    settle();
+  }
+  RgbaImage screenshot() {
+    RgbaImage image;
+    app_->frame(&image);
+    return image;
+  }
+  // Closes the app (saving its state) but keeps the platform.
+  void close_app() { app_.reset(); }
+
+private:
+  std::unique_ptr<Platform> platform_;
+  std::unique_ptr<ExplorerApp> app_;
+};
+
+// The options of a test run: its own state folder, never the user's.
+inline ExplorerOptions options_in(const TempDir& dir) {
+  ExplorerOptions o;
+  o.state_dir = dir.str();
+  return o;
+}
+
+} // namespace se::test
