@@ -1,0 +1,158 @@
+// TCStencil cost model, plan summaries and the emulation methods.
+#include "core/tcstencil/tcstencil_method.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/tcstencil/emulation_checks.hpp"
+#include "core/tcstencil/tcstencil_emulation.hpp"
+
+namespace se {
+namespace {
+
+// Input cells one tile reads from device memory: the tile and every neighbour a non-zero tap reaches, counted
+// once (3D streams planes, so each plane's cells are read once and reused by the output planes around it).
+std::int64_t input_cells_per_tile(const TCStencilPlan& plan) {
+  const Stencil& s = plan.stencil;
+  const int r = s.radius, L = plan.L, side = L + 2 * r;
+  const int rz = s.dims >= 3 ? r : 0;
+  std::vector<char> read(static_cast<std::size_t>(side * side), 0);
+  for (int dz = -rz; dz <= rz; ++dz)
+    for (int dy = -r; dy <= r; ++dy)
+      for (int dx = -r; dx <= r; ++dx) {
+        if (s.at(dx, dy, dz) == 0.0 && !(dx == 0 && dy == 0)) continue;
+        for (int row = 0; row < L; ++row)
+          for (int col = 0; col < L; ++col) read[static_cast<std::size_t>((row + dy + r) * side + col + dx + r)] = 1;
+      }
+  std::int64_t cells = 0;
+  for (const char c : read) cells += c;
+  return cells;
+}
+
+std::string method_id(const TCStencilPlan& plan) { return plan.precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64"; }
+
+PlanSummary summary(const Stencil& s, const Extent& extent, Precision precision) {
+  const TCStencilPlan plan = make_tcstencil_plan(s, precision);
+  check_stencil_grid(s, extent);
+  PlanSummary out;
+  out.method = method_id(plan);
+  out.cost = tcstencil_cost(plan);
+  const std::int64_t tiles_x = (extent.n[0] + plan.L - 1) / plan.L, tiles_y = (extent.n[1] + plan.L - 1) / plan.L;
+  const std::int64_t tiles = tiles_x * tiles_y * extent.n[2];
+  const std::int64_t covered = tiles * plan.L * plan.L;
+  out.text = to_string(plan);
+  out.text += fmt::format("\ngrid {}: {} x {} tiles{} per step, {} tile points for {} grid points ({:.1f}% of tile work "
+                          "falls outside the grid)\n\n", extent.to_string(), tiles_x, tiles_y,
+                          extent.dims == 3 ? fmt::format(" x {} planes", extent.n[2]) : "", covered, extent.points(),
+                          100.0 * static_cast<double>(covered - extent.points()) / static_cast<double>(covered));
+  out.text += to_string(out.cost);
+  out.json = to_json(plan);
+  out.json["grid"] = {{"extent", extent.to_string()}, {"tiles", tiles}, {"tile_points", covered}};
+  out.json["cost"] = to_json(out.cost);
+  return out;
+}
+
+Method emulation_method(Precision precision) {
+  Method m;
+  m.id = precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64";
+  m.backend = Backend::Emulate;
+  m.precision = precision;
+  m.description = precision == Precision::FP16
+                      ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 accumulate; "
+                        "CPU emulation fragment by fragment"
+                      : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment";
+  m.unsupported_reason = [precision](const Stencil& s, const Extent& e) {
+    return stencil_grid_reason(tcstencil_unsupported_reason(s, precision), s, e);
+  };
+  m.unavailable_reason = [] { return std::string(); };
+  m.run = [precision](MethodRun& run) {
+    const TCStencilPlan plan = make_tcstencil_plan(run.stencil, precision);
+    const auto t0 = std::chrono::steady_clock::now();
+    MethodTiming t;
+    t.steps_done = tcstencil_advance(plan, run.extent, run.values, run.steps, run.boundary, run.progress);
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.fused_steps = 1;
+    return t;
+  };
+  return m;
+}
+
+} // namespace
+
+double spider_table1_tcstencil_macs_per_point(int radius, int L) {
+  if (radius < 0 || !(L > 2 * radius))
+    throw InputError(fmt::format("SPIDER's TCStencil count needs L > 2r; got L = {}, r = {}", L, radius));
+  const double inner = static_cast<double>(L - 2 * radius);
+  return std::pow(static_cast<double>(L), 3) * (2 * radius + 1) / (inner * inner);
+}
+
+CostReport tcstencil_cost(const TCStencilPlan& plan) {
+  const MmaShapeInfo& info = mma_info(plan.shape);
+  const Stencil& s = plan.stencil;
+  const int L = plan.L, r = s.radius;
+  const double points = static_cast<double>(L) * L;
+  const double bytes = static_cast<double>(bytes_per_value(plan.precision));
+  const int mt = L / info.m, nt = L / info.n;
+  CostReport c;
+  c.method = method_id(plan);
+  c.mma_shape = info.ptx;
+  c.fused_steps = 1;
+  c.mma_per_point = plan.mma_per_tile() / points;
+  const double fma = static_cast<double>(plan.cuda_core_fma_per_tile());
+  c.cuda_core_flops_per_point = 2.0 * fma / points;
+  c.executed_flops_per_point = c.mma_per_point * 2.0 * info.m * info.n * info.k + c.cuda_core_flops_per_point;
+  c.useful_flops_per_point = 2.0 * s.nonzero_count();
+  c.global_bytes_per_point = bytes * (static_cast<double>(input_cells_per_tile(plan)) / points + 1.0);
+  c.shared_bytes_per_point = bytes * (static_cast<double>(plan.matrices.size()) * points + fma) / points;
+  // A left matrix is the A operand of each of the nt column blocks, a right one the B operand of each of the mt
+  // row blocks; the input tile is the other operand, taken as non-zero data.
+  double fed = 0, zeros = 0;
+  for (const ParameterMatrix& p : plan.matrices) {
+    const int reuse = p.side == ParameterSide::Left ? nt : mt, input_reuse = p.side == ParameterSide::Left ? mt : nt;
+    fed += (reuse + input_reuse) * points;
+    zeros += reuse * static_cast<double>(p.zero_count());
+  }
+  c.fragment_zero_fraction = fed > 0 ? zeros / fed : 0.0;
+
+  c.notes.emplace_back("counting", fmt::format(
+      "non-overlapping {0} x {0} tiles, every point updated: the GEMMs hold the in-tile part of each sum (partial "
+      "coefficients in the border lines, paper Fig. 5), CUDA cores add the {1} halo products per tile (Algorithm 2)",
+      L, plan.cuda_core_fma_per_tile()));
+  if (plan.precision == Precision::FP16)
+    c.notes.emplace_back("mma", "one wmma.mma_sync m16n16k16 counts as one instruction (it issues two mma.m16n8k16 on "
+                                "sm_80/sm_90); FP16 operands, FP32 accumulate, FP16 grid");
+  else
+    c.notes.emplace_back("fp64 variant", "ours: the paper is FP16-only (L = 16); on mma.m8n8k4 the tile is L = 8, so the "
+                                         "radius is at most 3 and a GEMM is 2 MMAs (K = 8 in chunks of 4). The "
+                                         "LoRAStencil and ConvStencil papers instead divide FP16 TCStencil rates by 4");
+  c.notes.emplace_back("global bytes", "the tile and the halo cells its taps read, once per tile (3D: each plane once, "
+                                       "streamed), plus one write; parameter matrices load once per thread block");
+  c.notes.emplace_back("shared bytes", "each GEMM loads its L x L input operand; parameter fragments stay in registers "
+                                       "across the block's tiles (paper Algorithm 2); each CUDA-core FMA reads one value");
+  c.notes.emplace_back("zeros", "zeros of the parameter matrices over all operand elements fed to the MMAs (input tiles "
+                                "counted as non-zero)");
+  c.notes.emplace_back("paper inner region", fmt::format(
+      "(L-2r)^2 = {} points per tile get their whole stencil from the GEMMs alone (paper Sec. 3.3: a 9-point star, "
+      "r = 2, updates at least 12 x 12 points with two 16x16x16 HMMA)", plan.inner_points_per_tile()));
+  if (plan.decomposition == TCStencilDecomposition::Box && s.dims == 2 && L > 2 * r) {
+    const double macs = plan.mma_per_tile() * info.m * info.n * info.k / points;
+    c.notes.emplace_back("SPIDER Table 1", fmt::format(
+        "SPIDER counts L^3(2r+1)/(L-2r)^2 = {:.2f} MACs per point (tiles updating only their (L-2r)^2 inner points, "
+        "L = {}); with partial coefficients every tile updates all L^2 points: {:.2f} MACs on tensor cores + {:.2f} "
+        "CUDA-core FMAs per point", spider_table1_tcstencil_macs_per_point(r, L), L, macs, fma / points));
+  }
+  return c;
+}
+
+PlanSummary plan_summary_tcstencil(const Stencil& s, const Extent& extent) { return summary(s, extent, Precision::FP16); }
+PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) {
+  return summary(s, extent, Precision::FP64);
+}
+
+Method tcstencil_emulation_method() { return emulation_method(Precision::FP16); }
+Method tcstencil_fp64_emulation_method() { return emulation_method(Precision::FP64); }
+
+} // namespace se
