@@ -1,0 +1,327 @@
+// The fragment-level LoRAStencil emulation. Weight fragments are built once per pass (the GPU keeps them in
+// registers); per tile the input window is loaded as B fragments, T = U·X accumulates in C fragments whose
+// registers become, untouched, the A fragments of Y += T'·V' (butterfly vector swapping).
+#include "core/lorastencil/lorastencil_emulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/fragment/mma_emulation.hpp"
+
+namespace se {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+WarpFragment<double> empty_fragment(MmaShape shape, Operand operand) {
+  WarpFragment<double> f{fragment_layout(shape, operand), {}};
+  f.regs.assign(f.layout.coords.size(), 0.0);
+  return f;
+}
+
+// For each register slot of a fragment, the offset of its value from the tile's window origin in the padded
+// grid, or -1 where the slot lies outside the window and is loaded as zero.
+using LoadTable = std::vector<std::ptrdiff_t>;
+
+LoadTable load_table(const FragmentLayout& l, int row0, int col0, int rows_used, int cols_used, std::ptrdiff_t pitch) {
+  LoadTable t;
+  t.reserve(l.coords.size());
+  for (const FragmentCoord rc : l.coords) {
+    const int r = row0 + rc.row, c = col0 + rc.col;
+    t.push_back(r < rows_used && c < cols_used ? r * pitch + c : -1);
+  }
+  return t;
+}
+
+void load_through(const LoadTable& table, const double* origin, WarpFragment<double>& f) {
+  for (std::size_t s = 0; s < table.size(); ++s) f.regs[s] = table[s] < 0 ? 0.0 : origin[table[s]];
+}
+
+// The grid with a halo of `halo[d]` on each active axis (boundary values there) and zeros past it up to
+// `padded[d]`, x fastest.
+struct PaddedGrid {
+  std::array<std::int64_t, 3> halo{0, 0, 0}, size{1, 1, 1};
+  std::vector<double> values;
+  std::ptrdiff_t pitch_y() const { return static_cast<std::ptrdiff_t>(size[0]); }
+  std::ptrdiff_t pitch_z() const { return static_cast<std::ptrdiff_t>(size[0] * size[1]); }
+};
+
+PaddedGrid pad(const Extent& e, const std::vector<double>& v, const Boundary& b, std::array<std::int64_t, 3> halo,
+               std::array<std::int64_t, 3> size) {
+  PaddedGrid p;
+  p.halo = halo;
+  p.size = size;
+  p.values.assign(static_cast<std::size_t>(size[0] * size[1] * size[2]), 0.0);
+  const bool periodic = b.kind == BoundaryKind::Periodic;
+  std::vector<std::int64_t> map[3]; // padded coordinate -> grid coordinate, -1 outside the grid, -2 past the halo
+  for (int d = 0; d < 3; ++d) {
+    map[d].resize(static_cast<std::size_t>(size[d]));
+    for (std::int64_t i = 0; i < size[d]; ++i) {
+      const std::int64_t g = i - halo[d], n = e.n[d];
+      if (g < -halo[d] || g >= n + halo[d]) map[d][static_cast<std::size_t>(i)] = -2;
+      else if (g >= 0 && g < n) map[d][static_cast<std::size_t>(i)] = g;
+      else map[d][static_cast<std::size_t>(i)] = periodic ? ((g % n) + n) % n : -1;
+    }
+  }
+  for (std::int64_t z = 0; z < size[2]; ++z)
+    for (std::int64_t y = 0; y < size[1]; ++y)
+      for (std::int64_t x = 0; x < size[0]; ++x) {
+        const std::int64_t gz = map[2][static_cast<std::size_t>(z)], gy = map[1][static_cast<std::size_t>(y)],
+                           gx = map[0][static_cast<std::size_t>(x)];
+        double value = 0.0;
+        if (gz == -2 || gy == -2 || gx == -2) value = 0.0;
+        else if (gz == -1 || gy == -1 || gx == -1) value = b.value;
+        else value = v[static_cast<std::size_t>((gz * e.n[1] + gy) * e.n[0] + gx)];
+        p.values[static_cast<std::size_t>((z * size[1] + y) * size[0] + x)] = value;
+      }
+  return p;
+}
+
+// Splits [0, rows) over threads when the work is large enough to pay for them.
+template <typename F> void for_rows(std::int64_t rows, double work, F&& f) {
+  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = work < 4e5 ? 1 : static_cast<int>(std::min<std::int64_t>(hw, rows));
+  if (threads <= 1) {
+    f(0, rows);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const std::int64_t chunk = ceil_div(rows, threads);
+  for (int t = 0; t < threads; ++t) {
+    const std::int64_t b = t * chunk, e = std::min(rows, b + chunk);
+    if (b < e) pool.emplace_back([&f, b, e] { f(b, e); });
+  }
+  for (auto& th : pool) th.join();
+}
+
+// ---- 1D: one gather Y = X·V per tile -------------------------------------------------------------------------
+
+LoraPassCounts line_pass(const LoraStencilPlan& plan, const Extent& e, std::vector<double>& values, const Boundary& b) {
+  const LineGather& g = plan.line;
+  const MmaShape shape = g.shape;
+  const std::int64_t n = e.n[0], per_tile = g.points(), tiles = ceil_div(n, per_tile);
+  const PaddedGrid p = pad(e, values, b, {g.radius, 0, 0}, {(tiles - 1) * per_tile + (g.m - 1) * g.n + g.inner, 1, 1});
+  const int blocks = g.inner / g.k;
+  std::vector<LoadTable> a_tables;
+  std::vector<WarpFragment<double>> v_frags;
+  const FragmentLayout a_layout = fragment_layout(shape, Operand::A);
+  for (int kb = 0; kb < blocks; ++kb) {
+    // Row r of X is segment r: it starts n inputs after the previous one, and reads `window` of them.
+    LoadTable t;
+    for (const FragmentCoord rc : a_layout.coords) {
+      const int c = kb * g.k + rc.col;
+      t.push_back(c < g.window ? static_cast<std::ptrdiff_t>(rc.row) * g.n + c : -1);
+    }
+    a_tables.push_back(std::move(t));
+    v_frags.push_back(load_fragment(shape, Operand::B, g.v_band.data() + static_cast<std::size_t>(kb * g.k * g.n), g.n));
+  }
+  std::vector<double> out(values.size());
+  for_rows(tiles, static_cast<double>(n) * blocks * 64, [&](std::int64_t first, std::int64_t last) {
+    WarpFragment<double> a = empty_fragment(shape, Operand::A), y = empty_fragment(shape, Operand::C);
+    for (std::int64_t tile = first; tile < last; ++tile) {
+      const double* origin = p.values.data() + tile * per_tile;
+      std::fill(y.regs.begin(), y.regs.end(), 0.0);
+      for (int kb = 0; kb < blocks; ++kb) {
+        load_through(a_tables[static_cast<std::size_t>(kb)], origin, a);
+        mma_f64(shape, a, v_frags[static_cast<std::size_t>(kb)], y);
+      }
+      for (std::size_t s = 0; s < y.regs.size(); ++s) {
+        const FragmentCoord rc = y.layout.coords[s];
+        const std::int64_t x = tile * per_tile + static_cast<std::int64_t>(rc.row) * g.n + rc.col;
+        if (x < n) out[static_cast<std::size_t>(x)] = y.regs[s];
+      }
+    }
+  });
+  values = std::move(out);
+  return {tiles, tiles * blocks, 0};
+}
+
+// ---- 2D and 3D: per plane, Y += sum over terms of U_i·X·V_i, plus CUDA-core terms ----------------------------
+
+// The weight fragments of one tensor-core term, built once: U as A (per k-block of X's rows), V' as B (per
+// k-block of T's columns).
+struct TermFragments {
+  std::vector<WarpFragment<double>> u, v;
+};
+
+// Everything one thread needs for a tile: the accumulators and operand fragments it reuses tile after tile.
+struct TileRegisters {
+  std::vector<WarpFragment<double>> x;  // [kb * nblocks + nb], B operands of U·X
+  std::vector<WarpFragment<double>> t;  // [nb], C of U·X
+  std::vector<WarpFragment<double>> a2; // [kb], A operands of T'·V', filled from t's registers
+  WarpFragment<double> y;               // C of the tile
+};
+
+LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vector<double>& values, const Boundary& b) {
+  const GatherTile& t = plan.tile;
+  const ButterflySwap& swap = plan.swap;
+  const MmaShape shape = t.shape;
+  const int r = plan.kernel.radius, rz = e.dims == 3 ? r : 0;
+  const std::int64_t nx = e.n[0], ny = e.n[1], nz = e.n[2];
+  const std::int64_t tiles_x = ceil_div(nx, t.tile_cols), tiles_y = ceil_div(ny, t.tile_rows);
+  const PaddedGrid p = pad(e, values, b, {r, r, rz},
+                           {(tiles_x - 1) * t.tile_cols + t.x_cols, (tiles_y - 1) * t.tile_rows + t.x_rows, nz + 2 * rz});
+  const std::ptrdiff_t pitch = p.pitch_y();
+  const int row_blocks = t.x_rows / t.k, col_blocks = t.x_cols / t.n, inner_blocks = t.x_cols / t.k;
+
+  const FragmentLayout b_layout = fragment_layout(shape, Operand::B);
+  std::vector<LoadTable> x_tables;
+  for (int kb = 0; kb < row_blocks; ++kb)
+    for (int nb = 0; nb < col_blocks; ++nb)
+      x_tables.push_back(load_table(b_layout, kb * t.k, nb * t.n, t.window_rows, t.window_cols, pitch));
+
+  std::vector<std::vector<TermFragments>> weights(plan.planes.size());
+  LoraPassCounts counts;
+  std::int64_t mma_per_tile = 0, cuda_per_tile = 0;
+  for (std::size_t i = 0; i < plan.planes.size(); ++i) {
+    const LoraPlane& plane = plan.planes[i];
+    cuda_per_tile += (plane.kind == PlaneKind::CudaCores) + (plane.apex != 0.0);
+    for (const BandedPair& band : plane.bands) {
+      TermFragments f;
+      for (int kb = 0; kb < row_blocks; ++kb)
+        f.u.push_back(load_fragment(shape, Operand::A, band.u_band.data() + kb * t.k, t.x_rows));
+      for (int kb = 0; kb < inner_blocks; ++kb)
+        f.v.push_back(load_fragment(shape, Operand::B, band.v_swapped.data() + static_cast<std::size_t>(kb * t.k * t.tile_cols),
+                                    t.tile_cols));
+      weights[i].push_back(std::move(f));
+      mma_per_tile += t.mma_per_term();
+    }
+  }
+
+  std::vector<double> out(values.size());
+  const std::int64_t tile_rows_total = nz * tiles_y;
+  const double work = static_cast<double>(tile_rows_total * tiles_x) * static_cast<double>(mma_per_tile + 1) * 600;
+  for_rows(tile_rows_total, work, [&](std::int64_t first, std::int64_t last) {
+    TileRegisters reg;
+    for (int i = 0; i < row_blocks * col_blocks; ++i) reg.x.push_back(empty_fragment(shape, Operand::B));
+    for (int i = 0; i < col_blocks; ++i) reg.t.push_back(empty_fragment(shape, Operand::C));
+    for (int i = 0; i < inner_blocks; ++i) reg.a2.push_back(empty_fragment(shape, Operand::A));
+    reg.y = empty_fragment(shape, Operand::C);
+    const std::vector<FragmentCoord>& y_coords = reg.y.layout.coords;
+    for (std::int64_t row = first; row < last; ++row) {
+      const std::int64_t z = row / tiles_y, ty = row % tiles_y;
+      for (std::int64_t tx = 0; tx < tiles_x; ++tx) {
+        std::fill(reg.y.regs.begin(), reg.y.regs.end(), 0.0);
+        for (std::size_t i = 0; i < plan.planes.size(); ++i) {
+          const LoraPlane& plane = plan.planes[i];
+          if (plane.kind == PlaneKind::Empty) continue;
+          // Top-left of this tile's window in plane z + dz of the padded grid.
+          const double* origin = p.values.data() + (z + plane.dz + rz) * p.pitch_z() +
+                                 ty * t.tile_rows * pitch + tx * t.tile_cols;
+          if (!weights[i].empty())
+            for (std::size_t s = 0; s < reg.x.size(); ++s) load_through(x_tables[s], origin, reg.x[s]);
+          for (const TermFragments& w : weights[i]) {
+            for (auto& acc : reg.t) std::fill(acc.regs.begin(), acc.regs.end(), 0.0);
+            for (int kb = 0; kb < row_blocks; ++kb) // vertical gather T = U·X
+              for (int nb = 0; nb < col_blocks; ++nb)
+                mma_f64(shape, w.u[static_cast<std::size_t>(kb)], reg.x[static_cast<std::size_t>(kb * col_blocks + nb)],
+                        reg.t[static_cast<std::size_t>(nb)]);
+            // BVS: each lane hands its own C registers to the same lane's A registers; no lane reads another.
+            for (int kb = 0; kb < inner_blocks; ++kb) {
+              WarpFragment<double>& a = reg.a2[static_cast<std::size_t>(kb)];
+              for (int reg_a = 0; reg_a < swap.a_regs; ++reg_a) {
+                const RegisterSource src = swap.a_sources[static_cast<std::size_t>(kb * swap.a_regs + reg_a)];
+                const std::vector<double>& c = reg.t[static_cast<std::size_t>(src.c_tile)].regs;
+                for (int lane = 0; lane < kWarpSize; ++lane)
+                  a.regs[static_cast<std::size_t>(lane * swap.a_regs + reg_a)] =
+                      c[static_cast<std::size_t>(lane * swap.c_regs + src.c_reg)];
+              }
+              mma_f64(shape, a, w.v[static_cast<std::size_t>(kb)], reg.y); // horizontal gather Y += T'·V'
+            }
+          }
+          // CUDA cores: each lane adds weight x input to the outputs it already holds in its C registers.
+          const double cuda_weight = plane.kind == PlaneKind::CudaCores ? plane.weight : plane.apex;
+          const int dx = plane.kind == PlaneKind::CudaCores ? plane.dx : 0, dy = plane.kind == PlaneKind::CudaCores ? plane.dy : 0;
+          if (cuda_weight != 0.0)
+            for (std::size_t s = 0; s < reg.y.regs.size(); ++s)
+              reg.y.regs[s] += cuda_weight * origin[(y_coords[s].row + r + dy) * pitch + y_coords[s].col + r + dx];
+        }
+        for (std::size_t s = 0; s < reg.y.regs.size(); ++s) {
+          const std::int64_t y = ty * t.tile_rows + y_coords[s].row, x = tx * t.tile_cols + y_coords[s].col;
+          if (x < nx && y < ny) out[static_cast<std::size_t>((z * ny + y) * nx + x)] = reg.y.regs[s];
+        }
+      }
+    }
+  });
+  values = std::move(out);
+  counts.tiles = tile_rows_total * tiles_x;
+  counts.mma = counts.tiles * mma_per_tile;
+  counts.cuda_core_updates = counts.tiles * cuda_per_tile * t.points();
+  return counts;
+}
+
+void check_run(const LoraStencilPlan& plan, const Extent& extent, const std::vector<double>& values) {
+  check_extent_fits_stencil(extent, plan.stencil);
+  if (values.size() != static_cast<std::size_t>(extent.points()))
+    throw InputError(fmt::format("LoRAStencil: the grid holds {} values but {} has {} points", values.size(),
+                                 extent.to_string(), extent.points()));
+}
+
+} // namespace
+
+LoraPassCounts lorastencil_pass(const LoraStencilPlan& plan, const Extent& extent, std::vector<double>& values,
+                                const Boundary& boundary) {
+  check_run(plan, extent, values);
+  return plan.stencil.dims == 1 ? line_pass(plan, extent, values, boundary) : plane_pass(plan, extent, values, boundary);
+}
+
+int lorastencil_advance(const LoraStencilPlan& plan, const Extent& extent, std::vector<double>& values, int steps,
+                        const Boundary& boundary, const StepProgress& progress) {
+  check_run(plan, extent, values);
+  if (steps < 0) throw InputError("the number of steps cannot be negative");
+  const int fused = plan.fused_steps;
+  LoraStencilPlan remainder;
+  int done = 0;
+  while (done < steps) {
+    const int chunk = std::min(fused, steps - done);
+    const LoraStencilPlan* pass_plan = &plan;
+    if (chunk < fused) {
+      LoraStencilOptions options = plan.options;
+      options.fused_steps = chunk;
+      remainder = make_lorastencil_plan(plan.stencil, options);
+      pass_plan = &remainder;
+    }
+    const bool band = chunk > 1 && boundary.kind == BoundaryKind::Dirichlet;
+    const std::vector<double> initial = band ? values : std::vector<double>();
+    lorastencil_pass(*pass_plan, extent, values, boundary);
+    if (band) fix_fused_boundary_band(plan.stencil, extent, initial, values, chunk, boundary);
+    done += chunk;
+    if (progress && !progress(done, steps)) break;
+  }
+  return done;
+}
+
+Method lorastencil_emulation_method() {
+  Method m;
+  m.id = "lorastencil";
+  m.backend = Backend::Emulate;
+  m.precision = Precision::FP64;
+  m.description = "LoRAStencil on the CPU, fragment by fragment: rank-1 pyramid (or SVD) of the weights, U·X·V "
+                  "chains on m8n8k4.f64 with butterfly vector swapping, temporal fusion chosen by the cost model";
+  m.unsupported_reason = [](const Stencil& s, const Extent& e) -> std::string {
+    try {
+      check_extent_fits_stencil(e, s);
+      make_lorastencil_plan(s);
+    } catch (const InputError& err) {
+      return err.what();
+    }
+    return {};
+  };
+  m.unavailable_reason = [] { return std::string(); };
+  m.run = [](MethodRun& r) {
+    const LoraStencilPlan plan = make_lorastencil_plan(r.stencil);
+    MethodTiming timing;
+    timing.fused_steps = plan.fused_steps;
+    const auto t0 = std::chrono::steady_clock::now();
+    timing.steps_done = lorastencil_advance(plan, r.extent, r.values, r.steps, r.boundary, r.progress);
+    timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return timing;
+  };
+  return m;
+}
+
+} // namespace se
