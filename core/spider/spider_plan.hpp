@@ -1,0 +1,118 @@
+// SPIDER's plan: each kernel row as an L x (2r+L) band (L = 2r+2), the strided column swap that makes it
+// 2:4, its compressed values and 2-bit metadata, the matching input row map, and the MMAs of one warp tile.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/fragment/mma_emulation.hpp"
+#include "core/stencil.hpp"
+
+namespace se {
+
+// spider runs the swapped, compressed band on mma.sp; spider-dense is the paper's "SPIDER w. TC" ablation:
+// the same tiles with the plain band on dense mma.m16n8k16.
+enum class SpiderVariant { Sparse, Dense };
+std::string_view to_string(SpiderVariant v); // "spider", "spider-dense"
+
+// Which band columns j < L trade places with j + L. §3.1.2 of the paper says odd columns; the offset
+// formula of §3.2 (+16(-1)^k on the even elements of B) swaps the even ones. Both give 2:4.
+enum class SwapParity { Odd, Even };
+std::string_view to_string(SwapParity p);
+
+struct SpiderOptions {
+  SpiderVariant variant = SpiderVariant::Sparse;
+  SwapParity parity = SwapParity::Odd;
+};
+
+// Stage 1 of the paper's Figure 5: the 2r+1 weights of one kernel row repeated along the diagonal of an
+// L x cols matrix (band[i][i + j] = row[j]); columns past 2r+L are zero padding. Throws InputError when
+// the row does not fit (cols < 2r + L) or L < 1.
+std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols);
+
+// Stage 2's permutation: column j of the swapped band is column perm[j] of the band. Columns j < L of
+// the chosen parity trade with j + L; the rest stay. Throws InputError unless cols == 2L.
+std::vector<int> spider_column_swap(int L, int cols, SwapParity parity);
+
+// The paper's "sparsity ratio" of §3.1.1: the fraction of non-zeros in the unpadded band, (2r+1)/(2r+L).
+// SpTCs need it at most 1/2, hence L >= 2r+2; L = 2r+2 makes it exactly 1/2.
+double spider_sparsity_ratio(int radius, int L);
+
+// One kernel row (fixed dy) through the three stages. Matrices are row-major with `band_cols` columns
+// and hold the weights as the tensor cores see them (rounded to FP16).
+struct SpiderKernelRow {
+  int dy = 0;                         // the row's offset; 0 in 1D
+  std::vector<double> weights;        // w(-r..r, dy) as given
+  std::vector<double> weights_fp16;   // the same rounded to FP16
+  std::vector<double> band;           // stage 1: L x band_cols
+  std::vector<double> swapped;        // stage 2: L x band_cols, 2:4 along rows
+  Compressed24 compressed;            // stage 3: L x band_cols/2 kept values and their 2-bit positions
+  bool swapped_is_2to4 = false;       // the 2:4 validator on `swapped`
+};
+
+// Where row k of the B operand (k over all K chunks, 16 per chunk) reads the input: x offset `dx` from the
+// first output column of the tile. A padding row meets only zero weights; the emulation feeds it zeros.
+struct SpiderInputRow {
+  int block = -1;        // which band block along K (-1: past the last block)
+  int band_column = -1;  // the stage-1 band column it carries (the swapped partner where swapped)
+  int dx = 0;            // block * L - r + band_column
+  bool padding = true;   // band_column >= 2r + L, or no block
+  bool swapped = false;  // the strided swap moved it (the paper's "offset term")
+};
+
+// One tensor-core instruction of the warp tile's inner loop. A is 16 x 16: band blocks b = 0..P_x-1 on
+// the diagonal (rows b*L.., columns b*2L..) for each part p = 0..P_y-1 stacked below (rows p*P_x*L..).
+// In 2D, part p holds kernel row dy = shift - p, and B column c reads input row y0 + P_y*c + shift, so the
+// parts share B and part p accumulates output row y0 + P_y*c + p.
+struct SpiderMma {
+  int shift = 0;                   // 2D: which input rows B reads (see above); 1D: 0
+  int k_chunk = 0;                 // which 16-wide slice of K
+  std::vector<int> kernel_rows;    // dy per part; kNoKernelRow where shift - p is outside -r..r
+  std::vector<double> a;           // 16 x 16: swapped blocks (sparse) or plain band blocks (dense), FP16 values
+  Compressed24 a_compressed;       // sparse: 16 x 8 kept values and positions
+  int metadata_register = -1;      // sparse: which packed metadata register (SpiderPlan::metadata_registers)
+  SparseMetadata metadata;         // sparse: that register's 32 words and this MMA's selector
+};
+constexpr int kNoKernelRow = -1000;
+
+struct SpiderGeometry {
+  int dims = 2;
+  int radius = 1;
+  int L = 4;                 // outputs per band block: 2r + 2
+  int band_cols = 8;         // 2L: the band padded to whole groups of four, the swap's span
+  int k_chunks = 1;          // ceil(band_cols * blocks_along_k / 16): MMAs per shift
+  int blocks_along_k = 1;    // P_x: band blocks side by side on A's diagonal
+  int parts_along_m = 1;     // P_y: kernel rows stacked in A's 16 rows sharing one B (1 in 1D)
+  int tile_x = 0, tile_y = 1; // outputs of one warp tile: 2D P_x*L by 8*P_y; 1D 8*P_x*L (one column per band group)
+  int shift_begin = 0, shift_end = 0; // 2D: shifts -r .. r + P_y - 1 (end exclusive); 1D: 0 .. 1
+  int tile_points() const { return tile_x * tile_y; }
+};
+
+struct SpiderPlan {
+  std::string stencil_name;
+  SpiderOptions options;
+  SpiderGeometry geometry;
+  std::vector<SpiderKernelRow> rows;           // dy = -r..r in 2D, one row in 1D
+  std::vector<int> column_swap;                // per band column (identity for the dense variant)
+  std::vector<SpiderInputRow> input_rows;      // per K row of B, 16 * k_chunks
+  std::vector<SpiderMma> mmas;                 // in issue order (shift, then chunk); all-zero A tiles are skipped
+  std::vector<std::vector<std::uint32_t>> metadata_registers; // sparse: four MMAs share one via the selector
+  int nonzero_weights = 0;                     // of the FP16 stencil
+  double weight_abs_sum = 0;                   // sum |w| of the FP16 weights
+  double max_abs_input = 0;                    // largest |input| whose outputs stay finite in FP16: 65504 / sum|w|
+  std::vector<std::string> precision_notes;    // what FP16 does to these weights
+  bool all_2to4() const;                       // every stage-2 row and every sparse A passes the validator
+};
+
+// Throws InputError with the reason when SPIDER cannot take the stencil: 3D (the paper's transformation is
+// 1D/2D), invalid weights, or a weight beyond FP16's range.
+SpiderPlan make_spider_plan(const Stencil& stencil, const SpiderOptions& options = {});
+
+nlohmann::json to_json(const SpiderPlan& plan);
+std::string to_string(const SpiderPlan& plan); // the three stages per row, the input row map, the MMAs
+
+} // namespace se
