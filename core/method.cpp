@@ -1,11 +1,17 @@
-// The CPU methods: the FP64 reference (and, as the teaching core grows, each method's emulation).
+// The CPU methods: the FP64 reference and each tensor-core method's fragment-level emulation, plus plan dispatch.
 #include "core/method.hpp"
 
 #include <chrono>
 
 #include <fmt/format.h>
 
+#include "core/convstencil/convstencil_method.hpp"
 #include "core/error.hpp"
+#include "core/flashfft/flashfft_method.hpp"
+#include "core/lorastencil/lorastencil_emulation.hpp"
+#include "core/lorastencil/lorastencil_plan.hpp"
+#include "core/spider/spider_method.hpp"
+#include "core/tcstencil/tcstencil_method.hpp"
 
 namespace se {
 
@@ -55,7 +61,15 @@ struct PlannedMethod {
 
 // One row per tensor-core method of the teaching core.
 const std::vector<PlannedMethod>& planned_methods() {
-  static const std::vector<PlannedMethod> methods = {};
+  static const std::vector<PlannedMethod> methods = {
+      {"tcstencil", plan_summary_tcstencil},
+      {"tcstencil-fp64", plan_summary_tcstencil_fp64},
+      {"convstencil", plan_summary_convstencil},
+      {"lorastencil", plan_summary_lorastencil},
+      {"flashfft", [](const Stencil& s, const Extent& e) { return plan_summary_flashfft(s, e); }},
+      {"spider", plan_summary_spider},
+      {"spider-dense", plan_summary_spider_dense},
+  };
   return methods;
 }
 
@@ -77,6 +91,10 @@ PlanSummary plan_summary(std::string_view method_id, const Stencil& s, const Ext
                                known.empty() ? "none yet" : known));
 }
 
-std::vector<Method> core_methods() { return {cpu_reference_method()}; }
+std::vector<Method> core_methods() {
+  return {cpu_reference_method(),          tcstencil_emulation_method(), tcstencil_fp64_emulation_method(),
+          convstencil_emulation_method(),  lorastencil_emulation_method(), flashfft_emulation_method(),
+          spider_emulation_method(),       spider_dense_emulation_method()};
+}
 
 } // namespace se
