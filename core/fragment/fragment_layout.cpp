@@ -214,7 +214,9 @@ std::string FragmentLayout::to_string() const {
   return out;
 }
 
-FragmentLayout fragment_layout(MmaShape shape, Operand operand) {
+namespace {
+
+FragmentLayout build_fragment_layout(MmaShape shape, Operand operand) {
   const MmaShapeInfo& info = mma_info(shape);
   const TileShape tile = tile_shape(info, operand);
   FragmentLayout layout;
@@ -228,5 +230,24 @@ FragmentLayout fragment_layout(MmaShape shape, Operand operand) {
     for (int reg = 0; reg < layout.regs_per_lane; ++reg) layout.coords.push_back(coord_of(shape, operand, lane, reg));
   return layout;
 }
+
+} // namespace
+
+// Emulations ask for layouts once per fragment, so every layout is built once.
+const FragmentLayout& hardware_fragment_layout(MmaShape shape, Operand operand) {
+  static const std::vector<std::array<FragmentLayout, 3>> cache = [] {
+    std::vector<std::array<FragmentLayout, 3>> all;
+    for (const MmaShapeInfo& info : mma_shapes())
+      all.push_back({build_fragment_layout(info.shape, Operand::A), build_fragment_layout(info.shape, Operand::B),
+                     build_fragment_layout(info.shape, Operand::C)});
+    return all;
+  }();
+  const auto& shapes = mma_shapes();
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (shapes[i].shape == shape) return cache[i][static_cast<std::size_t>(operand)];
+  throw InputError(fmt::format("unknown MMA shape value {}", static_cast<int>(shape)));
+}
+
+FragmentLayout fragment_layout(MmaShape shape, Operand operand) { return hardware_fragment_layout(shape, operand); }
 
 } // namespace se

@@ -66,6 +66,8 @@ struct FragmentLayout {
   std::string to_string() const; // a title line, then a rows x cols table of "lane:reg"
 };
 
+// The same layout without a copy (built once per shape and operand).
+const FragmentLayout& hardware_fragment_layout(MmaShape shape, Operand operand);
 FragmentLayout fragment_layout(MmaShape shape, Operand operand);
 
 constexpr int kWarpSize = 32;

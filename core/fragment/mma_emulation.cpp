@@ -1,5 +1,6 @@
 #include "core/fragment/mma_emulation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -16,6 +17,39 @@ constexpr int kMaxTileElements = 256; // the largest operand tile: 16 x 16
 // bijection onto the tile, so a hand-edited or mismatched fragment is rejected instead of misread.
 using SlotTable = std::array<int, kMaxTileElements>;
 
+// Builds the table and so proves the layout is a bijection onto the tile.
+SlotTable build_slot_table(const FragmentLayout& l, const char* role) {
+  SlotTable table;
+  table.fill(-1);
+  for (std::size_t s = 0; s < l.coords.size(); ++s) {
+    const FragmentCoord rc = l.coords[s];
+    const bool inside = rc.row >= 0 && rc.row < l.rows && rc.col >= 0 && rc.col < l.cols;
+    if (!inside || table[static_cast<std::size_t>(rc.row * l.cols + rc.col)] != -1)
+      throw InputError(fmt::format("{}: the layout of {} operand {} is not a bijection onto its tile", role,
+                                   to_string(l.shape), to_string(l.operand)));
+    table[static_cast<std::size_t>(rc.row * l.cols + rc.col)] = static_cast<int>(s);
+  }
+  return table;
+}
+
+// The hardware layouts' tables, built once: emulations issue millions of MMAs on the same few layouts.
+const SlotTable& canonical_slot_table(MmaShape shape, Operand operand) {
+  static const std::vector<std::array<SlotTable, 3>> tables = [] {
+    std::vector<std::array<SlotTable, 3>> all;
+    for (const MmaShapeInfo& info : mma_shapes())
+      all.push_back({build_slot_table(hardware_fragment_layout(info.shape, Operand::A), "A"),
+                     build_slot_table(hardware_fragment_layout(info.shape, Operand::B), "B"),
+                     build_slot_table(hardware_fragment_layout(info.shape, Operand::C), "C")});
+    return all;
+  }();
+  const auto& shapes = mma_shapes();
+  std::size_t i = 0;
+  while (shapes[i].shape != shape) ++i; // mma_info has already rejected unknown shapes
+  return tables[i][static_cast<std::size_t>(operand)];
+}
+
+// Where each (row, col) of a fragment's tile lives in regs. A fragment whose layout is not the hardware's
+// is still read through its own layout, after checking it is a bijection, so it is never misread.
 template <typename T>
 SlotTable slot_table(const WarpFragment<T>& f, MmaShape shape, Operand operand, const char* role) {
   const FragmentLayout& l = f.layout;
@@ -30,17 +64,12 @@ SlotTable slot_table(const WarpFragment<T>& f, MmaShape shape, Operand operand, 
       f.regs.size() != slots)
     throw InputError(fmt::format("{}: fragment of {} operand {} holds {} values for a {} x {} tile; expected {}",
                                  role, to_string(shape), to_string(operand), f.regs.size(), rows, cols, slots));
-  SlotTable table;
-  table.fill(-1);
-  for (std::size_t s = 0; s < slots; ++s) {
-    const FragmentCoord rc = l.coords[s];
-    const bool inside = rc.row >= 0 && rc.row < l.rows && rc.col >= 0 && rc.col < l.cols;
-    if (!inside || table[static_cast<std::size_t>(rc.row * l.cols + rc.col)] != -1)
-      throw InputError(fmt::format("{}: the layout of {} operand {} is not a bijection onto its tile", role,
-                                   to_string(shape), to_string(operand)));
-    table[static_cast<std::size_t>(rc.row * l.cols + rc.col)] = static_cast<int>(s);
-  }
-  return table;
+  static const auto same_coords = [](const FragmentLayout& a, const FragmentLayout& b) {
+    return std::equal(a.coords.begin(), a.coords.end(), b.coords.begin(), b.coords.end(),
+                      [](FragmentCoord x, FragmentCoord y) { return x.row == y.row && x.col == y.col; });
+  };
+  if (same_coords(l, hardware_fragment_layout(shape, operand))) return canonical_slot_table(shape, operand);
+  return build_slot_table(l, role);
 }
 
 // Each output of C runs through `step(acc, a_k, b_k)` for k = 0..K-1 in order, starting from `start(c)`
