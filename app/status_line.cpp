@@ -1,8 +1,5 @@
 // The status line along the bottom: the compute device (or why there is none), the GL renderer and
 // platform, frame rate, and the latest app-level message (e.g. a corrupt state file that was ignored).
-#include <algorithm>
-#include <string>
-
 #include <imgui.h>
 
 #include "app/views.hpp"
@@ -20,6 +17,10 @@ void draw_status_line(ViewContext& ctx) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   if (ImGui::Begin("##status", nullptr, flags)) {
     const EnvironmentInfo& env = ctx.environment;
+    // Frame rate first: it is short, and long device names are then the part a narrow window clips.
+    const double seconds = ctx.state.frame_seconds;
+    ImGui::TextDisabled("%5.0f fps", seconds > 0 ? 1.0 / seconds : 0.0);
+    ImGui::SameLine(0, 24);
     ImGui::TextUnformatted("Compute:");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", env.compute_device.c_str());
@@ -35,11 +36,6 @@ void draw_status_line(ViewContext& ctx) {
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.state.status_message.c_str());
     }
-    // Frame rate pinned to the right edge, where it never collides with long device names.
-    const double seconds = ctx.state.frame_seconds;
-    const std::string fps = seconds > 0 ? std::to_string(static_cast<int>(1.0 / seconds + 0.5)) + " fps" : "";
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 24, ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(fps.c_str()).x));
-    ImGui::TextDisabled("%s", fps.c_str());
   }
   ImGui::End();
   ImGui::PopStyleVar();

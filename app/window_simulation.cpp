@@ -68,7 +68,9 @@ void draw_run_controls(ViewContext& ctx) {
   ImGui::SameLine();
   if (ImGui::Button("Reset", ImVec2(third, 0))) st.reset_requested = true;
   probe_last_item(st, "simulation.reset");
-  ImGui::TextDisabled("Space play/pause   S or Right step   R reset");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Space play/pause   S or Right step   R reset");
+  ImGui::PopStyleColor();
 
   ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Steps/frame").x - ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::SliderInt("Steps/frame", &st.grid.steps_per_frame, 1, 1000, "%d", ImGuiSliderFlags_Logarithmic);
@@ -144,14 +146,13 @@ void draw_view_controls(ViewContext& ctx) {
   ImGui::SetNextItemWidth(-label);
   enum_combo("Colormap", v.colormap, all_colormaps());
   probe_last_item(st, "simulation.colormap");
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Range");
-  for (auto m : {ValueRangeMode::Initial, ValueRangeMode::Live, ValueRangeMode::Manual}) {
-    ImGui::SameLine();
-    if (ImGui::RadioButton(std::string(to_string(m)).c_str(), v.range_mode == m)) v.range_mode = m;
-  }
-  if (ImGui::IsItemHovered() || ImGui::IsItemActive())
-    ImGui::SetTooltip("initial: the initial values' min..max (decay stays visible)\nlive: min..max now\nmanual: your own");
+  ImGui::SetNextItemWidth(-label);
+  enum_combo("Range", v.range_mode,
+             std::initializer_list<ValueRangeMode>{ValueRangeMode::Initial, ValueRangeMode::Live, ValueRangeMode::Manual});
+  probe_last_item(st, "simulation.range");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("What the colormap's ends mean:\ninitial: the initial values' min..max (decay stays visible)\n"
+                      "live: min..max now\nmanual: your own");
   if (v.range_mode == ValueRangeMode::Manual) {
     double lo = v.manual_min, hi = v.manual_max;
     const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;

@@ -62,7 +62,6 @@ void draw_shape_controls(ExplorerState& st) {
     }
     probe_last_item(st, fmt::format("stencil.dims.{}", d));
   }
-  ImGui::SameLine(0.0f, 24.0f);
   int radius = s.radius;
   ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Radius").x - ImGui::GetStyle().ItemInnerSpacing.x);
   if (ImGui::SliderInt("Radius", &radius, 0, kMaxRadius) && radius != s.radius) {
@@ -154,11 +153,14 @@ void draw_weight_grid(ExplorerState& st) {
   // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
   const float label_width = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x + style.ItemSpacing.x : 1.0f;
   const float available = ImGui::GetContentRegionAvail().x - label_width - style.ScrollbarSize;
-  const float cell = std::max(ImGui::CalcTextSize("-0.0000").x, available / s.side() - style.ItemSpacing.x);
+  // Cells use a narrow frame padding (pushed below) so "%.4g" values like -0.005963 fit without clipping.
+  const float cell_padding = 3.0f;
+  const float cell = std::max(ImGui::CalcTextSize("-0.00000").x + 2 * cell_padding, available / s.side() - style.ItemSpacing.x);
   const float row_height = ImGui::GetFrameHeight() + style.ItemSpacing.y;
   const float grid_height = (rows + 1) * row_height + style.ScrollbarSize + style.WindowPadding.y;
   ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false,
                     ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
   // Column header: dx offsets. Rows run from dy = +r at the top to -r at the bottom, like the heat map.
   ImGui::Dummy(ImVec2(0, 0));
   for (int dx = -r; dx <= r; ++dx) {
@@ -195,6 +197,7 @@ void draw_weight_grid(ExplorerState& st) {
       ImGui::PopID();
     }
   }
+  ImGui::PopStyleVar();
   ImGui::EndChild();
 }
 

@@ -7,14 +7,14 @@ target_compile_definitions(test_gui PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}
   SE_EXPLORER_EXE="$<TARGET_FILE:stencil-explorer>" GLFW_INCLUDE_NONE)
 add_dependencies(test_gui stencil-explorer)
 # Tests tagged [glfw] need an X display; they are registered below under xvfb-run instead.
-catch_discover_tests(test_gui TEST_SPEC "~[glfw]" TEST_PREFIX "gui: ")
+catch_discover_tests(test_gui TEST_SPEC "~[glfw]" TEST_PREFIX "gui.")
 
 find_program(SE_XVFB_RUN xvfb-run)
 if(SE_XVFB_RUN)
-  add_test(NAME "gui: hidden GLFW window under xvfb-run"
+  add_test(NAME "gui.hidden GLFW window under xvfb-run"
            COMMAND ${SE_XVFB_RUN} -a -s "-screen 0 1920x1200x24" $<TARGET_FILE:test_gui> "[glfw]")
 else()
   # Not skipped quietly: the suite fails and says what is missing.
-  add_test(NAME "gui: hidden GLFW window under xvfb-run"
+  add_test(NAME "gui.hidden GLFW window under xvfb-run"
            COMMAND sh -c "echo 'xvfb-run not found: install xvfb and xauth to test the GLFW path'; exit 1")
 endif()

@@ -131,7 +131,7 @@ TEST_CASE("the state folder is the explicit one, then SE_STATE_DIR, XDG_CONFIG_H
   }
 }
 
-TEST_CASE("saved state loads back; a corrupt file is reported, ignored and kept aside", "[gui][state]") {
+TEST_CASE("saved state loads back, and a corrupt file is reported, ignored and kept aside", "[gui][state]") {
   TempDir dir;
   const ExplorerState saved = edited_state();
   save_state(dir.path(), saved);
