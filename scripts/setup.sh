@@ -8,7 +8,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libimgui-dev libglfw3-dev python3-glad libstb-dev
   catch2 libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libgl-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+  libgl-dev libegl-dev libegl1 libegl-mesa0 libgl1 libglx-mesa0 libgl1-mesa-dri fonts-dejavu-core
   xvfb xauth
 )
 missing=()
