@@ -1,0 +1,382 @@
+// Turning core's LoRAStencil plan into the GPU's term descriptors and lane-ordered fragment tables.
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace se::lora_gpu {
+namespace {
+
+constexpr int kSlot = 32; // doubles per fragment slot: one per lane
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+// Chunks of 4 inputs under a band of 2w+1 weights: U·X spans 16 output rows (16 + 2w inputs), X·V one
+// 8-column C fragment (8 + 2w inputs).
+int row_chunks(int w) { return ceil_div(16 + 2 * w, 4); }
+int col_chunks(int w) { return ceil_div(8 + 2 * w, 4); }
+
+// The centred half-width of the non-zero part of a (2R+1)-long vector, and that part; -1 when all zero.
+int trim_centred(const std::vector<double>& full, int radius, std::vector<double>& compact) {
+  int lo = -1, hi = -1;
+  for (int i = 0; i < static_cast<int>(full.size()); ++i)
+    if (full[static_cast<std::size_t>(i)] != 0.0) {
+      if (lo < 0) lo = i;
+      hi = i;
+    }
+  if (lo < 0) return -1;
+  const int w = std::max(radius - lo, hi - radius);
+  compact.assign(static_cast<std::size_t>(2 * w + 1), 0.0);
+  for (int i = 0; i <= 2 * w; ++i) compact[static_cast<std::size_t>(i)] = full[static_cast<std::size_t>(radius - w + i)];
+  return w;
+}
+
+std::vector<double> embed(const std::vector<double>& part, int offset, int side) {
+  std::vector<double> full(static_cast<std::size_t>(side), 0.0);
+  for (std::size_t i = 0; i < part.size(); ++i) full[static_cast<std::size_t>(offset) + i] = part[i];
+  return full;
+}
+
+GpuTerm scalar_term(int plane, double weight, int dx, int dy) {
+  GpuTerm t;
+  t.plane = plane;
+  t.desc.kind = kScalar;
+  t.desc.scalar = weight;
+  t.desc.dx = dx;
+  t.desc.dy = dy;
+  return t;
+}
+
+// Classifies u v^T (full-length vectors) by which of its vectors is a single centred weight.
+GpuTerm rank_one_term(int plane, const std::vector<double>& u_full, const std::vector<double>& v_full, int radius) {
+  GpuTerm t;
+  t.plane = plane;
+  const int wu = trim_centred(u_full, radius, t.u);
+  const int wv = trim_centred(v_full, radius, t.v);
+  if (wu < 0 || wv < 0) return scalar_term(plane, 0.0, 0, 0);
+  t.desc.wu = wu;
+  t.desc.wv = wv;
+  if (wu == 0 && wv == 0) return scalar_term(plane, t.u[0] * t.v[0], 0, 0);
+  if (wu == 0) { // Y += X·V: fold the single u into v
+    for (double& x : t.v) x *= t.u[0];
+    t.u = {1.0};
+    t.desc.kind = kColGather;
+    t.desc.kc = col_chunks(wv);
+  } else if (wv == 0) { // Y += U·X: fold the single v into u
+    for (double& x : t.u) x *= t.v[0];
+    t.v = {1.0};
+    t.desc.kind = kRowGather;
+    t.desc.kc = row_chunks(wu);
+  } else {
+    t.desc.kind = kFull;
+    t.desc.kc = row_chunks(wu);
+    t.desc.wide = wv > 4 ? 1 : 0;
+  }
+  return t;
+}
+
+void append_tables(GpuTerm& t, std::vector<double>& tables) {
+  t.desc.table = static_cast<int>(tables.size() / kSlot);
+  const TermDesc& d = t.desc;
+  const auto push = [&](auto value_of_lane) {
+    for (int lane = 0; lane < kSlot; ++lane) tables.push_back(value_of_lane(lane));
+  };
+  // A chunk of U for 16 rows: lane 4g+q holds rows g and g+8 side by side (one 16-byte load).
+  const auto push_u = [&](int chunk) {
+    for (int lane = 0; lane < kSlot; ++lane) {
+      tables.push_back(band_fragment(t.u, chunk, lane));
+      tables.push_back(band_fragment(t.u, chunk, lane, 8));
+    }
+  };
+  switch (d.kind) {
+  case kFull:
+    for (int c = 0; c < d.kc; ++c) push_u(c);
+    for (int dd = 0; dd < (d.wide ? 3 : 2); ++dd)
+      for (int h = 0; h < 2; ++h) push([&](int lane) { return swapped_v_fragment(t.v, dd, h, lane); });
+    break;
+  case kRowGather:
+    for (int c = 0; c < d.kc; ++c) push_u(c);
+    break;
+  case kColGather:
+    for (int c = 0; c < d.kc; ++c) push([&](int lane) { return band_fragment(t.v, c, lane); });
+    break;
+  default: break;
+  }
+}
+
+// Per output point of one pass, from the warp tile the kernels run: 16 x 32 (1D: 16 segments x 32), 3D 16 x 16.
+void add_counts(const TermDesc& d, int dims, PassCounts& c) {
+  const int tiles = dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp;
+  const double points = static_cast<double>(kWarpRows) * 8 * tiles;
+  const int v_offsets = d.wide ? 3 : 2, t_tiles = tiles + v_offsets - 1;
+  switch (d.kind) {
+  case kFull:
+    c.mma_per_point += (d.kc * t_tiles + v_offsets * 2 * tiles) / points;
+    c.shared_loads_per_point += 32.0 * d.kc * t_tiles / points;
+    break;
+  case kRowGather:
+    c.mma_per_point += d.kc * tiles / points;
+    c.shared_loads_per_point += 32.0 * d.kc * tiles / points;
+    break;
+  case kColGather:
+    c.mma_per_point += d.kc * tiles / points;
+    c.shared_loads_per_point += 64.0 * (2 * (tiles - 1) + d.kc) / points;
+    break;
+  default:
+    c.cuda_core_fma_per_point += 1.0;
+    c.shared_loads_per_point += 1.0;
+    break;
+  }
+}
+
+std::string_view kind_name(int kind) {
+  switch (kind) {
+  case kFull: return "U·X·V' chain";
+  case kRowGather: return "U·X gather";
+  case kColGather: return "X·V gather";
+  default: return "CUDA-core scalar";
+  }
+}
+
+int pitch_for(int cols) {
+  // 8-byte fragment loads of a half-warp touch 4 rows x 4 columns: a pitch of 4 or 12 mod 16 doubles puts
+  // them in 16 distinct bank pairs.
+  int p = cols;
+  while (p % 16 != 4 && p % 16 != 12) p += 2;
+  return p;
+}
+
+} // namespace
+
+double band_fragment(const std::vector<double>& w, int chunk, int lane, int row_offset) {
+  const int g = lane >> 2, q = lane & 3;
+  const int i = 4 * chunk + q - g - row_offset;
+  return i >= 0 && i < static_cast<int>(w.size()) ? w[static_cast<std::size_t>(i)] : 0.0;
+}
+
+double swapped_v_fragment(const std::vector<double>& v, int d, int h, int lane) {
+  // The accumulator of T-tile (j + d) holds columns 2q and 2q+1 in registers 0 and 1; used as an A fragment,
+  // register h carries T column 8(j+d) + 2k + h at k = q, so row k of V' must be row 8d + 2k + h of the band.
+  const int g = lane >> 2, q = lane & 3;
+  const int i = 8 * d + 2 * q + h - g;
+  return i >= 0 && i < static_cast<int>(v.size()) ? v[static_cast<std::size_t>(i)] : 0.0;
+}
+
+GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
+  GpuPass pass;
+  pass.dims = plan.stencil.dims;
+  pass.fused_steps = plan.fused_steps;
+  pass.radius = plan.kernel.radius;
+  const int R = pass.radius;
+  if (R < 1 || R > kMaxFusedRadius)
+    throw InputError(fmt::format("the LoRAStencil GPU kernels take fused radii 1..{}; W^{} of '{}' has radius {}",
+                                 kMaxFusedRadius, plan.fused_steps, plan.stencil.name, R));
+  const int side = 2 * R + 1;
+  if (pass.dims == 1) {
+    // The line gather (paper IV-C) always runs as X·V, even when only the centre weight is left.
+    GpuTerm t;
+    t.u = {1.0};
+    int wv = trim_centred(plan.kernel.weights, R, t.v);
+    if (wv < 1) {
+      std::vector<double> v(3, 0.0);
+      if (wv == 0) v[1] = t.v[0];
+      t.v = v;
+      wv = 1;
+    }
+    t.desc.kind = kColGather;
+    t.desc.wv = wv;
+    t.desc.kc = col_chunks(wv);
+    pass.terms.push_back(std::move(t));
+    pass.plane_first = {0};
+    pass.plane_count = {1};
+  } else {
+    const int rz = pass.dims == 3 ? R : 0;
+    pass.plane_first.assign(static_cast<std::size_t>(2 * rz + 1), 0);
+    pass.plane_count.assign(static_cast<std::size_t>(2 * rz + 1), 0);
+    for (const LoraPlane& p : plan.planes) {
+      const int index = p.dz + rz;
+      if (index < 0 || index > 2 * rz) throw InputError(fmt::format("plane dz = {} outside the kernel", p.dz));
+      pass.plane_first[static_cast<std::size_t>(index)] = static_cast<int>(pass.terms.size());
+      if (p.kind == PlaneKind::CudaCores) {
+        pass.terms.push_back(scalar_term(index, p.weight, p.dx, p.dy));
+      } else if (p.kind == PlaneKind::TensorCores) {
+        for (const RankOneTerm& t : p.decomposition.terms) {
+          if (t.on_cuda_cores) {
+            pass.terms.push_back(scalar_term(index, t.weight(), 0, 0));
+            continue;
+          }
+          GpuTerm g = rank_one_term(index, embed(t.u, t.offset, side), embed(t.v, t.offset, side), R);
+          if (g.desc.kind == kScalar && g.desc.scalar == 0.0) continue;
+          pass.terms.push_back(std::move(g));
+        }
+      }
+      pass.plane_count[static_cast<std::size_t>(index)] =
+          static_cast<int>(pass.terms.size()) - pass.plane_first[static_cast<std::size_t>(index)];
+    }
+  }
+  if (static_cast<int>(pass.terms.size()) > kMaxTerms)
+    throw InputError(fmt::format("W^{} of '{}' splits into {} rank-1 terms; one LoRAStencil GPU pass holds at most {}: "
+                                 "fuse fewer steps",
+                                 plan.fused_steps, plan.stencil.name, pass.terms.size(), kMaxTerms));
+  for (GpuTerm& t : pass.terms) {
+    append_tables(t, pass.tables);
+    add_counts(t.desc, pass.dims, pass.counts);
+  }
+  pass.table_slots = static_cast<int>(pass.tables.size() / kSlot);
+  if (pass.dims == 1) {
+    pass.counts.staged_values_per_point = static_cast<double>(kLineCols + 2 * (R + R % 2)) / kLineCols;
+  } else {
+    const double rows = kTileRows + 2.0 * R, cols = kTileCols + 2.0 * (R + R % 2);
+    pass.counts.staged_values_per_point = rows * cols / (kTileRows * kTileCols);
+  }
+  return pass;
+}
+
+std::string GpuPass::describe() const {
+  std::string s = fmt::format("{}D pass of W^{} (radius {}): {} term(s), {} fragment slot(s); per point {:.4f} m16n8k4, "
+                              "{:.3f} shared-memory values, {:.3f} CUDA-core FMA, {:.3f} staged values\n",
+                              dims, fused_steps, radius, terms.size(), table_slots, counts.mma_per_point,
+                              counts.shared_loads_per_point, counts.cuda_core_fma_per_point,
+                              counts.staged_values_per_point);
+  const int rz = dims == 3 ? radius : 0;
+  for (const GpuTerm& t : terms) {
+    const TermDesc& d = t.desc;
+    s += fmt::format("  plane dz={:+d} {:<16} ", t.plane - rz, kind_name(d.kind));
+    if (d.kind == kScalar) s += fmt::format("w={:.6g} at dx={} dy={}\n", d.scalar, d.dx, d.dy);
+    else s += fmt::format("u {}-wide, v {}-wide, {} chunk(s) of 4\n", 2 * d.wu + 1, 2 * d.wv + 1, d.kc);
+  }
+  return s;
+}
+
+int staged_plane_count(const PassArgs& a) { return a.dims == 1 ? kLineStages : a.dims == 2 ? 2 : 2 * a.radius + 3; }
+
+int block_threads(const PassArgs& a) {
+  return a.dims == 1 ? kLineThreads : a.dims == 2 ? kThreads : (a.tile_rows / kWarpRows) * (kTileCols / k3dWarpCols) * 32;
+}
+
+std::size_t shared_bytes(const PassArgs& a) {
+  const int slack = a.dims == 1 ? kLineSlackRows : kSlackRows;
+  return static_cast<std::size_t>(a.tables_in_shared ? a.table_slots : 0) * kSlot * sizeof(double) +
+         static_cast<std::size_t>(staged_plane_count(a)) * (a.staged_rows + slack) * a.pitch * sizeof(double);
+}
+
+PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundary& boundary) {
+  if (extent.dims != pass.dims)
+    throw InputError(fmt::format("a {}D LoRAStencil pass cannot run on a {}D grid", pass.dims, extent.dims));
+  PassArgs a;
+  a.nx = extent.n[0];
+  a.ny = extent.n[1];
+  a.nz = extent.n[2];
+  a.dims = pass.dims;
+  a.radius = pass.radius;
+  a.halo = pass.radius + pass.radius % 2;
+  a.periodic = boundary.kind == BoundaryKind::Periodic ? 1 : 0;
+  a.boundary_value = boundary.value;
+  a.table_slots = pass.table_slots;
+  // 3D tables beyond 32 KB (general stencils: many full-size SVD terms per plane) would crowd out the
+  // ring of staged planes: those passes read their fragments through the L1 cache instead.
+  a.tables_in_shared =
+      pass.dims < 3 || static_cast<std::size_t>(pass.table_slots) * kSlot * sizeof(double) <= 32 * 1024 ? 1 : 0;
+  a.term_count = static_cast<int>(pass.terms.size());
+  for (std::size_t i = 0; i < pass.terms.size(); ++i) a.terms[i] = pass.terms[i].desc;
+  for (std::size_t p = 0; p < pass.plane_first.size(); ++p) {
+    a.plane_first[p] = pass.plane_first[p];
+    a.plane_count[p] = pass.plane_count[p];
+  }
+  a.aligned_rows = (pass.dims == 1 || a.nx % 2 == 0) ? 1 : 0;
+  if (pass.dims == 1) {
+    a.tile_rows = kLineRows;
+    a.staged_rows = kLineRows;
+    a.pitch = pitch_for(kLineCols + 2 * a.halo);
+    a.plane_stride = (a.staged_rows + kLineSlackRows) * a.pitch;
+    a.items = ceil_div(a.nx, static_cast<long long>(kLineRows) * kLineCols);
+    return a;
+  }
+  a.pitch = pitch_for(kTileCols + 2 * a.halo);
+  a.tiles_x = static_cast<int>(ceil_div(a.nx, static_cast<long long>(kTileCols)));
+  a.tile_rows = kTileRows;
+  if (pass.dims == 3) {
+    // 2R+3 staged planes per block: shrink the tile until two blocks fit in an SM's shared memory.
+    constexpr std::size_t kBudget = 112 * 1024;
+    a.tile_rows = kTileRows / 2;
+    while (a.tile_rows > kWarpRows) {
+      a.staged_rows = a.tile_rows + 2 * a.radius;
+      if (shared_bytes(a) <= kBudget) break;
+      a.tile_rows /= 2;
+    }
+  }
+  a.staged_rows = a.tile_rows + 2 * a.radius;
+  a.plane_stride = (a.staged_rows + kSlackRows) * a.pitch;
+  a.tiles_y = static_cast<int>(ceil_div(a.ny, static_cast<long long>(a.tile_rows)));
+  const long long tiles = static_cast<long long>(a.tiles_x) * a.tiles_y;
+  if (pass.dims == 2) {
+    a.items = tiles;
+  } else {
+    // Chunks of z short enough that the last wave of blocks is small, long enough that the 2R re-staged
+    // halo planes per chunk stay a few percent.
+    a.z_chunk = static_cast<int>(std::min<long long>(a.nz, std::max(64, 8 * a.radius)));
+    a.items = tiles * ceil_div(a.nz, static_cast<long long>(a.z_chunk));
+  }
+  return a;
+}
+
+std::vector<FixBox> band_fix_boxes(const Extent& e, int radius, int fused_steps, std::size_t shared_budget) {
+  std::vector<FixBox> boxes;
+  if (fused_steps <= 1 || radius == 0) return boxes;
+  const long long band = static_cast<long long>(fused_steps - 1) * radius;
+  const long long halo = static_cast<long long>(fused_steps) * radius;
+  // The longest box side along the face that keeps (band + 2H) x (L + 2H)^(d-1) values x 2 buffers in budget.
+  const double values = static_cast<double>(shared_budget) / (2 * sizeof(double));
+  long long along = 1024;
+  if (e.dims >= 2) {
+    const double per_face = values / static_cast<double>(band + 2 * halo);
+    along = static_cast<long long>(std::floor(std::pow(per_face, 1.0 / (e.dims - 1)))) - 2 * halo;
+    if (along < 1)
+      throw InputError(fmt::format("the Dirichlet band of W^{} (radius {}) does not fit in shared memory; fuse fewer "
+                                   "steps",
+                                   fused_steps, radius));
+    along = std::min<long long>(along, e.dims == 2 ? 256 : 32);
+  }
+  for (int axis = 0; axis < e.dims; ++axis) {
+    const long long n = e.n[axis];
+    for (int side = 0; side < 2; ++side) {
+      long long lo = side == 0 ? 0 : std::max(n - band, band);
+      long long hi = side == 0 ? std::min(band, n) : n;
+      if (lo >= hi) continue;
+      // Earlier axes already hold their bands: take only their interior here.
+      long long from[3] = {0, 0, 0}, to[3] = {e.n[0], e.n[1], e.n[2]};
+      from[axis] = lo;
+      to[axis] = hi;
+      bool empty = false;
+      for (int a = 0; a < axis; ++a) {
+        from[a] = band;
+        to[a] = e.n[a] - band;
+        empty = empty || from[a] >= to[a];
+      }
+      if (empty) continue;
+      long long step[3] = {along, along, along};
+      step[axis] = hi - lo;
+      for (int a = e.dims; a < 3; ++a) step[a] = 1;
+      for (long long z = from[2]; z < to[2]; z += step[2])
+        for (long long y = from[1]; y < to[1]; y += step[1])
+          for (long long x = from[0]; x < to[0]; x += step[0]) {
+            FixBox b;
+            b.x0 = x;
+            b.y0 = y;
+            b.z0 = z;
+            b.bx = static_cast<int>(std::min(step[0], to[0] - x));
+            b.by = static_cast<int>(std::min(step[1], to[1] - y));
+            b.bz = static_cast<int>(std::min(step[2], to[2] - z));
+            boxes.push_back(b);
+          }
+    }
+  }
+  return boxes;
+}
+
+} // namespace se::lora_gpu

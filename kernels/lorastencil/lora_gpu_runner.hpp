@@ -1,0 +1,74 @@
+// Runs LoRAStencil on the GPU: plans the pass (and the remainder pass) from core's plan, owns the device
+// grids, advances them by any number of base steps with the Dirichlet band fixed after fused passes.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/grid.hpp"
+#include "core/lorastencil/lorastencil_plan.hpp"
+#include "core/stencil.hpp"
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+
+namespace se::lora_gpu {
+
+// The roofs the fusion choice weighs on the machine the kernels are tuned for: an H200's measured copy
+// bandwidth and its measured mma.m16n8k4.f64 rate (lorastencil-bench, notes/lorastencil-gpu.md).
+RooflineDevice h200_roofline();
+// Core's plan options for the kernels: the m16n8k4 shape they run, the H200 roofline, cost-model fusion.
+LoraStencilOptions gpu_plan_options();
+
+// Core's plan with the cost model's fusion; for 1D stencils the model weighs every depth up to kMaxRadius
+// instead of the paper's 3 (its estimate, not a measurement, picks the depth either way).
+LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options);
+
+struct RunnerOptions {
+  LoraStencilOptions plan = gpu_plan_options(); // fused_steps 0: the cost model's choice
+  bool poison_each_pass = false; // fill each pass's output with NaN first (checks that every point is written)
+};
+
+class LoraGpuRunner {
+public:
+  // Throws InputError for a stencil or grid the kernels cannot take, or when the device lacks memory.
+  // Everything runs on `stream` (0: the default stream).
+  LoraGpuRunner(const Stencil& s, const Extent& e, const Boundary& b, const RunnerOptions& options,
+                cudaStream_t stream = nullptr);
+  ~LoraGpuRunner();
+  LoraGpuRunner(const LoraGpuRunner&) = delete;
+  LoraGpuRunner& operator=(const LoraGpuRunner&) = delete;
+
+  // Replaces the state; the other grid is filled with NaN, so a point a pass fails to write shows.
+  void upload(std::span<const double> values);
+  std::vector<double> download() const;
+  void download(std::span<double> values) const; // waits for the stream
+  const double* current() const { return grid_[current_]; }
+  // Queues `steps` base steps (passes of T, then one shallower pass for the rest); returns at once.
+  void advance(int steps);
+  // advance(steps) between two events, synchronized: the seconds the device spent.
+  double timed_advance(int steps);
+
+  const LoraStencilPlan& plan() const { return plan_; }
+  const GpuPass& pass() const;
+  int fused_steps() const { return plan_.fused_steps; }
+  int blocks() const;
+
+private:
+  struct Pass;
+  Pass& pass_for(int steps);
+  void run_pass(Pass& p);
+
+  Stencil stencil_;
+  Extent extent_;
+  Boundary boundary_;
+  RunnerOptions options_;
+  LoraStencilPlan plan_;
+  std::vector<std::unique_ptr<Pass>> passes_; // [T - 1]: created on first use
+  double* grid_[2] = {nullptr, nullptr};
+  double* weights_ = nullptr;
+  int current_ = 0;
+  cudaStream_t stream_ = nullptr;
+};
+
+} // namespace se::lora_gpu

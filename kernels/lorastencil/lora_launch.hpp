@@ -1,0 +1,41 @@
+// Host entry points of the LoRAStencil CUDA kernels: one pass of W^T, the exact Dirichlet band fix after a
+// fused pass, occupancy, and the FP64 MMA rate probe. Launches go to the caller's stream and do not wait.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+#include "kernels/lorastencil/lora_pass_args.hpp"
+
+namespace se::lora_gpu {
+
+// Resident blocks of the pass kernel for `args` on the current device (persistent grid size); throws
+// InputError when the block's shared memory exceeds what the device gives one block.
+int pass_blocks(const PassArgs& args);
+// Launches one pass (args.in/out/tables set). Checks the launch, does not synchronize.
+void launch_pass(const PassArgs& args, int blocks, cudaStream_t stream);
+
+struct BandFixArgs {
+  const double* in = nullptr;  // the values before the fused pass
+  double* out = nullptr;       // the pass's result, whose band is overwritten
+  const FixBox* boxes = nullptr;
+  const double* weights = nullptr; // the base stencil, (2r+1)^dims values, x fastest
+  long long nx = 1, ny = 1, nz = 1;
+  int dims = 2, radius = 1, steps = 2;
+  int box_count = 0;
+  double boundary_value = 0.0;
+  std::size_t shared_bytes = 0; // largest box region x 2 buffers + weights
+};
+// The largest shared memory a fix block may use on this device (per block, opted in).
+std::size_t band_fix_shared_budget();
+void launch_band_fix(const BandFixArgs& args, cudaStream_t stream);
+
+// FP64 tensor-core rate of one mma shape ("m8n8k4", "m16n8k4", "m16n8k8", "m16n8k16"), TFLOP/s, measured
+// with independent accumulators in every warp of a full grid.
+double measure_dmma_tflops(const std::string& shape);
+const std::vector<std::string>& dmma_shapes();
+
+} // namespace se::lora_gpu

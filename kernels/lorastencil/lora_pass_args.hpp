@@ -1,0 +1,80 @@
+// The plain data one LoRAStencil GPU pass receives by value: grid, boundary, tile geometry and the rank-1
+// terms (their fragment tables live in device memory). Shared by the host plan and the CUDA kernels.
+#pragma once
+#include <cstdint>
+
+namespace se::lora_gpu {
+
+// Limits of one pass. The fused radius never exceeds core's kMaxRadius (7); 8 keeps the even-rounded halo.
+constexpr int kMaxFusedRadius = 8;
+constexpr int kMaxPlanes = 2 * kMaxFusedRadius + 1;
+constexpr int kMaxTerms = 64;
+
+// Warp and block tiles. Every product is mma.m16n8k4.f64 (twice the rate of m8n8k4 on Hopper). A warp
+// computes 16 rows x 32 columns: four 16x8 C fragments that share the columns of T. 2D: 4 x 2 warps make a
+// 64 x 64 block tile; 3D: 16 x 16 warp tiles, 2 or 1 warp rows of 4 (32 or 16 x 64) so that 2R+3 staged
+// planes fit; 1D: 16 segments of 128 points, a warp taking 32 columns of every segment.
+constexpr int kThreads = 256;
+constexpr int kWarpRows = 16;
+constexpr int kWarpCols = 32;
+constexpr int kOutTilesPerWarp = kWarpCols / 8; // C fragments per warp along x
+constexpr int kTileRows = 64;
+constexpr int kTileCols = 64;
+constexpr int k3dWarpCols = 16;
+constexpr int k3dOutTilesPerWarp = k3dWarpCols / 8;
+constexpr int kLineRows = 16;
+constexpr int kLineCols = 128;
+constexpr int kLineThreads = (kLineCols / kWarpCols) * 32; // 128
+constexpr int kLineStages = 3;                             // tiles in flight per 1D block: this one and 2 more
+
+// Fragments are whole 4-row chunks and 8-column tiles, so a warp reads up to 2 rows past its window and a few
+// columns past a row's end (into the next row); those inputs meet zero weights. Rows past a staged plane are zeroed once per block, so every value
+// read is finite (0 x NaN would not vanish). 1D reads at most a few columns past a row: one row suffices.
+constexpr int kSlackRows = 3;
+constexpr int kLineSlackRows = 1;
+
+// How a rank-1 term u v^T is executed (u down the rows, v along x):
+//   Full      - T = U·X on the tensor cores, then Y += T'·V' with the butterfly-swapped V (both vectors wider than 1)
+//   RowGather - Y += U·X directly: v is a single weight (folded into u)
+//   ColGather - Y += X·V directly: u is a single weight (folded into v); also the whole 1D stencil
+//   Scalar    - Y += s * X(dx, dy) on CUDA cores: the pyramid's apex, or a single-weight 3D plane
+enum TermKind : int { kFull = 0, kRowGather = 1, kColGather = 2, kScalar = 3 };
+
+struct TermDesc {
+  int kind = kScalar;
+  int wu = 0, wv = 0;  // half-widths of u and v (the term covers (2wu+1) x (2wv+1), centred)
+  int kc = 0;          // k-chunks of 4 of the first (or only) product (U·X: 16 output rows; X·V: 8 columns)
+  int table = 0;       // first slot of this term's fragments in the table (a slot = 32 doubles, one per lane;
+                       // U fragments take 2 slots per chunk: rows g and g+8 of lane 4g+q, interleaved)
+  int dx = 0, dy = 0;  // Scalar: where the weight sits
+  int wide = 0;        // Full: 1 when wv > 4 (T spans 6 fragments instead of 5, V' reaches 3 of them)
+  double scalar = 0.0; // Scalar: the weight
+};
+
+struct PassArgs {
+  const double* in = nullptr;
+  double* out = nullptr;
+  const double* tables = nullptr; // table_slots x 32 doubles
+  long long nx = 1, ny = 1, nz = 1;
+  int dims = 2;
+  int radius = 1;         // R of the fused kernel W^T (the same along every axis)
+  int halo = 2;           // R rounded up to even, so every staged row starts 16-byte aligned
+  int pitch = 0;          // doubles per staged row in shared memory (bank-conflict-free for 8-byte fragments)
+  int tile_rows = kTileRows; // output rows per block tile (3D takes fewer when its 2R+2 planes would not fit)
+  int staged_rows = 0;    // rows per staged plane (tile rows + 2R); 1D: kLineRows
+  int plane_stride = 0;   // doubles per staged plane: staged rows plus kSlackRows zero rows
+  int periodic = 0;
+  double boundary_value = 0.0;
+  int table_slots = 0;
+  int tables_in_shared = 1; // 0: the tables stay in global memory (read through the L1 cache)
+  int term_count = 0;
+  int plane_first[kMaxPlanes] = {};
+  int plane_count[kMaxPlanes] = {};
+  long long items = 0;    // work items: 1D/2D tiles; 3D (tile, z chunk) pairs
+  int tiles_x = 1, tiles_y = 1;
+  int z_chunk = 1;
+  int aligned_rows = 0;   // 1 when every grid row starts 16-byte aligned (nx even): 16-byte copies and stores
+  TermDesc terms[kMaxTerms];
+};
+
+} // namespace se::lora_gpu

@@ -1,0 +1,349 @@
+// The GPU plan without a GPU: every fragment table, replayed lane by lane with the kernels' own staged-memory
+// offsets and m8n8k4 semantics, must reproduce the fused stencil on a warp tile; terms are classified as the
+// kernels expect; the band boxes cover exactly the Dirichlet band; the tile geometry is bank-conflict free.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "core/error.hpp"
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+
+using namespace se;
+using namespace se::lora_gpu;
+
+namespace {
+
+using Lanes = std::array<double, 32>;
+using Accumulator = std::array<std::array<double, 4>, 32>; // [lane][register] of a 16x8 C fragment
+
+// mma.m16n8k4.f64 as the PTX ISA defines it: A[g][q] = a0, A[g+8][q] = a1, B[q][g] = b, D[g][2q+h] in
+// register h and D[g+8][2q+h] in register h+2 of lane 4g+q.
+void mma1684(Accumulator& d, const Lanes& a0, const Lanes& a1, const Lanes& b) {
+  Accumulator out = d;
+  for (int half = 0; half < 2; ++half) {
+    const Lanes& a = half == 0 ? a0 : a1;
+    for (int g = 0; g < 8; ++g)
+      for (int n = 0; n < 8; ++n) {
+        const auto lane = static_cast<std::size_t>(4 * g + n / 2), reg = static_cast<std::size_t>(2 * half + n % 2);
+        double s = d[lane][reg];
+        for (int k = 0; k < 4; ++k) s += a[static_cast<std::size_t>(4 * g + k)] * b[static_cast<std::size_t>(4 * n + k)];
+        out[lane][reg] = s;
+      }
+  }
+  d = out;
+}
+
+struct Staged {
+  int rows = 0, pitch = 0;
+  std::vector<double> v;
+  double at(int offset) const { return v.at(static_cast<std::size_t>(offset)); }
+};
+
+// A staged plane as the kernels hold it: random inputs, then kSlackRows zero rows (the fragments' overreach).
+Staged random_plane(int rows, int pitch, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  Staged s{rows, pitch, std::vector<double>(static_cast<std::size_t>((rows + kSlackRows) * pitch), 0.0)};
+  for (int i = 0; i < rows * pitch; ++i) s.v[static_cast<std::size_t>(i)] = d(rng);
+  return s;
+}
+
+Lanes table_slot(const GpuPass& p, int slot) {
+  Lanes l{};
+  for (int lane = 0; lane < 32; ++lane) l[static_cast<std::size_t>(lane)] = p.tables.at(static_cast<std::size_t>(slot * 32 + lane));
+  return l;
+}
+
+// Chunk c of a U table: per lane the pair (row g, row g+8), as the kernels load it with one double2.
+std::array<Lanes, 2> u_chunk(const GpuPass& p, int table, int c) {
+  std::array<Lanes, 2> u{};
+  for (int lane = 0; lane < 32; ++lane)
+    for (int h = 0; h < 2; ++h)
+      u[static_cast<std::size_t>(h)][static_cast<std::size_t>(lane)] =
+          p.tables.at(static_cast<std::size_t>(table * 32 + 2 * (c * 32 + lane) + h));
+  return u;
+}
+
+// One warp's 16 x 8*tiles outputs for one plane, replaying lora_device.cuh's plane_terms with the same offsets
+// (tiles: 4 in 1D/2D, 2 in 3D).
+std::vector<Accumulator> emulate_plane(const GpuPass& p, const PassArgs& a, int plane, const Staged& x, int oy0,
+                                       int ox0, int tiles) {
+  std::vector<Accumulator> acc(static_cast<std::size_t>(tiles), Accumulator{});
+  const int R = a.radius, xs = a.halo - a.radius, P = a.pitch;
+  const auto lanes = [&](auto offset_of_lane) {
+    Lanes l{};
+    for (int lane = 0; lane < 32; ++lane) l[static_cast<std::size_t>(lane)] = x.at(offset_of_lane(lane >> 2, lane & 3));
+    return l;
+  };
+  const int first = p.plane_first[static_cast<std::size_t>(plane)];
+  for (int k = first; k < first + p.plane_count[static_cast<std::size_t>(plane)]; ++k) {
+    const TermDesc& t = p.terms[static_cast<std::size_t>(k)].desc;
+    switch (t.kind) {
+    case kFull: {
+      const int dmax = t.wide ? 2 : 1, nt = tiles + dmax;
+      std::vector<Accumulator> tacc(static_cast<std::size_t>(nt), Accumulator{});
+      for (int c = 0; c < t.kc; ++c) {
+        const auto u = u_chunk(p, t.table, c);
+        for (int tt = 0; tt < nt; ++tt)
+          mma1684(tacc[static_cast<std::size_t>(tt)], u[0], u[1], lanes([&](int g, int q) {
+                    return (oy0 + R - t.wu + q + 4 * c) * P + ox0 + xs + R - t.wv + g + 8 * tt;
+                  }));
+      }
+      for (int d = 0; d <= dmax; ++d)
+        for (int h = 0; h < 2; ++h)
+          for (int j = 0; j < tiles; ++j) {
+            Lanes top{}, bottom{}; // T's registers h and h+2 reused in place as the A fragment (butterfly swap)
+            for (int lane = 0; lane < 32; ++lane) {
+              const auto& r = tacc[static_cast<std::size_t>(j + d)][static_cast<std::size_t>(lane)];
+              top[static_cast<std::size_t>(lane)] = r[static_cast<std::size_t>(h)];
+              bottom[static_cast<std::size_t>(lane)] = r[static_cast<std::size_t>(h + 2)];
+            }
+            mma1684(acc[static_cast<std::size_t>(j)], top, bottom, table_slot(p, t.table + 2 * t.kc + 2 * d + h));
+          }
+      break;
+    }
+    case kRowGather:
+      for (int c = 0; c < t.kc; ++c) {
+        const auto u = u_chunk(p, t.table, c);
+        for (int j = 0; j < tiles; ++j)
+          mma1684(acc[static_cast<std::size_t>(j)], u[0], u[1], lanes([&](int g, int q) {
+                    return (oy0 + R - t.wu + q + 4 * c) * P + ox0 + xs + R + g + 8 * j;
+                  }));
+      }
+      break;
+    case kColGather:
+      for (int j = 0; j < tiles; ++j)
+        for (int c = 0; c < t.kc; ++c) {
+          const auto at = [&](int row_offset) {
+            return lanes([&](int g, int q) { return (oy0 + R + g + row_offset) * P + ox0 + xs + R - t.wv + q + 4 * (2 * j + c); });
+          };
+          mma1684(acc[static_cast<std::size_t>(j)], at(0), at(8), table_slot(p, t.table + c));
+        }
+      break;
+    default:
+      for (int j = 0; j < tiles; ++j)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int reg = 0; reg < 4; ++reg)
+            acc[static_cast<std::size_t>(j)][static_cast<std::size_t>(lane)][static_cast<std::size_t>(reg)] +=
+                t.scalar * x.at((oy0 + R + t.dy + (lane >> 2) + 8 * (reg >> 1)) * P + ox0 + xs + R + t.dx +
+                                2 * (lane & 3) + (reg & 1) + 8 * j);
+    }
+  }
+  return acc;
+}
+
+// The same outputs straight from W^T's weights: Y(y, x) = sum W(dx, dy, dz) X_dz(y + dy, x + dx).
+double direct(const Stencil& kernel, const std::vector<Staged>& planes, const PassArgs& a, int y, int x) {
+  const int R = a.radius, xs = a.halo - a.radius;
+  const int rz = kernel.dims == 3 ? R : 0;
+  double s = 0;
+  for (int dz = -rz; dz <= rz; ++dz)
+    for (int dy = -R; dy <= R; ++dy)
+      for (int dx = -R; dx <= R; ++dx)
+        s += kernel.at(dx, dy, dz) * planes[static_cast<std::size_t>(dz + rz)].at((y + R + dy) * a.pitch + x + xs + R + dx);
+  return s;
+}
+
+double check_tile(const LoraStencilPlan& plan) {
+  const GpuPass p = make_gpu_pass(plan);
+  const Extent e = plan.stencil.dims == 3 ? parse_extent("64x64x16") : parse_extent("128x64");
+  const PassArgs a = make_pass_args(p, e, Boundary{});
+  std::vector<Staged> planes;
+  for (std::size_t i = 0; i < p.plane_first.size(); ++i) planes.push_back(random_plane(a.staged_rows, a.pitch, 7 + i));
+  double worst = 0, scale = 0;
+  const int tiles = plan.stencil.dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp;
+  for (int oy0 : {0, a.tile_rows - kWarpRows})
+    for (int ox0 : {0, kTileCols - 8 * tiles}) {
+      std::vector<Accumulator> acc(static_cast<std::size_t>(tiles), Accumulator{});
+      for (std::size_t plane = 0; plane < planes.size(); ++plane) {
+        const auto part = emulate_plane(p, a, static_cast<int>(plane), planes[plane], oy0, ox0, tiles);
+        for (int j = 0; j < tiles; ++j)
+          for (int lane = 0; lane < 32; ++lane)
+            for (int reg = 0; reg < 4; ++reg)
+              acc[static_cast<std::size_t>(j)][static_cast<std::size_t>(lane)][static_cast<std::size_t>(reg)] +=
+                  part[static_cast<std::size_t>(j)][static_cast<std::size_t>(lane)][static_cast<std::size_t>(reg)];
+      }
+      for (int j = 0; j < tiles; ++j)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int reg = 0; reg < 4; ++reg) {
+            const double want = direct(plan.kernel, planes, a, oy0 + (lane >> 2) + 8 * (reg >> 1),
+                                       ox0 + 8 * j + 2 * (lane & 3) + (reg & 1));
+            const double got = acc[static_cast<std::size_t>(j)][static_cast<std::size_t>(lane)][static_cast<std::size_t>(reg)];
+            worst = std::max(worst, std::abs(got - want));
+            scale = std::max(scale, std::abs(want));
+          }
+    }
+  return worst / scale;
+}
+
+LoraStencilOptions with_fusion(int t) {
+  LoraStencilOptions o;
+  o.fused_steps = t;
+  return o;
+}
+
+Stencil random_weights(int dims, int radius, bool symmetric, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> d(0.1, 1.0);
+  Stencil s = make_stencil(dims, radius, "random");
+  for (double& w : s.weights) w = d(rng);
+  if (symmetric)
+    for (int dz = 0; dz <= (dims == 3 ? radius : 0); ++dz)
+      for (int dy = 0; dy <= (dims >= 2 ? radius : 0); ++dy)
+        for (int dx = 0; dx <= radius; ++dx) {
+          const double w = s.at(dx, dy, dz);
+          for (const auto& q : symmetric_positions(dims, dx, dy, dz)) s.at(q[0], q[1], q[2]) = w;
+        }
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("fragment tables replay the fused stencil on a warp tile", "[lora-gpu]") {
+  for (const std::string name : {"heat-2d", "box-2d9p", "star-2d13p", "box-2d25p", "box-2d49p", "heat-3d", "box-3d27p"})
+    for (int t = 1; t <= 3; ++t) {
+      const Stencil s = preset(name);
+      if (t * s.radius > kMaxRadius) continue;
+      INFO(name << " fused " << t);
+      CHECK(check_tile(make_lorastencil_plan(s, with_fusion(t))) < 1e-13);
+    }
+  for (int dims : {2, 3})
+    for (int radius : {1, 2, 3})
+      for (bool symmetric : {true, false}) {
+        INFO(dims << "D radius " << radius << (symmetric ? " symmetric" : " general"));
+        const Stencil s = random_weights(dims, radius, symmetric, 100 * dims + 10 * radius + symmetric);
+        CHECK(check_tile(make_lorastencil_plan(s, with_fusion(1))) < 1e-13);
+      }
+}
+
+TEST_CASE("every preset plans for the kernels' m16n8k4 shape", "[lora-gpu]") {
+  LoraStencilOptions o;
+  o.shape = MmaShape::M16N8K4_F64;
+  for (const std::string& name : preset_names()) {
+    INFO(name);
+    const LoraStencilPlan plan = make_lorastencil_plan(preset(name), o);
+    const GpuPass p = make_gpu_pass(plan);
+    CHECK(p.radius == plan.kernel.radius);
+    CHECK(p.counts.mma_per_point > 0);
+    CHECK(!p.describe().empty());
+  }
+}
+
+TEST_CASE("1D fragments replay the line gather", "[lora-gpu]") {
+  for (const std::string name : {"heat-1d", "1d5p", "1d7p"})
+    for (int t = 1; t <= 3; ++t) {
+      if (t * preset(name).radius > kMaxRadius) continue;
+      const LoraStencilPlan plan = make_lorastencil_plan(preset(name), with_fusion(t));
+      const GpuPass p = make_gpu_pass(plan);
+      REQUIRE(p.terms.size() == 1);
+      const TermDesc& d = p.terms[0].desc;
+      REQUIRE(d.kind == kColGather);
+      const PassArgs a = make_pass_args(p, parse_extent("100000"), Boundary{});
+      const Staged x = random_plane(kLineRows, a.pitch, 3);
+      // Warp 1, output tiles 0..3: chunk m = 2j + c at column 32 + halo - wv + q + 4m of segments g and g+8.
+      double worst = 0;
+      for (int j = 0; j < 4; ++j) {
+        Accumulator acc{};
+        for (int c = 0; c < d.kc; ++c) {
+          std::array<Lanes, 2> l{};
+          for (int lane = 0; lane < 32; ++lane)
+            for (int h = 0; h < 2; ++h)
+              l[static_cast<std::size_t>(h)][static_cast<std::size_t>(lane)] =
+                  x.at(((lane >> 2) + 8 * h) * a.pitch + kWarpCols + a.halo - d.wv + (lane & 3) + 4 * (2 * j + c));
+          mma1684(acc, l[0], l[1], table_slot(p, d.table + c));
+        }
+        for (int lane = 0; lane < 32; ++lane)
+          for (int reg = 0; reg < 4; ++reg) {
+            const int segment = (lane >> 2) + 8 * (reg >> 1), col = kWarpCols + 8 * j + 2 * (lane & 3) + (reg & 1);
+            double want = 0;
+            for (int dx = -a.radius; dx <= a.radius; ++dx)
+              want += plan.kernel.at(dx) * x.at(segment * a.pitch + col + a.halo + dx);
+            worst = std::max(worst, std::abs(acc[static_cast<std::size_t>(lane)][static_cast<std::size_t>(reg)] - want));
+          }
+      }
+      INFO(name << " fused " << t);
+      CHECK(worst < 1e-14);
+    }
+}
+
+TEST_CASE("terms are classified as the kernels run them", "[lora-gpu]") {
+  // heat-3d: planes dz = +-1 hold one weight (CUDA cores, Algorithm 2); dz = 0 is a 5-point star.
+  const GpuPass heat = make_gpu_pass(make_lorastencil_plan(preset("heat-3d"), with_fusion(1)));
+  REQUIRE(heat.plane_count.size() == 3);
+  CHECK(heat.plane_count[0] == 1);
+  CHECK(heat.terms[static_cast<std::size_t>(heat.plane_first[0])].desc.kind == kScalar);
+  CHECK(heat.terms[static_cast<std::size_t>(heat.plane_first[2])].desc.kind == kScalar);
+  // box-2d49p: the pyramid's 7x7, 5x5 and 3x3 chains plus the apex on CUDA cores.
+  const GpuPass box = make_gpu_pass(make_lorastencil_plan(preset("box-2d49p"), with_fusion(1)));
+  std::multiset<int> widths;
+  int scalars = 0;
+  for (const GpuTerm& t : box.terms) {
+    if (t.desc.kind == kFull) widths.insert(t.desc.wu);
+    scalars += t.desc.kind == kScalar;
+  }
+  CHECK(widths == std::multiset<int>{1, 2, 3});
+  CHECK(scalars == 1);
+  // The kernel's count: 3 chains on 16x32 warp tiles, (6*5 + 16) + (5*5 + 16) + (5*5 + 16) m16n8k4 per 512 points.
+  CHECK(box.counts.mma_per_point == Approx(128.0 / 512.0));
+}
+
+TEST_CASE("band boxes cover the Dirichlet band exactly once", "[lora-gpu]") {
+  for (const char* text : {"37", "5", "29x17", "7x40", "13x11x9", "4x30x6"}) {
+    const Extent e = parse_extent(text);
+    for (int r : {1, 2})
+      for (int t : {2, 3}) {
+        const std::vector<FixBox> boxes = band_fix_boxes(e, r, t, 48 * 1024);
+        std::vector<int> hits(static_cast<std::size_t>(e.points()), 0);
+        for (const FixBox& b : boxes)
+          for (long long z = b.z0; z < b.z0 + b.bz; ++z)
+            for (long long y = b.y0; y < b.y0 + b.by; ++y)
+              for (long long x = b.x0; x < b.x0 + b.bx; ++x) ++hits[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)];
+        const long long band = static_cast<long long>(t - 1) * r;
+        for (long long z = 0; z < e.n[2]; ++z)
+          for (long long y = 0; y < e.n[1]; ++y)
+            for (long long x = 0; x < e.n[0]; ++x) {
+              const long long c[3] = {x, y, z};
+              bool in_band = false;
+              for (int d = 0; d < e.dims; ++d) in_band = in_band || c[d] < band || c[d] >= e.n[d] - band;
+              INFO(text << " r=" << r << " T=" << t << " at " << x << "," << y << "," << z);
+              REQUIRE(hits[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)] == (in_band ? 1 : 0));
+            }
+      }
+  }
+  CHECK(band_fix_boxes(parse_extent("100x100"), 1, 1, 48 * 1024).empty());
+}
+
+TEST_CASE("tile geometry: conflict-free pitch, aligned halo, items", "[lora-gpu]") {
+  for (int t = 1; t <= 3; ++t) {
+    const GpuPass p = make_gpu_pass(make_lorastencil_plan(preset("box-2d9p"), with_fusion(t)));
+    const PassArgs a = make_pass_args(p, parse_extent("1000x999"), Boundary{});
+    CHECK((a.pitch % 16 == 4 || a.pitch % 16 == 12));
+    CHECK(a.pitch >= kTileCols + 2 * a.halo);
+    CHECK(a.halo % 2 == 0);
+    CHECK(a.halo >= a.radius);
+    CHECK(a.items == 16LL * 16); // ceil(1000/64) x ceil(999/64)
+    CHECK(a.aligned_rows == 1);
+  }
+  const GpuPass p3 = make_gpu_pass(make_lorastencil_plan(preset("box-3d27p"), with_fusion(1)));
+  const PassArgs a3 = make_pass_args(p3, parse_extent("513x512x100"), Boundary{});
+  CHECK(a3.aligned_rows == 0);
+  CHECK(shared_bytes(a3) <= 112 * 1024);
+  CHECK(block_threads(a3) == (a3.tile_rows / kWarpRows) * 4 * 32);
+  CHECK(a3.items == static_cast<long long>(a3.tiles_x) * a3.tiles_y * ((100 + a3.z_chunk - 1) / a3.z_chunk));
+}
+
+TEST_CASE("passes the kernels cannot hold are refused with a reason", "[lora-gpu]") {
+  Stencil s = make_stencil(3, 3, "wide-3d");
+  for (double& w : s.weights) w = 1.0;
+  // Any split of a 3D radius-3 box fits; radius 7 in one pass is within kMaxFusedRadius, so only the term
+  // limit can refuse: a general 15x15 plane per dz gives up to 15 x 15 SVD terms.
+  Stencil big = make_stencil(3, 7, "big-3d");
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> d(0.1, 1.0);
+  for (double& w : big.weights) w = d(rng);
+  CHECK_NOTHROW(make_gpu_pass(make_lorastencil_plan(s, with_fusion(1))));
+  CHECK_THROWS_AS(make_gpu_pass(make_lorastencil_plan(big, with_fusion(1))), InputError);
+}
