@@ -183,6 +183,10 @@ json time_one(const Stencil& s, int fused, double copy_gbs, std::uint64_t seed) 
   const double roof = copy_gbs / (16.0 / T);
   const GpuPass& p = runner.pass();
   const CostReport& cost = runner.plan().cost;
+  // Core's cost model for this depth: max(bytes / bandwidth, tensor FLOPs / peak) per point and base step.
+  double predicted = 0;
+  for (const FusionCandidate& c : runner.plan().fusion_candidates)
+    if (c.steps == T && c.estimated_ps_per_point > 0) predicted = 1e3 / c.estimated_ps_per_point;
   const int chosen = plan_for_gpu(s, gpu_plan_options()).fused_steps;
   json j = {{"stencil", s.name},
             {"cost_model_choice", chosen},
@@ -202,11 +206,13 @@ json time_one(const Stencil& s, int fused, double copy_gbs, std::uint64_t seed) 
             {"rel_l2_one_pass", err.rel_l2},
             {"kernel_mma_per_point_pass", p.counts.mma_per_point},
             {"kernel_terms", p.describe()},
+            {"cost_model_gstencils", predicted},
             {"plan_mma_per_point_step", cost.mma_per_point},
             {"plan_global_bytes_per_point_step", cost.global_bytes_per_point},
             {"plan_arithmetic_intensity", cost.arithmetic_intensity()}};
-  std::printf("time  %-12s %-14s T=%d%s %8.1f GStencil/s  roof %7.1f (%4.0f%%)  TC %5.1f TFLOP/s  err %.1e  blocks %d\n",
-              s.name.c_str(), e.to_string().c_str(), T, T == chosen ? "*" : " ", gst, roof, 100 * gst / roof,
+  std::printf("time  %-12s %-14s T=%d%s %8.1f GStencil/s (model %7.1f)  roof %7.1f (%4.0f%%)  TC %5.1f TFLOP/s  "
+              "err %.1e  blocks %d\n",
+              s.name.c_str(), e.to_string().c_str(), T, T == chosen ? "*" : " ", gst, predicted, roof, 100 * gst / roof,
               j["tensor_tflops"].get<double>(), err.rel_l2, runner.blocks());
   std::fflush(stdout);
   return j;
