@@ -1,5 +1,6 @@
 // stencil-bench subcommands. `run` checks every non-reference result against the FP64 reference on the same
-// fresh random input and reports a result above its precision's bound as a failure, never as a throughput.
+// fresh random input and reports a result above its precision's bound as a failure, never as a throughput;
+// `suite` does that for every method over the papers' experiments; `device` measures the roofs.
 #include "app/bench_cli.hpp"
 
 #include <chrono>
@@ -15,18 +16,27 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "kernels/bench_suite.hpp"
+#include "kernels/checked_run.hpp"
+#include "kernels/common/ceilings.hpp"
 #include "kernels/device.hpp"
+#include "kernels/registry.hpp"
 
 namespace se {
 
-std::vector<Method> all_methods() { return core_methods(); }
+std::vector<Method> all_methods() {
+  std::vector<Method> methods = core_methods();
+  for (auto& m : gpu_methods()) methods.push_back(std::move(m));
+  return methods;
+}
 
 namespace {
 
 // A progress bar on stderr that appears only once a run has taken more than a second.
 class ProgressBar {
 public:
-  explicit ProgressBar(std::string label) : label_(std::move(label)), start_(clock::now()), tty_(isatty(2)) {}
+  explicit ProgressBar(std::string label, std::string unit = "steps")
+      : label_(std::move(label)), unit_(std::move(unit)), start_(clock::now()), tty_(isatty(2)) {}
   ~ProgressBar() { finish(); }
   bool update(int done, int total) {
     const double elapsed = seconds();
@@ -42,7 +52,8 @@ public:
       const int quarter = static_cast<int>(frac * 4);
       if (quarter <= printed_quarter_) return true;
       printed_quarter_ = quarter;
-      std::fprintf(stderr, "%s: %d/%d steps (%.0f%%) after %.1fs\n", label_.c_str(), done, total, frac * 100, elapsed);
+      std::fprintf(stderr, "%s: %d/%d %s (%.0f%%) after %.1fs, ETA %.0fs\n", label_.c_str(), done, total, unit_.c_str(),
+                   frac * 100, elapsed, frac > 0 ? elapsed * (1 - frac) / frac : 0.0);
     }
     shown_ = true;
     last_ = elapsed;
@@ -56,7 +67,7 @@ public:
 private:
   using clock = std::chrono::steady_clock;
   double seconds() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
-  std::string label_;
+  std::string label_, unit_;
   clock::time_point start_;
   bool tty_;
   bool shown_ = false;
@@ -185,15 +196,14 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
     timing = m.run(run);
   }
   ErrorMetrics err;
+  std::string reference_source;
   if (!is_reference) {
-    std::vector<double> ref = initial;
-    ReferenceOptions opt;
-    opt.boundary = run.boundary;
     ProgressBar bar("fp64 reference check");
-    opt.progress = [&bar](int done, int total) { return bar.update(done, total); };
-    reference_advance(s, e, ref, o.steps, Precision::FP64, opt);
+    const CheckedReference ref = compute_reference(s, e, run.boundary, initial, timing.steps_done, {},
+                                                   [&bar](int done, int total) { return bar.update(done, total); });
     bar.finish();
-    err = compare(run.values, ref);
+    err = compare(run.values, ref.values);
+    reference_source = ref.source;
   }
   const double gs = gstencils_per_second(e.points(), timing.steps_done, timing.seconds);
   const double bound = error_bound(m.precision, o.steps);
@@ -207,6 +217,9 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   else
     std::printf(", rel L2 %.3e, max abs %.3e vs FP64 reference (bound %.0e) %s\n", err.rel_l2, err.max_abs, bound,
                 ok ? "ok" : "FAILED");
+  if (timing.fused_steps > 1) std::printf("  %d base steps per launch (temporal fusion)\n", timing.fused_steps);
+  if (!reference_source.empty() && reference_source != "cpu-reference")
+    std::printf("  reference: %s\n", reference_source.c_str());
 
   if (!o.json.empty()) {
     nlohmann::json j = {{"method", m.id},
@@ -223,6 +236,7 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
                         {"rel_l2_error", err.finite ? nlohmann::json(err.rel_l2) : nlohmann::json(nullptr)},
                         {"max_abs_error", err.finite ? nlohmann::json(err.max_abs) : nlohmann::json(nullptr)},
                         {"error_bound", bound},
+                        {"reference", is_reference ? "" : reference_source},
                         {"passed", ok}};
     std::ofstream out(o.json);
     if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
@@ -235,6 +249,88 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   }
   if (timing.steps_done != o.steps) {
     std::fprintf(stderr, "error: the run stopped after %d of %d steps\n", timing.steps_done, o.steps);
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_device(const std::string& json, int repeats) {
+  if (repeats < 1) throw InputError(fmt::format("--repeats must be at least 1; got {}", repeats));
+  const DeviceInfo dev = query_device();
+  if (!dev.available) throw InputError(fmt::format("no CUDA device: {}", dev.reason));
+  const DeviceCeilings c = measure_device_ceilings(repeats);
+  std::printf("%s", format_ceilings(c).c_str());
+  if (!json.empty()) {
+    std::ofstream out(json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
+    out << to_json(c).dump(2) << "\n";
+  }
+  return 0;
+}
+
+struct SuiteCliOptions {
+  bool quick = false;
+  std::string methods, stencils, json, csv, boundary = "dirichlet";
+  double seconds = 1.0;
+  bool no_sweep = false;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    const std::size_t end = std::min(text.find(',', pos), text.size());
+    if (end > pos) out.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
+  SuiteOptions o;
+  o.quick = c.quick;
+  o.method_ids = split_list(c.methods);
+  o.stencils = split_list(c.stencils);
+  o.seconds = c.seconds;
+  o.boundary.kind = parse_boundary(c.boundary);
+  o.sweep = !c.no_sweep;
+  o.seed = c.seed_given ? c.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  // Fail on unwritable outputs before spending minutes on the runs.
+  std::ofstream json_out, csv_out;
+  if (!c.json.empty() && !(json_out = std::ofstream(c.json))) throw InputError(fmt::format("cannot write '{}'", c.json));
+  if (!c.csv.empty() && !(csv_out = std::ofstream(c.csv))) throw InputError(fmt::format("cannot write '{}'", c.csv));
+  const DeviceInfo dev = query_device();
+  if (dev.available) {
+    o.gpu = dev.name;
+    o.copy_gbs = measure_device_ceilings(5, false).copy_gbs;
+    std::printf("device: %s, copy %.1f GB/s\n", dev.summary().c_str(), *o.copy_gbs);
+  } else {
+    std::printf("device: %s (CPU methods only)\n", dev.summary().c_str());
+  }
+  std::fflush(stdout);
+  ProgressBar bar("suite", "runs");
+  // The files are rewritten after every run, so an interrupted suite still leaves what it measured.
+  const auto write_files = [&](const SuiteResult& r) {
+    if (json_out.is_open()) {
+      json_out = std::ofstream(c.json, std::ios::trunc);
+      json_out << to_json(r).dump(2) << "\n" << std::flush;
+    }
+    if (csv_out.is_open()) {
+      csv_out = std::ofstream(c.csv, std::ios::trunc);
+      csv_out << to_csv(r) << std::flush;
+    }
+  };
+  const SuiteResult r = run_suite(methods, o, [&](int done, int total, const std::string&, const SuiteResult& so_far) {
+    bar.update(done, total);
+    write_files(so_far);
+  });
+  bar.finish();
+  std::printf("%s", format_table(r).c_str());
+  write_files(r);
+  if (!r.all_passed()) {
+    std::fprintf(stderr, "error: some results are above their error bound (marked FAILED)\n");
     return 1;
   }
   return 0;
@@ -267,6 +363,24 @@ int bench_main(int argc, char** argv) {
   run->add_option("--boundary", ro.boundary, "dirichlet (zero outside) or periodic")->capture_default_str();
   auto* seed_opt = run->add_option("--seed", ro.seed, "seed of the random input (default: fresh each run)");
   run->add_option("--json", ro.json, "write the result as one JSON object to this file");
+  std::string device_json;
+  int device_repeats = 7;
+  auto* device = app.add_subcommand("device", "measure the GPU's copy bandwidth and tensor-core rates (the roofs)");
+  device->alias("ceilings");
+  device->add_option("--json", device_json, "write the measurements as JSON to this file");
+  device->add_option("--repeats", device_repeats, "timed repeats per measurement (the median is reported)")
+      ->capture_default_str();
+  SuiteCliOptions so;
+  auto* suite = app.add_subcommand("suite", "run the papers' experiments and a size sweep for every available method");
+  suite->add_flag("--quick", so.quick, "small grids and 4 steps (works without a GPU)");
+  suite->add_option("--methods", so.methods, "comma-separated method ids (default: every available one)");
+  suite->add_option("--stencils", so.stencils, "comma-separated presets or files (default: every preset)");
+  suite->add_option("--json", so.json, "write {gpu, copy_gbs, results: [...]} to this file");
+  suite->add_option("--csv", so.csv, "write one row per result to this file");
+  suite->add_option("--seconds", so.seconds, "target time of each timed run")->capture_default_str();
+  suite->add_option("--boundary", so.boundary, "dirichlet or periodic")->capture_default_str();
+  suite->add_flag("--no-sweep", so.no_sweep, "leave out the heat-2d size sweep");
+  auto* suite_seed = suite->add_option("--seed", so.seed, "base seed of the inputs (default: fresh each run)");
 
   try {
     app.parse(argc, argv);
@@ -279,12 +393,15 @@ int bench_main(int argc, char** argv) {
     return 2;
   }
   ro.seed_given = seed_opt->count() > 0;
+  so.seed_given = suite_seed->count() > 0;
   try {
     const std::vector<Method> methods = all_methods();
     if (list->parsed()) return cmd_list(methods);
     if (show->parsed()) return cmd_show(show_name, show_json);
     if (plan->parsed()) return cmd_plan(plan_method, plan_stencil, plan_size, plan_json);
     if (run->parsed()) return cmd_run(methods, ro);
+    if (device->parsed()) return cmd_device(device_json, device_repeats);
+    if (suite->parsed()) return cmd_suite(methods, so);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

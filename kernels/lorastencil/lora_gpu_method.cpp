@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "kernels/common/grid_stepper.hpp"
 #include "kernels/lorastencil/lora_gpu_plan.hpp"
 
 #if defined(SE_HAVE_CUDA)
-#include "kernels/common/grid_stepper.hpp"
 #include "kernels/lorastencil/lora_gpu_runner.hpp"
 #endif
 

@@ -1,0 +1,263 @@
+// The suite runner: experiments, step counts, the shared reference per input, records and their forms.
+#include "kernels/bench_suite.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "kernels/checked_run.hpp"
+#include "kernels/registry.hpp"
+
+namespace se {
+
+namespace {
+
+struct Experiment {
+  std::string name; // "papers" / "sweep"
+  Stencil stencil;
+  Extent extent;
+  double seconds;
+};
+
+Extent cube(int dims, std::int64_t n) {
+  Extent e;
+  e.dims = dims;
+  for (int d = 0; d < dims; ++d) e.n[d] = n;
+  return e;
+}
+
+// The papers' sizes, or small awkward ones (not multiples of any tile) for --quick.
+Extent experiment_extent(int dims, bool quick) {
+  if (quick) {
+    Extent e;
+    e.dims = dims;
+    const std::int64_t sizes[3][3] = {{20011, 1, 1}, {157, 139, 1}, {37, 33, 29}};
+    for (int d = 0; d < 3; ++d) e.n[d] = sizes[dims - 1][d];
+    return e;
+  }
+  return cube(dims, dims == 1 ? 10240000 : (dims == 2 ? 10240 : 512));
+}
+
+std::vector<Experiment> plan_experiments(const SuiteOptions& o) {
+  std::vector<Experiment> out;
+  const std::vector<std::string> names = o.stencils.empty() ? preset_names() : o.stencils;
+  for (const auto& name : names) {
+    const Stencil s = resolve_stencil(name);
+    out.push_back({"papers", s, experiment_extent(s.dims, o.quick), o.seconds});
+  }
+  if (o.sweep) {
+    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{33, 65, 129}
+                                                    : std::vector<std::int64_t>{256, 512, 1024, 2048, 4096, 8192, 10240};
+    for (const auto n : sizes) out.push_back({"sweep", preset("heat-2d"), cube(2, n), o.seconds / 4});
+  }
+  return out;
+}
+
+std::vector<const Method*> select_methods(const std::vector<Method>& methods, const SuiteOptions& o,
+                                          std::vector<SuiteSkip>& skipped) {
+  std::vector<const Method*> out;
+  if (!o.method_ids.empty())
+    for (const auto& id : o.method_ids)
+      if (std::none_of(methods.begin(), methods.end(), [&](const Method& m) { return m.id == id; })) {
+        std::string known;
+        for (const auto& m : methods) known += (known.empty() ? "" : ", ") + m.id;
+        throw InputError(fmt::format("unknown method '{}' in --methods (known: {})", id, known));
+      }
+  for (const auto& m : methods) {
+    const bool named = std::find(o.method_ids.begin(), o.method_ids.end(), m.id) != o.method_ids.end();
+    if (!o.method_ids.empty() && !named) continue;
+    if (!o.quick && !named && m.backend == Backend::Emulate) { // minutes per step at the papers' sizes
+      skipped.push_back({m.id, "", "fragment-level CPU emulation: too slow at the papers' sizes (use --quick, or name it in --methods)"});
+      continue;
+    }
+    if (const std::string why = m.unavailable_reason(); !why.empty()) {
+      skipped.push_back({m.id, "", why});
+      continue;
+    }
+    out.push_back(&m);
+  }
+  return out;
+}
+
+bool gpu_reference_available() {
+  for (const auto& s : gpu_method_specs())
+    if (s.id == "cuda-core") return s.unavailable_reason().empty();
+  return false;
+}
+
+// Seconds per step of the FP64 cuda-core kernel on this input.
+double reference_seconds_per_step(const Stencil& s, const Extent& e, const Boundary& b, const std::vector<double>& input) {
+  const auto specs = gpu_method_specs();
+  return gpu_seconds_per_step(find_gpu_method(specs, "cuda-core"), s, e, b, input, 0.05);
+}
+
+// CPU multiply-adds per second assumed when sizing CPU runs (deliberately low: they must not run away).
+constexpr double kCpuRate = 1e9;
+
+} // namespace
+
+bool SuiteResult::all_passed() const {
+  return std::all_of(results.begin(), results.end(), [](const SuiteRecord& r) { return r.passed; });
+}
+
+SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o, const SuiteProgress& progress) {
+  if (!(o.seconds > 0)) throw InputError(fmt::format("--seconds must be positive; got {}", o.seconds));
+  SuiteResult result;
+  result.options = o;
+  const std::vector<const Method*> chosen = select_methods(methods, o, result.skipped);
+  const std::vector<Experiment> experiments = plan_experiments(o);
+  const bool gpu_ref = gpu_reference_available();
+  const int total = static_cast<int>(experiments.size() * chosen.size());
+  int done = 0;
+  for (std::size_t ei = 0; ei < experiments.size(); ++ei) {
+    const Experiment& x = experiments[ei];
+    const Stencil& s = x.stencil;
+    check_extent_fits_stencil(x.extent, s);
+    std::vector<const Method*> runnable;
+    for (const Method* m : chosen) {
+      if (const std::string why = m->unsupported_reason(s, x.extent); !why.empty()) {
+        result.skipped.push_back({m->id, s.name, why});
+        if (progress) progress(++done, total, m->id + " " + s.name + " (skipped)", result);
+        continue;
+      }
+      runnable.push_back(m);
+    }
+    if (runnable.empty()) continue;
+    const std::uint64_t seed = o.seed + 0x9e3779b97f4a7c15ull * (ei + 1); // a fresh input per experiment
+    const std::vector<double> input = initial_values(x.extent, InitialCondition::Random, seed);
+    const double cost_per_step = reference_cost(s, x.extent, 1);
+    int steps = 4;
+    if (!o.quick && gpu_ref)
+      steps = std::clamp(static_cast<int>(x.seconds / reference_seconds_per_step(s, x.extent, o.boundary, input)), 1,
+                         1000000);
+    else if (!o.quick)
+      steps = std::max(1, static_cast<int>(x.seconds * kCpuRate / cost_per_step));
+    std::map<int, CheckedReference> references; // by step count: one reference per input and length
+    ReferencePolicy policy;
+    policy.cpu_budget = o.quick ? 1e12 : 4e9;
+    for (const Method* m : runnable) {
+      int t = steps;
+      if (!o.quick && m->backend != Backend::GPU) // CPU methods at GPU sizes: as many steps as fit the time
+        t = std::clamp(static_cast<int>(x.seconds * kCpuRate / cost_per_step), 1, steps);
+      MethodRun r{s, x.extent, t, o.boundary, input, {}};
+      // A method much slower than the one T was sized by stops after twice the target time; the record
+      // keeps the steps it did, and the check uses a reference of the same length.
+      const auto started = std::chrono::steady_clock::now();
+      const double limit = 2 * x.seconds;
+      r.progress = [started, limit](int, int) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < limit;
+      };
+      SuiteRecord rec;
+      rec.experiment = x.name;
+      rec.method = m->id;
+      rec.stencil = s.name;
+      rec.backend = std::string(to_string(m->backend));
+      rec.precision = m->precision;
+      rec.extent = x.extent;
+      rec.seed = seed;
+      const MethodTiming timing = m->run(r);
+      rec.steps = timing.steps_done;
+      rec.fused_steps = timing.fused_steps;
+      rec.seconds = timing.seconds;
+      rec.gstencils = gstencils_per_second(x.extent.points(), timing.steps_done, timing.seconds);
+      const double launches = static_cast<double>(timing.steps_done) / std::max(1, timing.fused_steps);
+      const double bytes = static_cast<double>(x.extent.points()) * 2.0 * bytes_per_value(m->precision) * launches;
+      rec.gbs = timing.seconds > 0 ? bytes / timing.seconds / 1e9 : 0;
+      rec.flops = timing.seconds > 0 ? 2.0 * s.nonzero_count() * static_cast<double>(x.extent.points()) *
+                                           timing.steps_done / timing.seconds
+                                     : 0;
+      if (o.copy_gbs && m->backend == Backend::GPU)
+        rec.roof_fraction = rec.gstencils / (*o.copy_gbs / (2.0 * bytes_per_value(m->precision)) * timing.fused_steps);
+      const int n = timing.steps_done;
+      if (!references.count(n)) {
+        const CheckedReference& fresh =
+            references.emplace(n, compute_reference(s, x.extent, o.boundary, input, n, policy)).first->second;
+        if (fresh.validation_steps > 0) policy.validated = fresh.source; // the CPU checked the GPU once on this input
+      }
+      const CheckedReference& ref = references.at(n);
+      rec.reference = ref.source;
+      const ErrorMetrics err = compare(r.values, ref.values);
+      rec.rel_l2 = err.rel_l2;
+      rec.max_abs = err.max_abs;
+      rec.finite = err.finite;
+      rec.bound = error_bound(m->precision, timing.steps_done);
+      rec.passed = err.finite && err.rel_l2 <= rec.bound && timing.steps_done >= 1;
+      result.results.push_back(std::move(rec));
+      if (progress) progress(++done, total, m->id + " " + s.name + " " + x.extent.to_string(), result);
+    }
+  }
+  return result;
+}
+
+nlohmann::json to_json(const SuiteResult& r) {
+  nlohmann::json results = nlohmann::json::array(), skipped = nlohmann::json::array();
+  for (const auto& x : r.results) {
+    const auto num = [&](double v) { return x.finite ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    results.push_back({{"experiment", x.experiment},
+                       {"method", x.method},
+                       {"stencil", x.stencil},
+                       {"precision", to_string(x.precision)},
+                       {"backend", x.backend},
+                       {"size", std::vector<std::int64_t>(x.extent.n.begin(), x.extent.n.begin() + x.extent.dims)},
+                       {"steps", x.steps},
+                       {"fused_steps", x.fused_steps},
+                       {"boundary", to_string(r.options.boundary.kind)},
+                       {"seed", x.seed},
+                       {"seconds", x.seconds},
+                       {"gstencils", x.gstencils},
+                       {"gbs", x.gbs},
+                       {"flops", x.flops},
+                       {"roof_fraction", x.roof_fraction ? nlohmann::json(*x.roof_fraction) : nlohmann::json(nullptr)},
+                       {"rel_l2_error", num(x.rel_l2)},
+                       {"max_abs_error", num(x.max_abs)},
+                       {"error_bound", x.bound},
+                       {"reference", x.reference},
+                       {"passed", x.passed}});
+  }
+  for (const auto& s : r.skipped) skipped.push_back({{"method", s.method}, {"stencil", s.stencil}, {"reason", s.reason}});
+  return {{"gpu", r.options.gpu.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.options.gpu)},
+          {"copy_gbs", r.options.copy_gbs ? nlohmann::json(*r.options.copy_gbs) : nlohmann::json(nullptr)},
+          {"boundary", to_string(r.options.boundary.kind)},
+          {"quick", r.options.quick},
+          {"seconds_per_run", r.options.seconds},
+          {"results", results},
+          {"skipped", skipped}};
+}
+
+std::string to_csv(const SuiteResult& r) {
+  std::string out =
+      "experiment,method,stencil,precision,backend,size,steps,fused_steps,seconds,gstencils,gbs,flops,roof_fraction,"
+      "rel_l2_error,max_abs_error,error_bound,passed\n";
+  for (const auto& x : r.results)
+    out += fmt::format("{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{:.1e},{}\n", x.experiment, x.method,
+                       x.stencil, to_string(x.precision), x.backend, x.extent.to_string(), x.steps, x.fused_steps,
+                       x.seconds, x.gstencils, x.gbs, x.flops,
+                       x.roof_fraction ? fmt::format("{:.4f}", *x.roof_fraction) : std::string(),
+                       x.finite ? fmt::format("{:.3e}", x.rel_l2) : std::string("nan"),
+                       x.finite ? fmt::format("{:.3e}", x.max_abs) : std::string("nan"), x.bound,
+                       x.passed ? "true" : "false");
+  return out;
+}
+
+std::string format_table(const SuiteResult& r) {
+  std::string out = fmt::format("{:<7} {:<15} {:<11} {:<14} {:<5} {:>7} {:>11} {:>9} {:>10} {:>6} {:>10}  {}\n", "exp",
+                                "method", "stencil", "size", "prec", "steps", "GStencil/s", "GB/s", "GFLOP/s", "roof",
+                                "rel L2", "check");
+  for (const auto& x : r.results)
+    out += fmt::format("{:<7} {:<15} {:<11} {:<14} {:<5} {:>7} {:>11.2f} {:>9.1f} {:>10.1f} {:>6} {:>10}  {}\n",
+                       x.experiment, x.method, x.stencil, x.extent.to_string(), to_string(x.precision), x.steps,
+                       x.gstencils, x.gbs, x.flops / 1e9,
+                       x.roof_fraction ? fmt::format("{:.0f}%", *x.roof_fraction * 100) : std::string("-"),
+                       x.finite ? fmt::format("{:.2e}", x.rel_l2) : std::string("NaN"), x.passed ? "ok" : "FAILED");
+  for (const auto& s : r.skipped)
+    out += fmt::format("skipped {} {}: {}\n", s.method, s.stencil.empty() ? "(all)" : s.stencil, s.reason);
+  return out;
+}
+
+} // namespace se

@@ -1,0 +1,65 @@
+// The benchmark suite: the papers' experiments (every preset at 1D 10,240,000 / 2D 10240^2 / 3D 512^3,
+// T chosen so a run takes about `seconds`) plus a heat-2d size sweep, for every available method; every
+// result checked against FP64. `quick` uses small grids and few steps, and runs on a machine without a GPU.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/method.hpp"
+
+namespace se {
+
+struct SuiteOptions {
+  bool quick = false;
+  std::vector<std::string> method_ids; // empty: every available method
+  std::vector<std::string> stencils;   // empty: every preset
+  double seconds = 1.0;                // target time of one timed run
+  Boundary boundary{};
+  bool sweep = true;
+  std::uint64_t seed = 0;              // base seed; each experiment draws its own input from it
+  std::optional<double> copy_gbs;      // measured copy bandwidth (GPU runs), for GB/s against the roof
+  std::string gpu;                     // device name, or "" without one
+};
+
+struct SuiteRecord {
+  std::string experiment; // "papers" or "sweep"
+  std::string method, stencil, backend, reference;
+  Precision precision = Precision::FP64;
+  Extent extent;
+  int steps = 0, fused_steps = 1;
+  std::uint64_t seed = 0;
+  double seconds = 0, gstencils = 0, gbs = 0, flops = 0;
+  std::optional<double> roof_fraction; // of the copy roof (GPU methods with a measured copy bandwidth)
+  double rel_l2 = 0, max_abs = 0, bound = 0;
+  bool finite = true, passed = false;
+};
+
+struct SuiteSkip {
+  std::string method, stencil, reason;
+};
+
+struct SuiteResult {
+  SuiteOptions options;
+  std::vector<SuiteRecord> results;
+  std::vector<SuiteSkip> skipped;
+  bool all_passed() const;
+};
+
+struct SuiteResult;
+// Called after each run with (runs done, runs planned, what just ran, the results so far).
+using SuiteProgress = std::function<void(int done, int total, const std::string& label, const SuiteResult& so_far)>;
+
+// Throws InputError for unknown method ids or stencil names.
+SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& options, const SuiteProgress& progress = {});
+
+// {gpu, copy_gbs, boundary, quick, results: [the `run --json` record + fused_steps, gbs, flops, ...], skipped}
+nlohmann::json to_json(const SuiteResult& r);
+std::string to_csv(const SuiteResult& r);
+std::string format_table(const SuiteResult& r);
+
+} // namespace se

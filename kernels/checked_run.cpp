@@ -1,0 +1,81 @@
+// The reference policy: CPU when cheap; otherwise GPU FP64 after validating it on this very input.
+#include "kernels/checked_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "kernels/registry.hpp"
+
+namespace se {
+
+double reference_cost(const Stencil& s, const Extent& e, int steps) {
+  return static_cast<double>(e.points()) * std::max(1, s.nonzero_count()) * std::max(1, steps);
+}
+
+namespace {
+
+std::vector<double> cpu_reference(const Stencil& s, const Extent& e, const Boundary& b, std::vector<double> v, int steps,
+                                  const StepProgress& progress) {
+  ReferenceOptions opt;
+  opt.boundary = b;
+  opt.progress = progress;
+  reference_advance(s, e, v, steps, Precision::FP64, opt);
+  return v;
+}
+
+std::vector<double> gpu_reference(const GpuMethodSpec& spec, const Stencil& s, const Extent& e, const Boundary& b,
+                                  const std::vector<double>& initial, int steps) {
+  MethodRun r;
+  r.stencil = s;
+  r.extent = e;
+  r.steps = steps;
+  r.boundary = b;
+  r.values = initial;
+  run_gpu_method(spec, r);
+  return std::move(r.values);
+}
+
+} // namespace
+
+CheckedReference compute_reference(const Stencil& s, const Extent& e, const Boundary& b, const std::vector<double>& initial,
+                                   int steps, const ReferencePolicy& policy, const StepProgress& progress) {
+  CheckedReference ref;
+  const double per_step = reference_cost(s, e, 1);
+  const bool cheap = reference_cost(s, e, steps) <= policy.cpu_budget;
+  const auto specs = gpu_method_specs();
+  const GpuMethodSpec* gpu = nullptr;
+  if (policy.allow_gpu && !cheap)
+    for (const auto& spec : specs)
+      if (spec.id == "cuda-core" && spec.unavailable_reason().empty() && spec.unsupported_reason(s, e).empty()) gpu = &spec;
+  if (!gpu) {
+    ref.values = cpu_reference(s, e, b, initial, steps, progress);
+    ref.source = "cpu-reference";
+    return ref;
+  }
+  if (!policy.validated.empty()) {
+    ref.values = gpu_reference(*gpu, s, e, b, initial, steps);
+    ref.source = policy.validated;
+    return ref;
+  }
+  ref.validation_steps = std::clamp(static_cast<int>(policy.cpu_budget / per_step), 1, steps);
+  const std::vector<double> cpu = cpu_reference(s, e, b, initial, ref.validation_steps, {});
+  const std::vector<double> check = gpu_reference(*gpu, s, e, b, initial, ref.validation_steps);
+  const ErrorMetrics m = compare(check, cpu);
+  ref.validation_rel_l2 = m.rel_l2;
+  if (!m.finite || m.rel_l2 > error_bound(Precision::FP64, ref.validation_steps))
+    throw std::runtime_error(fmt::format(
+        "the GPU FP64 reference (cuda-core) disagrees with the CPU reference after {} steps: rel L2 {:.3e}, max abs "
+        "{:.3e}; no GPU result can be checked",
+        ref.validation_steps, m.rel_l2, m.max_abs));
+  ref.values = ref.validation_steps == steps ? check : gpu_reference(*gpu, s, e, b, initial, steps);
+  ref.source = fmt::format("cuda-core (gpu, validated against cpu-reference for {} step{}: rel L2 {:.1e})",
+                           ref.validation_steps, ref.validation_steps == 1 ? "" : "s", m.rel_l2);
+  return ref;
+}
+
+} // namespace se

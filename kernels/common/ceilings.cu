@@ -1,0 +1,187 @@
+// Microbenchmarks behind the ceilings: a large device-to-device copy (cudaMemcpy and a 16-byte-vector
+// kernel), and per MMA shape a kernel in which every warp runs four independent accumulator chains, so the
+// tensor cores, not the instruction latency, bound the rate. Operands are non-zero and vary by lane.
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "core/error.hpp"
+#include "kernels/common/ceilings.hpp"
+#include "kernels/common/device_buffer.hpp"
+#include "kernels/common/mma_ptx.cuh"
+#include "kernels/common/timing.hpp"
+
+namespace se {
+
+namespace {
+
+constexpr int kChains = 4;
+constexpr int kWarpsPerBlock = 8;
+
+enum class Shape { F64_M8N8K4, F64_M16N8K4, F64_M16N8K8, F64_M16N8K16, F16_M16N8K16, F16_SP_M16N8K16 };
+
+__global__ void copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst, std::int64_t count) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+template <Shape S> __global__ void __launch_bounds__(kWarpsPerBlock * 32) mma_rate_kernel(int iters, double* sink) {
+  const int lane = threadIdx.x & 31;
+  double out = 0;
+  if constexpr (S == Shape::F16_M16N8K16 || S == Shape::F16_SP_M16N8K16) {
+    const __half2 h = __floats2half2_rn(1.0f + lane * 1e-3f, 0.5f - lane * 1e-3f);
+    const std::uint32_t v = *reinterpret_cast<const std::uint32_t*>(&h);
+    const std::uint32_t a[4] = {v, v ^ 0x00010001u, v, v ^ 0x00020002u}, b[2] = {v, v ^ 0x00030003u};
+    float acc[kChains][4] = {};
+    for (int it = 0; it < iters; ++it)
+#pragma unroll
+      for (int c = 0; c < kChains; ++c) {
+        if constexpr (S == Shape::F16_M16N8K16) {
+          ptx::mma_m16n8k16_f16_f32(acc[c], a, b, acc[c]);
+        } else {
+          const std::uint32_t as[2] = {a[0], a[1]};
+          ptx::mma_sp_m16n8k16_f16_f32(acc[c], as, b, acc[c], 0x44444444u); // index pairs (0,1): valid, ordered
+        }
+      }
+#pragma unroll
+    for (int c = 0; c < kChains; ++c) out += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+  } else {
+    const double x = 1.0 + lane * 1e-3, y = 1.0 - lane * 1e-3;
+    if constexpr (S == Shape::F64_M8N8K4) {
+      double acc[kChains][2] = {};
+      for (int it = 0; it < iters; ++it)
+#pragma unroll
+        for (int c = 0; c < kChains; ++c) ptx::mma_m8n8k4_f64(acc[c], x, y, acc[c]);
+#pragma unroll
+      for (int c = 0; c < kChains; ++c) out += acc[c][0] + acc[c][1];
+    } else {
+      constexpr int kA = S == Shape::F64_M16N8K4 ? 2 : (S == Shape::F64_M16N8K8 ? 4 : 8);
+      double a[kA], b[kA / 2], acc[kChains][4] = {};
+#pragma unroll
+      for (int i = 0; i < kA; ++i) a[i] = x + i * 1e-4;
+#pragma unroll
+      for (int i = 0; i < kA / 2; ++i) b[i] = y - i * 1e-4;
+      for (int it = 0; it < iters; ++it)
+#pragma unroll
+        for (int c = 0; c < kChains; ++c) {
+          if constexpr (S == Shape::F64_M16N8K4) ptx::mma_m16n8k4_f64(acc[c], a, b[0], acc[c]);
+          else if constexpr (S == Shape::F64_M16N8K8) ptx::mma_m16n8k8_f64(acc[c], a, b, acc[c]);
+          else ptx::mma_m16n8k16_f64(acc[c], a, b, acc[c]);
+        }
+#pragma unroll
+      for (int c = 0; c < kChains; ++c) out += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+    }
+  }
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = out; // keeps every chain alive
+}
+
+struct ShapeInfo {
+  Shape shape;
+  const char* name;
+  double flops; // per instruction per warp (2 m n k; the dense equivalent for mma.sp)
+  bool needs_sm90;
+  double target_flops; // per timed launch: a few milliseconds of work
+};
+
+constexpr ShapeInfo kShapes[] = {
+    {Shape::F64_M8N8K4, "mma.m8n8k4.f64", 2.0 * 8 * 8 * 4, false, 4e11},
+    {Shape::F64_M16N8K4, "mma.m16n8k4.f64", 2.0 * 16 * 8 * 4, true, 4e11},
+    {Shape::F64_M16N8K8, "mma.m16n8k8.f64", 2.0 * 16 * 8 * 8, true, 4e11},
+    {Shape::F64_M16N8K16, "mma.m16n8k16.f64", 2.0 * 16 * 8 * 16, true, 4e11},
+    {Shape::F16_M16N8K16, "mma.m16n8k16.f16.f32", 2.0 * 16 * 8 * 16, false, 4e12},
+    {Shape::F16_SP_M16N8K16, "mma.sp.m16n8k16.f16.f32", 2.0 * 16 * 8 * 16, false, 8e12},
+};
+
+template <Shape S> void launch_rate(int blocks, int iters, double* sink, cudaStream_t stream) {
+  mma_rate_kernel<S><<<blocks, kWarpsPerBlock * 32, 0, stream>>>(iters, sink);
+  SE_CUDA_CHECK_LAUNCH("mma_rate_kernel");
+}
+
+void launch_shape(Shape s, int blocks, int iters, double* sink, cudaStream_t stream) {
+  switch (s) {
+  case Shape::F64_M8N8K4: return launch_rate<Shape::F64_M8N8K4>(blocks, iters, sink, stream);
+  case Shape::F64_M16N8K4: return launch_rate<Shape::F64_M16N8K4>(blocks, iters, sink, stream);
+  case Shape::F64_M16N8K8: return launch_rate<Shape::F64_M16N8K8>(blocks, iters, sink, stream);
+  case Shape::F64_M16N8K16: return launch_rate<Shape::F64_M16N8K16>(blocks, iters, sink, stream);
+  case Shape::F16_M16N8K16: return launch_rate<Shape::F16_M16N8K16>(blocks, iters, sink, stream);
+  case Shape::F16_SP_M16N8K16: return launch_rate<Shape::F16_SP_M16N8K16>(blocks, iters, sink, stream);
+  }
+}
+
+RateMeasurement from_stats(std::string name, std::string unit, const TimingStats& t, double work, std::string note) {
+  RateMeasurement m;
+  m.name = std::move(name);
+  m.unit = std::move(unit);
+  m.median = work / t.median_s;
+  m.min = work / t.max_s; // the slowest repeat gives the lowest rate
+  m.max = work / t.min_s;
+  m.repeats = t.repeats;
+  m.note = std::move(note);
+  return m;
+}
+
+} // namespace
+
+DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
+  DeviceCeilings c;
+  c.device = query_device(0);
+  if (!c.device.available) throw InputError("no CUDA device: " + c.device.reason);
+  SE_CUDA_CHECK(cudaSetDevice(0));
+  CudaStream stream;
+
+  // Copy: several times the L2 so every byte comes from device memory; a quarter of what is free at most.
+  const std::size_t bytes =
+      std::min<std::size_t>(std::size_t(2) << 30, (c.device.free_bytes / 4) & ~std::size_t(4095));
+  if (bytes < (std::size_t(64) << 20)) throw InputError("too little free device memory to measure the copy bandwidth");
+  DeviceBuffer<int4> src(bytes / sizeof(int4), "copy benchmark"), dst(bytes / sizeof(int4), "copy benchmark");
+  SE_CUDA_CHECK(cudaMemsetAsync(src.get(), 0x5a, bytes, stream.get()));
+  const double moved = 2.0 * static_cast<double>(bytes); // read + written
+  const TimingStats memcpy_t = time_on_device(
+      [&] { SE_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream.get())); },
+      stream.get(), 2, repeats);
+  c.rates.push_back(from_stats("copy.memcpy", "GB/s", memcpy_t, moved / 1e9,
+                               "cudaMemcpyAsync device to device of " + std::to_string(bytes >> 20) +
+                                   " MiB; bytes read + written"));
+  const int copy_blocks = c.device.sm_count * 8;
+  const TimingStats kernel_t = time_on_device(
+      [&] {
+        copy_kernel<<<copy_blocks, 256, 0, stream.get()>>>(src.get(), dst.get(),
+                                                           static_cast<std::int64_t>(bytes / sizeof(int4)));
+        SE_CUDA_CHECK_LAUNCH("copy_kernel");
+      },
+      stream.get(), 2, repeats);
+  c.rates.push_back(from_stats("copy.kernel", "GB/s", kernel_t, moved / 1e9,
+                               "grid-stride kernel, 16-byte loads and stores; bytes read + written"));
+  c.copy_gbs = std::max(c.rates[0].median, c.rates[1].median);
+  if (!include_mma) return c;
+
+  const int blocks = c.device.sm_count * 4;
+  DeviceBuffer<double> sink(static_cast<std::size_t>(blocks) * kWarpsPerBlock * 32, "MMA benchmark");
+  const double warps = static_cast<double>(blocks) * kWarpsPerBlock;
+  for (const ShapeInfo& s : kShapes) {
+    if (s.needs_sm90 && c.device.cc_major < 9) {
+      RateMeasurement m;
+      m.name = s.name;
+      m.unit = "TFLOP/s";
+      m.supported = false;
+      m.note = "needs sm_90 (Hopper); this GPU is sm_" + std::to_string(c.device.cc_major) + std::to_string(c.device.cc_minor);
+      c.rates.push_back(m);
+      continue;
+    }
+    const int iters = std::max(1, static_cast<int>(s.target_flops / (warps * kChains * s.flops)));
+    const TimingStats t =
+        time_on_device([&] { launch_shape(s.shape, blocks, iters, sink.get(), stream.get()); }, stream.get(), 1, repeats);
+    const double work = warps * kChains * iters * s.flops / 1e12;
+    c.rates.push_back(from_stats(s.name, "TFLOP/s", t, work,
+                                 s.shape == Shape::F16_SP_M16N8K16
+                                     ? "dense-equivalent FLOPs (2 m n k per instruction) from mma.sp; 4 chains per warp"
+                                     : "2 m n k FLOPs per instruction; 4 independent chains per warp"));
+  }
+  stream.synchronize();
+  return c;
+}
+
+} // namespace se

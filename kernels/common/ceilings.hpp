@@ -1,0 +1,40 @@
+// Measured device ceilings: device-to-device copy bandwidth (bytes read + written) and the tensor-core
+// rates of each MMA shape the kernels use. The roofs every benchmark figure is compared against.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "kernels/device.hpp"
+
+namespace se {
+
+struct RateMeasurement {
+  std::string name;   // "copy.memcpy", "mma.m8n8k4.f64", ...
+  std::string unit;   // "GB/s" or "TFLOP/s"
+  bool supported = true;
+  std::string note;   // how it was counted, or why it was not measured
+  double median = 0, min = 0, max = 0;
+  int repeats = 0;
+};
+
+struct DeviceCeilings {
+  DeviceInfo device;
+  double copy_gbs = 0; // the better of cudaMemcpy and a 16-byte-vector copy kernel
+  std::vector<RateMeasurement> rates;
+};
+
+// Runs the microbenchmarks on device 0 (about a second; the copy alone with include_mma false).
+// Throws InputError without a CUDA device.
+DeviceCeilings measure_device_ceilings(int repeats = 7, bool include_mma = true);
+
+nlohmann::json to_json(const DeviceCeilings& c);
+std::string format_ceilings(const DeviceCeilings& c); // a table for the terminal
+
+// The copy roof in GStencil/s for a method that moves one value in and one out per point per launch.
+inline double copy_roof_gstencils(double copy_gbs, std::size_t bytes_per_value, int fused_steps = 1) {
+  return bytes_per_value ? copy_gbs / (2.0 * static_cast<double>(bytes_per_value)) * fused_steps : 0.0;
+}
+
+} // namespace se

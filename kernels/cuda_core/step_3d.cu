@@ -1,0 +1,111 @@
+// 3D CUDA-core step, streaming along z (2.5D): a block owns a 32 x 16 column of the grid and walks 64
+// planes. Planes arrive through a ring of 4 shared-memory buffers filled by cp.async three planes ahead, so
+// device memory stays busy while a plane is computed. Every thread turns its (2R+1)^2 neighbours into 2R+1
+// partial sums, one per weight plane, that accumulate in a register queue of 2R+1 outputs: shared loads
+// per output are (2R+1)^2 instead of (2R+1)^3, and each plane is read from device memory once (plus halos).
+#include "kernels/cuda_core/step_common.cuh"
+#include "kernels/cuda_core/step_kernels.hpp"
+
+namespace se {
+
+namespace {
+
+constexpr int kTileX = 32;
+constexpr int kTileY = 16;
+constexpr int kPlanesPerBlock = 64;
+constexpr int kStages = 4; // plane buffers in the ring; kStages - 1 planes in flight
+
+template <int R> constexpr int plane_elements() { return (kTileY + 2 * R) * (kTileX + 2 * R); }
+
+template <typename S, int R>
+__global__ void __launch_bounds__(kTileX * kTileY)
+    step_3d_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, bool periodic,
+                   KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)> w) {
+  using C = compute_t<S>;
+  constexpr int kSide = 2 * R + 1, kW = kTileX + 2 * R, kH = kTileY + 2 * R;
+  constexpr int kRowIters = (kH + kTileY - 1) / kTileY;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  S* ring = reinterpret_cast<S*>(shared_bytes);
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kTileX;
+  const std::int64_t y0 = static_cast<std::int64_t>(blockIdx.y) * kTileY;
+  const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPlanesPerBlock;
+  const std::int64_t z_end = z0 + kPlanesPerBlock < L.n[2] ? z0 + kPlanesPerBlock : L.n[2];
+  const std::int64_t rows_left = L.n[1] + R - (y0 - R), cols_left = L.n[0] + R - (x0 - R);
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t x = x0 + tx, y = y0 + ty;
+  const bool owner = x < L.n[0] && y < L.n[1];
+  const std::int64_t first = z0 - R, planes = z_end + R - first; // planes z0-R .. z_end+R-1
+
+  const auto fetch = [&](std::int64_t i) { // plane first + i into ring slot i % kStages
+    if (i < planes) {
+      S* dst = ring + (i % kStages) * plane_elements<R>();
+      const S* base = in + L.index(x0 - R, y0 - R, first + i);
+#pragma unroll
+      for (int k = 0; k < kRowIters; ++k) {
+        const int r = ty + k * kTileY;
+        if (r < kH && r < rows_left) {
+          const S* row = base + r * L.pitch_y;
+          if (tx < cols_left) copy_async(dst + r * kW + tx, row + tx);
+          if (tx < 2 * R && kTileX + tx < cols_left) copy_async(dst + r * kW + kTileX + tx, row + kTileX + tx);
+        }
+      }
+    }
+    __pipeline_commit(); // possibly empty: one group per plane keeps the wait count uniform
+  };
+
+  C acc[kSide]; // acc[k]: output plane (first + i) - R + k while plane first + i is processed
+#pragma unroll
+  for (int k = 0; k < kSide; ++k) acc[k] = C(0);
+  for (int i = 0; i < kStages - 1; ++i) fetch(i);
+  for (std::int64_t i = 0; i < planes; ++i) {
+    fetch(i + kStages - 1);
+    __pipeline_wait_prior(kStages - 1);
+    __syncthreads();
+    const S* plane = ring + (i % kStages) * plane_elements<R>();
+    // part[dz]: this plane's contribution through weight plane dz. Rows are a run-time loop for R > 2 so the
+    // registers hold one row of inputs, not the whole (2R+1)^2 neighbourhood.
+    C part[kSide];
+#pragma unroll
+    for (int dz = 0; dz < kSide; ++dz) part[dz] = C(0);
+#pragma unroll(R <= 2 ? kSide : 1)
+    for (int dy = 0; dy < kSide; ++dy) {
+      C v[kSide];
+#pragma unroll
+      for (int dx = 0; dx < kSide; ++dx) v[dx] = load_as<C>(plane[(ty + dy) * kW + tx + dx]);
+#pragma unroll
+      for (int dz = 0; dz < kSide; ++dz)
+#pragma unroll
+        for (int dx = 0; dx < kSide; ++dx) part[dz] = fma(w.w[(dz * kSide + dy) * kSide + dx], v[dx], part[dz]);
+    }
+#pragma unroll
+    for (int dz = 0; dz < kSide; ++dz) acc[2 * R - dz] += part[dz]; // plane zp meets output zp - (dz - R)
+    const std::int64_t z_done = first + i - R;
+    if (owner && z_done >= z0) store_with_images(out, L, periodic, x, y, z_done, store_as<S>(acc[0]));
+#pragma unroll
+    for (int k = 0; k + 1 < kSide; ++k) acc[k] = acc[k + 1];
+    acc[kSide - 1] = C(0);
+    __syncthreads(); // the slot just read is refilled by the next iteration's fetch
+  }
+}
+
+} // namespace
+
+template <typename S>
+void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
+                    const std::vector<double>& weights, cudaStream_t stream) {
+  dispatch_radius(radius, [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>(weights);
+    const dim3 grid(grid_blocks(L.n[0], kTileX), grid_blocks(L.n[1], kTileY), grid_blocks(L.n[2], kPlanesPerBlock));
+    const std::size_t smem = static_cast<std::size_t>(kStages) * plane_elements<R>() * sizeof(S);
+    if (smem > 48 * 1024)
+      SE_CUDA_CHECK(cudaFuncSetAttribute(step_3d_kernel<S, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem)));
+    step_3d_kernel<S, R><<<grid, dim3(kTileX, kTileY), smem, stream>>>(in, out, L, periodic, w);
+    SE_CUDA_CHECK_LAUNCH("step_3d_kernel");
+  });
+}
+
+SE_INSTANTIATE_STEP_LAUNCHER(launch_step_3d)
+
+} // namespace se

@@ -1,0 +1,24 @@
+// Launchers of the single-step CUDA-core kernels (one translation unit per dimensionality, each
+// instantiated for double, float and __half storage and every kernel radius 1..7).
+#pragma once
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/padded_layout.hpp"
+
+namespace se {
+
+// One base step from `in` to `out` (both in layout L, whose halo is at least `radius`). `weights` is the
+// dense (2*radius+1)^dims array in the stencil's order. On a periodic grid the kernel also writes images.
+template <typename S>
+void launch_step_1d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
+                    const std::vector<double>& weights, cudaStream_t stream);
+template <typename S>
+void launch_step_2d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
+                    const std::vector<double>& weights, cudaStream_t stream);
+template <typename S>
+void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
+                    const std::vector<double>& weights, cudaStream_t stream);
+
+} // namespace se

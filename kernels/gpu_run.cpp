@@ -1,0 +1,59 @@
+// The timed run of a GPU method: what every GPU Method's run() does.
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "kernels/common/grid_stepper.hpp"
+#include "kernels/registry.hpp"
+
+namespace se {
+
+MethodTiming run_gpu_method(const GpuMethodSpec& spec, MethodRun& r) {
+  if (r.steps < 0) throw InputError("the number of steps cannot be negative");
+  if (spec.precision == Precision::FP16) check_fp16_range(r.stencil, r.values, r.steps, spec.id);
+  auto stepper = make_gpu_stepper(spec, r.stencil, r.extent, r.boundary);
+  // Warm-up: module loading, library plans and first touches happen here, outside the timed region.
+  stepper->upload(r.values);
+  stepper->advance(std::max(1, std::min(r.steps, stepper->fused_steps())));
+  stepper->synchronize();
+  stepper->upload(r.values); // fresh state; the output buffers are poisoned again
+
+  // Chunks let the progress callback run (and cancel) between them; the sync between chunks costs a few
+  // microseconds against runs of about a second.
+  const int chunks = r.progress ? std::min(r.steps, 20) : 1;
+  CudaEvent start, stop;
+  start.record(stepper->stream());
+  int done = 0;
+  for (int c = 1; c <= chunks && done < r.steps; ++c) {
+    const int target = static_cast<int>(static_cast<long long>(r.steps) * c / chunks);
+    stepper->advance(target - done);
+    done = target;
+    if (r.progress && c < chunks) {
+      stepper->synchronize();
+      if (!r.progress(done, r.steps)) break;
+    }
+  }
+  stop.record(stepper->stream());
+  MethodTiming t;
+  t.seconds = stop.seconds_since(start);
+  t.steps_done = done;
+  t.fused_steps = stepper->fused_steps();
+  stepper->download(r.values);
+  if (r.progress && done == r.steps) r.progress(done, r.steps);
+  return t;
+}
+
+double gpu_seconds_per_step(const GpuMethodSpec& spec, const Stencil& s, const Extent& e, const Boundary& b,
+                            std::span<const double> values, double min_seconds) {
+  auto stepper = make_gpu_stepper(spec, s, e, b);
+  stepper->upload(values);
+  for (int n = std::max(1, stepper->fused_steps());; n *= 2) {
+    CudaEvent start, stop;
+    start.record(stepper->stream());
+    stepper->advance(n);
+    stop.record(stepper->stream());
+    const double t = stop.seconds_since(start);
+    if (t >= min_seconds || n >= (1 << 20)) return t / n;
+  }
+}
+
+} // namespace se

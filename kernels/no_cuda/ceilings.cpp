@@ -1,0 +1,11 @@
+// Builds without nvcc have no device whose ceilings could be measured.
+#include "core/error.hpp"
+#include "kernels/common/ceilings.hpp"
+
+namespace se {
+
+DeviceCeilings measure_device_ceilings(int, bool) {
+  throw InputError("no CUDA device: " + query_device().reason);
+}
+
+} // namespace se

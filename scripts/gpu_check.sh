@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# On a GPU machine: the GPU tests, the measured ceilings, the FP64 cuda-core target runs and the benchmark
+# suite, from binaries built elsewhere and carried in .devbin/ (see notes/gpu.md). Everything lands in $OUT
+# (default ./out) as at most five files: gpu_check.log, ceilings.json, targets.jsonl, suite.json, suite.csv.
+# Usage: scripts/gpu_check.sh [all|tests|targets|suite|tests,targets]; SUITE_SECONDS (time per run) and
+# SUITE_TIMEOUT (seconds) bound the suite, which rewrites its JSON/CSV after every run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-out}
+BIN=${SE_DEVBIN:-.devbin/gpu}
+MODE=${1:-all}
+mkdir -p "$OUT"
+LOG="$OUT/gpu_check.log"
+# Binaries travel gzipped (their CUDA fat binaries shrink five-fold) with the libfmt they were linked against.
+if compgen -G "$BIN/*.gz" >/dev/null; then
+  mkdir -p /tmp/se-bin
+  for f in "$BIN"/*.gz; do gunzip -c "$f" >"/tmp/se-bin/$(basename "$f" .gz)"; done
+  chmod +x /tmp/se-bin/*
+  BIN=/tmp/se-bin
+fi
+export LD_LIBRARY_PATH="$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+section() { echo "==== $* ($(date +%T))" | tee -a "$LOG"; }
+
+section environment
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+  echo "vendor libraries:"
+  find /usr/local/cuda*/lib64 /usr/lib/x86_64-linux-gnu /opt -maxdepth 8 \( -name 'libcudnn.so.9' -o -name 'libcufft.so.1*' \) 2>/dev/null | head -20
+  "$BIN/stencil-bench" list
+} >>"$LOG" 2>&1
+
+if [[ $MODE == all || $MODE == *tests* ]]; then
+  section "test_gpu"
+  timeout 300 "$BIN/test_gpu" --durations yes >>"$LOG" 2>&1
+  echo "test_gpu exit code $?" | tee -a "$LOG"
+  grep -E "test cases|assertions" "$LOG" | tail -2
+fi
+
+if [[ $MODE == all || $MODE == *targets* ]]; then
+  section "ceilings"
+  "$BIN/stencil-bench" device --json "$OUT/ceilings.json" 2>&1 | tee -a "$LOG"
+  section "targets: FP64 cuda-core, 10240^2, one step per launch"
+  : >"$OUT/targets.jsonl"
+  for stencil in heat-2d box-2d9p; do
+    for steps in 1 200; do
+      "$BIN/stencil-bench" run --method cuda-core --stencil "$stencil" --size 10240x10240 --steps "$steps" \
+        --json "$OUT/run.json" 2>&1 | grep -v "ETA" | tee -a "$LOG"
+      cat "$OUT/run.json" >>"$OUT/targets.jsonl" && rm -f "$OUT/run.json"
+    done
+  done
+fi
+
+if [[ $MODE == all || $MODE == *suite* ]]; then
+  section "suite"
+  timeout "${SUITE_TIMEOUT:-420}" "$BIN/stencil-bench" suite --seconds "${SUITE_SECONDS:-0.5}" --json "$OUT/suite.json" \
+    --csv "$OUT/suite.csv" >>"$LOG" 2>&1
+  echo "suite exit code $?" | tee -a "$LOG"
+  grep -E "^(papers|sweep|skipped)" "$LOG" | tail -90
+fi

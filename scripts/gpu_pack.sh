@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Packs what scripts/gpu_check.sh runs on the GPU machine into .devbin/gpu (ignored by git; name it in the
+# device tool's `carry`): stencil-bench and test_gpu from a build folder, stripped and gzipped, plus libfmt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build-gpu}
+cmake --build "$BUILD" -j2 --target stencil-bench test_gpu
+rm -rf .devbin/gpu && mkdir -p .devbin/gpu
+for exe in app/stencil-bench tests/gpu/test_gpu; do
+  strip -o ".devbin/gpu/$(basename "$exe")" "$BUILD/$exe"
+  gzip -9 ".devbin/gpu/$(basename "$exe")"
+done
+cp -L "$(ldd "$BUILD/app/stencil-bench" | awk '/libfmt/ {print $3}')" .devbin/gpu/
+du -sh .devbin/gpu

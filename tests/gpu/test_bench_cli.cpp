@@ -1,0 +1,127 @@
+// stencil-bench's GPU-facing commands as a user runs them, on any machine: `suite --quick` (CPU methods on
+// a machine without a GPU) writes consistent JSON and CSV; GPU methods without a device exit 2 saying "no
+// CUDA device". CUDA_VISIBLE_DEVICES=-1 hides any GPU, so these hold on a GPU machine too.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out; // stdout and stderr together
+};
+
+Result bench(const std::string& args, bool hide_gpu = true) {
+  const std::string cmd =
+      std::string(hide_gpu ? "CUDA_VISIBLE_DEVICES=-1 " : "") + SE_BENCH_EXE + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path temp_dir() {
+  const fs::path d = fs::temp_directory_path() / "se_test_bench_cli";
+  fs::create_directories(d);
+  return d;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+TEST_CASE("suite --quick writes one JSON object and a CSV with the same results") {
+  const fs::path json = temp_dir() / "suite.json", csv = temp_dir() / "suite.csv";
+  fs::remove(json);
+  fs::remove(csv);
+  const Result r = bench("suite --quick --seed 9 --json " + json.string() + " --csv " + csv.string());
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("GStencil/s") && Catch::Contains("cpu-reference"));
+  const auto j = nlohmann::json::parse(read_file(json));
+  CHECK(j["gpu"].is_null());
+  CHECK(j["copy_gbs"].is_null());
+  CHECK(j["quick"] == true);
+  const auto& results = j["results"];
+  REQUIRE(results.is_array());
+  // Every preset once ("papers") plus three sweep sizes, for each CPU method.
+  CHECK(results.size() >= 13);
+  int papers = 0, sweep = 0;
+  for (const auto& x : results) {
+    for (const char* key : {"method", "stencil", "precision", "backend", "size", "steps", "fused_steps", "seconds",
+                            "gstencils", "gbs", "flops", "rel_l2_error", "max_abs_error", "error_bound", "passed"})
+      CHECK(x.contains(key));
+    CHECK(x["passed"] == true);
+    CHECK(x["steps"] == 4);
+    CHECK(x["seconds"].get<double>() > 0);
+    const auto& size = x["size"];
+    double points = 1;
+    for (const auto& n : size) points *= n.get<double>();
+    CHECK(x["gstencils"].get<double>() == Approx(points * 4 / x["seconds"].get<double>() / 1e9));
+    if (x["method"] == "cpu-reference") CHECK(x["rel_l2_error"] == 0.0);
+    papers += x["experiment"] == "papers";
+    sweep += x["experiment"] == "sweep";
+  }
+  CHECK(papers >= 10);
+  CHECK(sweep >= 3);
+  // The GPU methods are listed as skipped, with the reason.
+  bool gpu_skipped = false;
+  for (const auto& s : j["skipped"])
+    if (s["method"] == "cuda-core") gpu_skipped = s["reason"].get<std::string>().find("no CUDA device") != std::string::npos;
+  CHECK(gpu_skipped);
+  const std::string text = read_file(csv);
+  CHECK(text.rfind("experiment,method,stencil", 0) == 0);
+  CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == results.size() + 1);
+}
+
+TEST_CASE("suite --methods takes a subset and rejects unknown ids") {
+  const fs::path json = temp_dir() / "subset.json";
+  const Result ok = bench("suite --quick --no-sweep --methods cpu-reference --stencils heat-1d,heat-3d --json " +
+                          json.string());
+  INFO(ok.out);
+  REQUIRE(ok.code == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  CHECK(j["results"].size() == 2);
+  const Result bad = bench("suite --quick --methods cpu-reference,warp-drive");
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.out, Catch::Contains("unknown method 'warp-drive'"));
+  CHECK(bench("suite --quick --seconds 0").code == 2);
+}
+
+TEST_CASE("GPU methods without a device: listed as unavailable, and running one exits 2 saying why") {
+  const Result list = bench("list");
+  CHECK(list.code == 0);
+  for (const char* id : {"cuda-core", "cuda-core-fp32", "cuda-core-fp16", "cuda-core-tb", "cudnn", "cudnn-fp32", "cufft"})
+    CHECK_THAT(list.out, Catch::Contains(id));
+  CHECK_THAT(list.out, Catch::Contains("no CUDA device"));
+  for (const char* method : {"cuda-core", "cuda-core-tb", "cudnn", "cufft"}) {
+    const Result r = bench(std::string("run --method ") + method + " --size 64x64 --steps 2");
+    INFO(method << ": " << r.out);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("error") && Catch::Contains("no CUDA device"));
+  }
+  const Result dev = bench("device");
+  CHECK(dev.code == 2);
+  CHECK_THAT(dev.out, Catch::Contains("no CUDA device"));
+}
