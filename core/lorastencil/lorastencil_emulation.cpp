@@ -140,55 +140,140 @@ LoraPassCounts line_pass(const LoraStencilPlan& plan, const Extent& e, std::vect
   return {tiles, tiles * blocks, 0};
 }
 
-// ---- 2D and 3D: per plane, Y += sum over terms of U_i·X·V_i, plus CUDA-core terms ----------------------------
+// ---- 2D and 3D: per plane, every term as its gather kind runs it, plus CUDA-core terms -----------------------
 
-// The weight fragments of one tensor-core term, built once: U as A (per k-block of X's rows), V' as B (per
-// k-block of T's columns).
-struct TermFragments {
-  std::vector<WarpFragment<double>> u, v;
+// One term as a warp runs it: its weight fragments, built once (the GPU keeps them in registers or shared
+// memory), and where each input fragment lies from the warp tile's window origin.
+struct TermProgram {
+  TermOperands ops;
+  std::vector<WarpFragment<double>> u; // Chain, Rows: U as A, per chunk
+  std::vector<WarpFragment<double>> v; // Chain: V' as B, per chunk of T'; Columns: V as B, per chunk
+  std::vector<LoadTable> x;            // Chain: [c * t_tiles + tt] (B); Rows: [c * F + j] (B); Columns: [c * F + j] (A)
 };
 
-// Everything one thread needs for a tile: the accumulators and operand fragments it reuses tile after tile.
-struct TileRegisters {
-  std::vector<WarpFragment<double>> x;  // [kb * nblocks + nb], B operands of U·X
-  std::vector<WarpFragment<double>> t;  // [nb], C of U·X
-  std::vector<WarpFragment<double>> a2; // [kb], A operands of T'·V', filled from t's registers
-  WarpFragment<double> y;               // C of the tile
+TermProgram term_program(const GatherTile& t, const TermGather& g, std::ptrdiff_t pitch) {
+  TermProgram p;
+  p.ops = term_operands(t, g);
+  const TermSchedule& s = p.ops.schedule;
+  const MmaShape shape = t.shape;
+  const int R = t.radius, F = t.warp_fragments, rows_used = t.m + 2 * R, cols_used = t.warp_cols() + 2 * R;
+  const FragmentLayout a_layout = fragment_layout(shape, Operand::A), b_layout = fragment_layout(shape, Operand::B);
+  if (g.kind == GatherKind::Chain || g.kind == GatherKind::Rows)
+    for (int c = 0; c < s.chunks; ++c)
+      p.u.push_back(load_fragment(shape, Operand::A, p.ops.u_band.data() + c * t.k, s.chunks * t.k));
+  switch (g.kind) {
+  case GatherKind::Chain:
+    for (int b = 0; b < s.v_chunks; ++b)
+      p.v.push_back(load_fragment(shape, Operand::B, p.ops.v_swapped.data() + static_cast<std::size_t>(b * t.k * t.n), t.n));
+    for (int c = 0; c < s.chunks; ++c)
+      for (int tt = 0; tt < s.t_tiles; ++tt)
+        p.x.push_back(load_table(b_layout, R - g.wu + c * t.k, R - g.wv + tt * t.n, rows_used, cols_used, pitch));
+    break;
+  case GatherKind::Rows:
+    for (int c = 0; c < s.chunks; ++c)
+      for (int j = 0; j < F; ++j)
+        p.x.push_back(load_table(b_layout, R - g.wu + c * t.k, R + j * t.n, rows_used, cols_used, pitch));
+    break;
+  case GatherKind::Columns:
+    for (int c = 0; c < s.chunks; ++c) {
+      p.v.push_back(load_fragment(shape, Operand::B, p.ops.v_band.data() + static_cast<std::size_t>(c * t.k * t.n), t.n));
+      for (int j = 0; j < F; ++j)
+        p.x.push_back(load_table(a_layout, R, R - g.wv + j * t.n + c * t.k, rows_used, cols_used, pitch));
+    }
+    break;
+  case GatherKind::CudaCores: break;
+  }
+  return p;
+}
+
+// What one thread reuses warp tile after warp tile: accumulators and operand fragments.
+struct WarpRegisters {
+  std::vector<WarpFragment<double>> y; // the warp tile's C fragments, left to right
+  std::vector<WarpFragment<double>> t; // the tiles of T = U·X
+  WarpFragment<double> a, b;           // the operand being loaded
 };
+
+// CUDA cores: each lane adds weight x input to the outputs it already holds in its C registers.
+void add_point_term(const GatherTile& t, double weight, int dx, int dy, const double* origin, std::ptrdiff_t pitch,
+                    WarpRegisters& reg) {
+  for (int j = 0; j < t.warp_fragments; ++j) {
+    WarpFragment<double>& y = reg.y[static_cast<std::size_t>(j)];
+    for (std::size_t s = 0; s < y.regs.size(); ++s) {
+      const FragmentCoord rc = y.layout.coords[s];
+      y.regs[s] += weight * origin[(rc.row + t.radius + dy) * pitch + j * t.n + rc.col + t.radius + dx];
+    }
+  }
+}
+
+void run_term(const GatherTile& t, const TermProgram& p, const double* origin, std::ptrdiff_t pitch,
+              WarpRegisters& reg) {
+  const MmaShape shape = t.shape;
+  const TermSchedule& s = p.ops.schedule;
+  const int F = t.warp_fragments;
+  const auto at = [](const auto& v, int i) -> const auto& { return v[static_cast<std::size_t>(i)]; };
+  switch (p.ops.gather.kind) {
+  case GatherKind::Chain: {
+    for (int tt = 0; tt < s.t_tiles; ++tt) std::fill(reg.t[static_cast<std::size_t>(tt)].regs.begin(), reg.t[static_cast<std::size_t>(tt)].regs.end(), 0.0);
+    for (int c = 0; c < s.chunks; ++c) // vertical gather T = U·X, over the tiles every fragment shares
+      for (int tt = 0; tt < s.t_tiles; ++tt) {
+        load_through(at(p.x, c * s.t_tiles + tt), origin, reg.b);
+        mma_f64(shape, at(p.u, c), reg.b, reg.t[static_cast<std::size_t>(tt)]);
+      }
+    // BVS: each lane hands its own C registers of T-tile (fragment + c_tile) to the same lane's A registers.
+    const ButterflySwap& swap = p.ops.swap;
+    for (int j = 0; j < F; ++j)
+      for (int b = 0; b < s.v_chunks; ++b) {
+        for (int ra = 0; ra < swap.a_regs; ++ra) {
+          const RegisterSource src = swap.a_sources[static_cast<std::size_t>(b * swap.a_regs + ra)];
+          const std::vector<double>& c = reg.t[static_cast<std::size_t>(j + src.c_tile)].regs;
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            reg.a.regs[static_cast<std::size_t>(lane * swap.a_regs + ra)] =
+                c[static_cast<std::size_t>(lane * swap.c_regs + src.c_reg)];
+        }
+        mma_f64(shape, reg.a, at(p.v, b), reg.y[static_cast<std::size_t>(j)]); // horizontal gather Y += T'·V'
+      }
+    break;
+  }
+  case GatherKind::Rows: // Y += U·X: the weights' column, v being one weight
+    for (int c = 0; c < s.chunks; ++c)
+      for (int j = 0; j < F; ++j) {
+        load_through(at(p.x, c * F + j), origin, reg.b);
+        mma_f64(shape, at(p.u, c), reg.b, reg.y[static_cast<std::size_t>(j)]);
+      }
+    break;
+  case GatherKind::Columns: // Y += X·V: the weights' row, u being one weight; X is the A operand
+    for (int c = 0; c < s.chunks; ++c)
+      for (int j = 0; j < F; ++j) {
+        load_through(at(p.x, c * F + j), origin, reg.a);
+        mma_f64(shape, reg.a, at(p.v, c), reg.y[static_cast<std::size_t>(j)]);
+      }
+    break;
+  case GatherKind::CudaCores: add_point_term(t, p.ops.gather.scalar(), 0, 0, origin, pitch, reg); break;
+  }
+}
 
 LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vector<double>& values, const Boundary& b) {
   const GatherTile& t = plan.tile;
-  const ButterflySwap& swap = plan.swap;
   const MmaShape shape = t.shape;
-  const int r = plan.kernel.radius, rz = e.dims == 3 ? r : 0;
+  const int r = plan.kernel.radius, rz = e.dims == 3 ? r : 0, F = t.warp_fragments;
   const std::int64_t nx = e.n[0], ny = e.n[1], nz = e.n[2];
-  const std::int64_t tiles_x = ceil_div(nx, t.tile_cols), tiles_y = ceil_div(ny, t.tile_rows);
-  const PaddedGrid p = pad(e, values, b, {r, r, rz},
-                           {(tiles_x - 1) * t.tile_cols + t.x_cols, (tiles_y - 1) * t.tile_rows + t.x_rows, nz + 2 * rz});
+  const std::int64_t tiles_x = ceil_div(nx, t.warp_cols()), tiles_y = ceil_div(ny, t.tile_rows);
+  const PaddedGrid p = pad(e, values, b, {r, r, rz}, {tiles_x * t.warp_cols() + 2 * r, tiles_y * t.tile_rows + 2 * r, nz + 2 * rz});
   const std::ptrdiff_t pitch = p.pitch_y();
-  const int row_blocks = t.x_rows / t.k, col_blocks = t.x_cols / t.n, inner_blocks = t.x_cols / t.k;
 
-  const FragmentLayout b_layout = fragment_layout(shape, Operand::B);
-  std::vector<LoadTable> x_tables;
-  for (int kb = 0; kb < row_blocks; ++kb)
-    for (int nb = 0; nb < col_blocks; ++nb)
-      x_tables.push_back(load_table(b_layout, kb * t.k, nb * t.n, t.window_rows, t.window_cols, pitch));
-
-  std::vector<std::vector<TermFragments>> weights(plan.planes.size());
-  LoraPassCounts counts;
+  std::vector<std::vector<TermProgram>> programs(plan.planes.size());
   std::int64_t mma_per_tile = 0, cuda_per_tile = 0;
+  int t_tiles = 0;
   for (std::size_t i = 0; i < plan.planes.size(); ++i) {
     const LoraPlane& plane = plan.planes[i];
     cuda_per_tile += (plane.kind == PlaneKind::CudaCores) + (plane.apex != 0.0);
-    for (const BandedPair& band : plane.bands) {
-      TermFragments f;
-      for (int kb = 0; kb < row_blocks; ++kb)
-        f.u.push_back(load_fragment(shape, Operand::A, band.u_band.data() + kb * t.k, t.x_rows));
-      for (int kb = 0; kb < inner_blocks; ++kb)
-        f.v.push_back(load_fragment(shape, Operand::B, band.v_swapped.data() + static_cast<std::size_t>(kb * t.k * t.tile_cols),
-                                    t.tile_cols));
-      weights[i].push_back(std::move(f));
-      mma_per_tile += t.mma_per_term();
+    for (const TermGather& g : plane.gathers) {
+      if (g.kind == GatherKind::CudaCores && g.scalar() == 0.0) continue;
+      programs[i].push_back(term_program(t, g, pitch));
+      const TermSchedule& s = programs[i].back().ops.schedule;
+      mma_per_tile += s.mma;
+      cuda_per_tile += g.kind == GatherKind::CudaCores;
+      t_tiles = std::max(t_tiles, s.t_tiles);
     }
   }
 
@@ -196,61 +281,41 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
   const std::int64_t tile_rows_total = nz * tiles_y;
   const double work = static_cast<double>(tile_rows_total * tiles_x) * static_cast<double>(mma_per_tile + 1) * 600;
   for_rows(tile_rows_total, work, [&](std::int64_t first, std::int64_t last) {
-    TileRegisters reg;
-    for (int i = 0; i < row_blocks * col_blocks; ++i) reg.x.push_back(empty_fragment(shape, Operand::B));
-    for (int i = 0; i < col_blocks; ++i) reg.t.push_back(empty_fragment(shape, Operand::C));
-    for (int i = 0; i < inner_blocks; ++i) reg.a2.push_back(empty_fragment(shape, Operand::A));
-    reg.y = empty_fragment(shape, Operand::C);
-    const std::vector<FragmentCoord>& y_coords = reg.y.layout.coords;
+    WarpRegisters reg;
+    for (int j = 0; j < F; ++j) reg.y.push_back(empty_fragment(shape, Operand::C));
+    for (int i = 0; i < t_tiles; ++i) reg.t.push_back(empty_fragment(shape, Operand::C));
+    reg.a = empty_fragment(shape, Operand::A);
+    reg.b = empty_fragment(shape, Operand::B);
     for (std::int64_t row = first; row < last; ++row) {
       const std::int64_t z = row / tiles_y, ty = row % tiles_y;
       for (std::int64_t tx = 0; tx < tiles_x; ++tx) {
-        std::fill(reg.y.regs.begin(), reg.y.regs.end(), 0.0);
+        for (auto& y : reg.y) std::fill(y.regs.begin(), y.regs.end(), 0.0);
         for (std::size_t i = 0; i < plan.planes.size(); ++i) {
           const LoraPlane& plane = plan.planes[i];
           if (plane.kind == PlaneKind::Empty) continue;
-          // Top-left of this tile's window in plane z + dz of the padded grid.
-          const double* origin = p.values.data() + (z + plane.dz + rz) * p.pitch_z() +
-                                 ty * t.tile_rows * pitch + tx * t.tile_cols;
-          if (!weights[i].empty())
-            for (std::size_t s = 0; s < reg.x.size(); ++s) load_through(x_tables[s], origin, reg.x[s]);
-          for (const TermFragments& w : weights[i]) {
-            for (auto& acc : reg.t) std::fill(acc.regs.begin(), acc.regs.end(), 0.0);
-            for (int kb = 0; kb < row_blocks; ++kb) // vertical gather T = U·X
-              for (int nb = 0; nb < col_blocks; ++nb)
-                mma_f64(shape, w.u[static_cast<std::size_t>(kb)], reg.x[static_cast<std::size_t>(kb * col_blocks + nb)],
-                        reg.t[static_cast<std::size_t>(nb)]);
-            // BVS: each lane hands its own C registers to the same lane's A registers; no lane reads another.
-            for (int kb = 0; kb < inner_blocks; ++kb) {
-              WarpFragment<double>& a = reg.a2[static_cast<std::size_t>(kb)];
-              for (int reg_a = 0; reg_a < swap.a_regs; ++reg_a) {
-                const RegisterSource src = swap.a_sources[static_cast<std::size_t>(kb * swap.a_regs + reg_a)];
-                const std::vector<double>& c = reg.t[static_cast<std::size_t>(src.c_tile)].regs;
-                for (int lane = 0; lane < kWarpSize; ++lane)
-                  a.regs[static_cast<std::size_t>(lane * swap.a_regs + reg_a)] =
-                      c[static_cast<std::size_t>(lane * swap.c_regs + src.c_reg)];
-              }
-              mma_f64(shape, a, w.v[static_cast<std::size_t>(kb)], reg.y); // horizontal gather Y += T'·V'
-            }
-          }
-          // CUDA cores: each lane adds weight x input to the outputs it already holds in its C registers.
-          const double cuda_weight = plane.kind == PlaneKind::CudaCores ? plane.weight : plane.apex;
-          const int dx = plane.kind == PlaneKind::CudaCores ? plane.dx : 0, dy = plane.kind == PlaneKind::CudaCores ? plane.dy : 0;
-          if (cuda_weight != 0.0)
-            for (std::size_t s = 0; s < reg.y.regs.size(); ++s)
-              reg.y.regs[s] += cuda_weight * origin[(y_coords[s].row + r + dy) * pitch + y_coords[s].col + r + dx];
+          // Top-left of this warp tile's window in plane z + dz of the padded grid.
+          const double* origin = p.values.data() + (z + plane.dz + rz) * p.pitch_z() + ty * t.tile_rows * pitch +
+                                 tx * t.warp_cols();
+          for (const TermProgram& term : programs[i]) run_term(t, term, origin, pitch, reg);
+          if (plane.kind == PlaneKind::CudaCores) add_point_term(t, plane.weight, plane.dx, plane.dy, origin, pitch, reg);
+          if (plane.apex != 0.0) add_point_term(t, plane.apex, 0, 0, origin, pitch, reg);
         }
-        for (std::size_t s = 0; s < reg.y.regs.size(); ++s) {
-          const std::int64_t y = ty * t.tile_rows + y_coords[s].row, x = tx * t.tile_cols + y_coords[s].col;
-          if (x < nx && y < ny) out[static_cast<std::size_t>((z * ny + y) * nx + x)] = reg.y.regs[s];
+        for (int j = 0; j < F; ++j) {
+          const WarpFragment<double>& y = reg.y[static_cast<std::size_t>(j)];
+          for (std::size_t s = 0; s < y.regs.size(); ++s) {
+            const FragmentCoord rc = y.layout.coords[s];
+            const std::int64_t yy = ty * t.tile_rows + rc.row, xx = tx * t.warp_cols() + j * t.n + rc.col;
+            if (xx < nx && yy < ny) out[static_cast<std::size_t>((z * ny + yy) * nx + xx)] = y.regs[s];
+          }
         }
       }
     }
   });
   values = std::move(out);
+  LoraPassCounts counts;
   counts.tiles = tile_rows_total * tiles_x;
   counts.mma = counts.tiles * mma_per_tile;
-  counts.cuda_core_updates = counts.tiles * cuda_per_tile * t.points();
+  counts.cuda_core_updates = counts.tiles * cuda_per_tile * t.warp_points();
   return counts;
 }
 

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/lorastencil/cross_decomposition.hpp"
 
 namespace se {
 namespace {
@@ -14,6 +17,7 @@ namespace {
 constexpr int kMaxAutoFusion = 3; // the paper fuses at most 3 steps (Fig. 7)
 constexpr double kFusionMargin = 0.98;
 constexpr double kBytesPerValue = 8.0;
+constexpr int kMaxWarpFragments = 16; // a warp holds every fragment's accumulators in its registers
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -27,16 +31,67 @@ double halo_read_factor(int dims, int radius) {
   }
 }
 
-WeightDecomposition decompose(const WeightMatrix& w, DecompositionChoice choice) {
+int tile_mma(const WeightDecomposition& d, const GatherTile& tile) {
+  int mma = 0;
+  for (const RankOneTerm& t : d.terms)
+    if (!t.on_cuda_cores) mma += term_schedule(tile, term_gather(t, tile.radius)).mma;
+  return mma;
+}
+
+int tile_cuda_terms(const WeightDecomposition& d, const GatherTile& tile) {
+  int n = 0;
+  for (const RankOneTerm& t : d.terms)
+    n += t.on_cuda_cores || term_gather(t, tile.radius).kind == GatherKind::CudaCores;
+  return n;
+}
+
+// The cross split of a star-shaped plane, or (for a fused star) the multinomial expansion of its power;
+// empty with the reasons in `obstacle` when neither applies.
+std::optional<WeightDecomposition> cross_candidate(const WeightMatrix& w, int dz, const LoraStencilPlan& plan,
+                                                   std::string& obstacle) {
+  obstacle = cross_obstacle(w);
+  if (obstacle.empty()) return cross_decomposition(w);
+  if (plan.fused_steps > 1) {
+    const std::string star = star_power_obstacle(plan.stencil, plan.fused_steps, dz);
+    if (star.empty()) return star_power_decomposition(plan.stencil, plan.fused_steps, dz);
+    obstacle += "; " + star;
+  }
+  return std::nullopt;
+}
+
+WeightDecomposition decompose(const WeightMatrix& w, int dz, const LoraStencilPlan& plan) {
+  const DecompositionChoice choice = plan.options.decomposition;
   switch (choice) {
   case DecompositionChoice::Pyramid: return pyramid_decomposition(w);
   case DecompositionChoice::Svd: return svd_decomposition(w);
+  case DecompositionChoice::Cross: {
+    std::string obstacle;
+    auto d = cross_candidate(w, dz, plan, obstacle);
+    if (!d) throw InputError(fmt::format("LoRAStencil's cross split cannot take plane dz = {}: {}", dz, obstacle));
+    return std::move(*d);
+  }
   case DecompositionChoice::Auto: break;
   }
-  const std::string obstacle = pyramid_obstacle(w);
-  if (obstacle.empty()) return pyramid_decomposition(w);
-  WeightDecomposition d = svd_decomposition(w);
-  d.reason = fmt::format("no pyramid: {}; {}", obstacle, d.reason);
+  std::vector<WeightDecomposition> candidates;
+  std::string pyramid_obstacle_text = pyramid_obstacle(w), cross_obstacle_text;
+  if (pyramid_obstacle_text.empty()) candidates.push_back(pyramid_decomposition(w));
+  if (auto cross = cross_candidate(w, dz, plan, cross_obstacle_text)) candidates.push_back(std::move(*cross));
+  candidates.push_back(svd_decomposition(w));
+  const GatherTile& tile = plan.tile;
+  std::size_t best = 0;
+  std::vector<int> mma, cuda;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    mma.push_back(tile_mma(candidates[i], tile));
+    cuda.push_back(tile_cuda_terms(candidates[i], tile));
+    if (mma[i] < mma[best] || (mma[i] == mma[best] && cuda[i] < cuda[best])) best = i;
+  }
+  std::string others;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (i != best) others += fmt::format(", {} {}", to_string(candidates[i].kind), mma[i]);
+  WeightDecomposition d = std::move(candidates[best]);
+  d.reason += fmt::format("; chosen by the cost model: {} MMAs per {}x{} warp tile{}", mma[best], tile.tile_rows,
+                          tile.warp_cols(), others.empty() ? "" : " (against" + others.substr(1) + ")");
+  if (!pyramid_obstacle_text.empty()) d.reason += "; no pyramid: " + pyramid_obstacle_text;
   return d;
 }
 
@@ -44,10 +99,14 @@ LoraPlane tensor_core_plane(int dz, const WeightMatrix& w, const LoraStencilPlan
   LoraPlane p;
   p.dz = dz;
   p.kind = PlaneKind::TensorCores;
-  p.decomposition = decompose(w, plan.options.decomposition);
+  p.decomposition = decompose(w, dz, plan);
   for (const RankOneTerm& t : p.decomposition.terms) {
-    if (t.on_cuda_cores) p.apex = t.weight();
-    else p.bands.push_back(make_banded_pair(plan.tile, plan.swap, t));
+    if (t.on_cuda_cores) {
+      p.apex += t.weight();
+      continue;
+    }
+    p.bands.push_back(make_banded_pair(plan.tile, plan.swap, t));
+    p.gathers.push_back(term_gather(t, plan.tile.radius));
   }
   return p;
 }
@@ -82,7 +141,7 @@ LoraStencilPlan build_plan(const Stencil& s, const LoraStencilOptions& options, 
   if (s.dims == 1) {
     plan.line = make_line_gather(options.shape, plan.kernel.weights);
   } else {
-    plan.tile = make_gather_tile(options.shape, radius);
+    plan.tile = make_gather_tile(options.shape, radius, options.warp_fragments);
     plan.swap = derive_butterfly_swap(options.shape, plan.tile.x_cols);
     const int rz = s.dims == 3 ? radius : 0;
     for (int dz = -rz; dz <= rz; ++dz) plan.planes.push_back(plane_for(dz, weight_matrix(plan.kernel, dz), plan));
@@ -124,33 +183,82 @@ ZeroCount count_line_zeros(const LineGather& g) {
   return z;
 }
 
-ZeroCount count_term_zeros(const GatherTile& t, const ButterflySwap& swap, const BandedPair& b) {
+// Per MMA of one term on the warp tile: zeros of its weight operand (U, V' or V) and input slots past the warp
+// tile's window (loaded as zeros; for T' the columns of T that U·X computed from them).
+ZeroCount count_gather_zeros(const GatherTile& t, const TermOperands& o) {
   ZeroCount z;
-  const double slots_per_mma = t.m * t.k + t.k * t.n;
-  for (int kb = 0; kb < t.x_rows / t.k; ++kb)
-    for (int nb = 0; nb < t.x_cols / t.n; ++nb) { // T = U·X
-      for (int p = 0; p < t.tile_rows; ++p)
-        for (int c = 0; c < t.k; ++c) z.zeros += b.u_band[static_cast<std::size_t>(p * t.x_rows + kb * t.k + c)] == 0.0;
-      for (int r = 0; r < t.k; ++r)
-        for (int c = 0; c < t.n; ++c) z.zeros += kb * t.k + r >= t.window_rows || nb * t.n + c >= t.window_cols;
-      z.slots += slots_per_mma;
-    }
-  for (int kb = 0; kb < t.x_cols / t.k; ++kb) { // Y += T'·V'; T's columns past the window are U·0 = 0
-    for (int c = 0; c < t.k; ++c) {
-      if (swap.permutation[static_cast<std::size_t>(kb * t.k + c)] >= t.window_cols) z.zeros += t.tile_rows;
-      for (int q = 0; q < t.tile_cols; ++q)
-        z.zeros += b.v_swapped[static_cast<std::size_t>((kb * t.k + c) * t.tile_cols + q)] == 0.0;
-    }
-    z.slots += slots_per_mma * (t.tile_cols / t.n);
+  const TermGather& g = o.gather;
+  const TermSchedule& s = o.schedule;
+  const int R = t.radius, rows_used = t.m + 2 * R, cols_used = t.warp_cols() + 2 * R;
+  const double slots = t.m * t.k + t.k * t.n;
+  const auto u_zeros = [&](int c) {
+    int n = 0;
+    const int cols = s.chunks * t.k;
+    for (int p = 0; p < t.m; ++p)
+      for (int kk = 0; kk < t.k; ++kk) n += o.u_band[static_cast<std::size_t>(p * cols + c * t.k + kk)] == 0.0;
+    return n;
+  };
+  const auto v_zeros = [&](const std::vector<double>& v, int c) {
+    return static_cast<int>(std::count(v.begin() + c * t.k * t.n, v.begin() + (c + 1) * t.k * t.n, 0.0));
+  };
+  const auto x_outside = [&](int row0, int col0, int rows, int cols) { // input block past the window
+    int n = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) n += row0 + r >= rows_used || col0 + c >= cols_used;
+    return n;
+  };
+  switch (g.kind) {
+  case GatherKind::Chain:
+    for (int c = 0; c < s.chunks; ++c)
+      for (int tt = 0; tt < s.t_tiles; ++tt) {
+        z.zeros += u_zeros(c) + x_outside(R - g.wu + c * t.k, R - g.wv + tt * t.n, t.k, t.n);
+        z.slots += slots;
+      }
+    for (int j = 0; j < t.warp_fragments; ++j)
+      for (int b = 0; b < s.v_chunks; ++b) {
+        z.zeros += v_zeros(o.v_swapped, b);
+        for (int kk = 0; kk < t.k; ++kk)
+          if (R - g.wv + j * t.n + o.swap.permutation[static_cast<std::size_t>(b * t.k + kk)] >= cols_used) z.zeros += t.m;
+        z.slots += slots;
+      }
+    break;
+  case GatherKind::Rows:
+    for (int c = 0; c < s.chunks; ++c)
+      for (int j = 0; j < t.warp_fragments; ++j) {
+        z.zeros += u_zeros(c) + x_outside(R - g.wu + c * t.k, R + j * t.n, t.k, t.n);
+        z.slots += slots;
+      }
+    break;
+  case GatherKind::Columns:
+    for (int c = 0; c < s.chunks; ++c)
+      for (int j = 0; j < t.warp_fragments; ++j) {
+        z.zeros += v_zeros(o.v_band, c) + x_outside(R, R - g.wv + j * t.n + c * t.k, t.m, t.k);
+        z.slots += slots;
+      }
+    break;
+  case GatherKind::CudaCores: break;
   }
   return z;
 }
 
-std::string term_sides(const LoraStencilPlan& plan) {
-  std::string s;
+// "2 U·X·V' chains (u x v half-widths 3x3, 2x2), 1 U·X gather (half-widths 2), 1 X·V gather (half-widths 2)".
+std::string term_kinds(const LoraStencilPlan& plan) {
+  std::string lists[3];
+  int counts[3] = {0, 0, 0};
   for (const LoraPlane& p : plan.planes)
-    for (const RankOneTerm& t : p.decomposition.terms)
-      if (!t.on_cuda_cores) s += fmt::format("{}{}", s.empty() ? "" : ", ", t.size);
+    for (const TermGather& g : p.gathers) {
+      const int i = g.kind == GatherKind::Chain ? 0 : g.kind == GatherKind::Rows ? 1 : g.kind == GatherKind::Columns ? 2 : -1;
+      if (i < 0) continue;
+      const std::string item = i == 0 ? fmt::format("{}x{}", g.wu, g.wv) : std::to_string(i == 1 ? g.wu : g.wv);
+      lists[i] += (lists[i].empty() ? "" : ", ") + item;
+      ++counts[i];
+    }
+  const char* names[3] = {"U·X·V' chain", "U·X gather", "X·V gather"};
+  std::string s;
+  for (int i = 0; i < 3; ++i)
+    if (counts[i])
+      s += fmt::format("{}{} {}{} ({} {})", s.empty() ? "" : ", ", counts[i], names[i], counts[i] > 1 ? "s" : "",
+                       i == 0 ? "u x v half-widths" : "half-widths", lists[i]);
   return s.empty() ? "none" : s;
 }
 
@@ -161,6 +269,7 @@ std::string_view to_string(DecompositionChoice c) {
   case DecompositionChoice::Auto: return "auto";
   case DecompositionChoice::Pyramid: return "pyramid";
   case DecompositionChoice::Svd: return "svd";
+  case DecompositionChoice::Cross: return "cross";
   }
   return "?";
 }
@@ -169,7 +278,8 @@ DecompositionChoice parse_decomposition_choice(std::string_view s) {
   if (s == "auto") return DecompositionChoice::Auto;
   if (s == "pyramid") return DecompositionChoice::Pyramid;
   if (s == "svd") return DecompositionChoice::Svd;
-  throw InputError(fmt::format("unknown decomposition '{}' (auto, pyramid or svd)", s));
+  if (s == "cross") return DecompositionChoice::Cross;
+  throw InputError(fmt::format("unknown decomposition '{}' (auto, pyramid, cross or svd)", s));
 }
 
 std::string_view to_string(PlaneKind k) {
@@ -183,13 +293,20 @@ std::string_view to_string(PlaneKind k) {
 
 int LoraStencilPlan::tensor_core_terms() const {
   int n = 0;
-  for (const LoraPlane& p : planes) n += static_cast<int>(p.bands.size());
+  for (const LoraPlane& p : planes)
+    n += static_cast<int>(std::count_if(p.gathers.begin(), p.gathers.end(),
+                                        [](const TermGather& g) { return g.kind != GatherKind::CudaCores; }));
   return stencil.dims == 1 ? 1 : n;
 }
 
 int LoraStencilPlan::cuda_core_terms() const {
   int n = 0;
-  for (const LoraPlane& p : planes) n += (p.kind == PlaneKind::CudaCores) || (p.apex != 0.0);
+  for (const LoraPlane& p : planes) {
+    n += (p.kind == PlaneKind::CudaCores) || (p.apex != 0.0);
+    n += static_cast<int>(std::count_if(p.gathers.begin(), p.gathers.end(), [](const TermGather& g) {
+      return g.kind == GatherKind::CudaCores && g.scalar() != 0.0;
+    }));
+  }
   return n;
 }
 
@@ -234,6 +351,9 @@ LoraStencilPlan make_lorastencil_plan(const Stencil& s, const LoraStencilOptions
                                  options.fused_steps));
   if (options.device.memory_gbs <= 0 || options.device.tensor_fp64_tflops <= 0)
     throw InputError("the roofline device needs a positive bandwidth and tensor-core peak");
+  if (options.warp_fragments < 1 || options.warp_fragments > kMaxWarpFragments)
+    throw InputError(fmt::format("a warp tile takes 1 to {} C fragments along x; got {}", kMaxWarpFragments,
+                                 options.warp_fragments));
   if (options.fused_steps > 0) {
     LoraStencilPlan plan = build_plan(s, options, options.fused_steps);
     plan.fusion_candidates = {candidate_of(plan)};
@@ -279,13 +399,17 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
     zeros = count_line_zeros(g);
   } else {
     const GatherTile& t = plan.tile;
-    points = t.points();
+    points = t.warp_points();
+    // The warp tile's window, padded to the fragment grid: read once per plane, reused by every term (PMA).
+    const double window_values = static_cast<double>(ceil_div(t.m + 2 * radius, t.k) * t.k) *
+                                 static_cast<double>(ceil_div(t.warp_cols() + 2 * radius, std::lcm(t.n, t.k)) *
+                                                     std::lcm(t.n, t.k));
     for (const LoraPlane& p : plan.planes) {
-      if (p.kind == PlaneKind::TensorCores && !p.bands.empty())
-        shared_values_per_tile += static_cast<double>(t.x_rows) * t.x_cols; // X once, reused by every term (PMA)
-      for (const BandedPair& b : p.bands) {
-        mma_per_tile += t.mma_per_term();
-        const ZeroCount z = count_term_zeros(t, plan.swap, b);
+      if (p.kind == PlaneKind::TensorCores && p.gathers.size() > 0) shared_values_per_tile += window_values;
+      for (const TermGather& g : p.gathers) {
+        const TermOperands o = term_operands(t, g);
+        mma_per_tile += o.schedule.mma;
+        const ZeroCount z = count_gather_zeros(t, o);
         zeros.zeros += z.zeros;
         zeros.slots += z.slots;
       }
@@ -308,12 +432,13 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
   } else {
     const GatherTile& t = plan.tile;
     c.notes.push_back(
-        {"tile", fmt::format("{}x{} outputs per warp tile; the {}x{} window is read as X of {}x{}; per rank-1 term "
-                             "U·X takes {} MMAs and T'·V' {}",
-                             t.tile_rows, t.tile_cols, t.window_rows, t.window_cols, t.x_rows, t.x_cols, t.step1_mma(),
-                             t.step2_mma())});
-    c.notes.push_back({"terms", fmt::format("{} rank-1 term(s) on tensor cores (sides {}), {} on CUDA cores",
-                                            plan.tensor_core_terms(), term_sides(plan), plan.cuda_core_terms())});
+        {"tile", fmt::format("{}x{} outputs per warp tile ({} C fragment(s) of {}x{} sharing T = U·X); a full-size "
+                             "term of one fragment reads a {}x{} window as X of {}x{}, U·X taking {} MMAs and T'·V' {}; "
+                             "each term runs trimmed to its own non-zeros",
+                             t.tile_rows, t.warp_cols(), t.warp_fragments, t.tile_rows, t.tile_cols, t.window_rows,
+                             t.window_cols, t.x_rows, t.x_cols, t.step1_mma(), t.step2_mma())});
+    c.notes.push_back({"terms", fmt::format("{} rank-1 term(s) on tensor cores: {}; {} on CUDA cores",
+                                            plan.tensor_core_terms(), term_kinds(plan), plan.cuda_core_terms())});
   }
   c.notes.push_back({"shared bytes", "input fragments only: the U and V' weight fragments are loaded once per block and "
                                      "stay in registers; each CUDA-core term reads its input point once more"});
@@ -334,9 +459,10 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
                      c.mma_per_point,
                      same_mma ? ", the same"
                               : fmt::format(": ours counts the real {} tile ({}x{} outputs, window padded to the "
-                                            "fragment grid) and the rank-1 terms this W needs, where Eq. 16 assumes h "
-                                            "terms and a 4 ceil(h/2) x 8 ceil(h/4) update",
-                                            info.id, plan.tile.tile_rows, plan.tile.tile_cols))});
+                                            "fragment grid) and the rank-1 terms this W needs, each trimmed to its "
+                                            "own non-zeros, where Eq. 16 assumes h full-size terms and a 4 ceil(h/2) "
+                                            "x 8 ceil(h/4) update",
+                                            info.id, plan.tile.tile_rows, plan.tile.warp_cols()))});
     const double x_bytes =
         plan.tensor_core_terms() > 0 ? kBytesPerValue * plan.tile.x_rows * plan.tile.x_cols / plan.tile.points() : 0.0;
     c.notes.push_back(

@@ -16,12 +16,13 @@
 namespace se {
 
 enum class DecompositionChoice {
-  Auto,    // the pyramid where it can be built, else the SVD
+  Auto,    // per plane, the fewest MMAs on the plan's warp tile among the pyramid, the cross split and the SVD
   Pyramid, // the pyramid or an InputError saying why not
   Svd,     // always the SVD (to compare its cost with the pyramid's)
+  Cross,   // the cross split / star expansion (cross_decomposition.hpp) or an InputError saying why not
 };
 std::string_view to_string(DecompositionChoice c);
-DecompositionChoice parse_decomposition_choice(std::string_view s); // "auto", "pyramid", "svd"
+DecompositionChoice parse_decomposition_choice(std::string_view s); // "auto", "pyramid", "cross", "svd"
 
 // The roofs the fusion choice weighs: device-memory bandwidth and FP64 tensor-core peak.
 struct RooflineDevice {
@@ -35,6 +36,9 @@ struct LoraStencilOptions {
   int fused_steps = 0; // base steps per pass; 0: the cost model picks 1, 2 or 3
   DecompositionChoice decomposition = DecompositionChoice::Auto;
   RooflineDevice device{};
+  // C fragments side by side along x in one warp tile, sharing the rows of T = U·X: the tile the MMAs are
+  // counted on (and the emulation runs). 1 is the paper's tile; the GPU kernels take 4 in 2D and 2 in 3D.
+  int warp_fragments = 1;
 };
 
 enum class PlaneKind { TensorCores, CudaCores, Empty };
@@ -47,6 +51,7 @@ struct LoraPlane {
   PlaneKind kind = PlaneKind::Empty;
   WeightDecomposition decomposition; // TensorCores
   std::vector<BandedPair> bands;     // TensorCores: one per tensor-core term, in term order
+  std::vector<TermGather> gathers;   // TensorCores: the same terms trimmed to their non-zeros, as the tile runs them
   double apex = 0.0;                 // TensorCores: the pyramid's 1x1 term, added on CUDA cores (0 if none)
   int dx = 0, dy = 0;                // CudaCores: where the single weight sits
   double weight = 0.0;               // CudaCores: its value
@@ -76,7 +81,7 @@ struct LoraStencilPlan {
   std::vector<LoraPlane> planes; // 2D: one; 3D: 2R+1 for the kernel's radius R
   CostReport cost;
   int tensor_core_terms() const;  // over all planes
-  int cuda_core_terms() const;    // apexes and single-weight planes
+  int cuda_core_terms() const;    // apexes, single-weight planes and terms that trim to the centre point
 };
 
 // W^T: T base steps as one stencil of radius T*r (the T-fold convolution of the weights). Throws InputError
@@ -84,7 +89,11 @@ struct LoraStencilPlan {
 Stencil fused_kernel(const Stencil& s, int steps);
 
 // Throws InputError when LoRAStencil cannot take the stencil: radius 0 (nothing to gather), a forced pyramid
-// on weights without the symmetry it needs, a non-FP64 shape, or a fusion depth beyond kMaxRadius.
+// on weights without the symmetry it needs, a forced cross split on a plane that is not star-shaped, a non-FP64
+// shape, fewer than 1 or more than 16 fragments per warp tile, or a fusion depth beyond kMaxRadius.
+// Decomposition rule (options.decomposition == Auto), per plane: the split with the fewest MMAs on the warp
+// tile (term_schedule of every term, trimmed to its non-zeros), then the fewest CUDA-core terms, then the first
+// of pyramid, cross, SVD; the plane's reason says which and what the others would cost.
 // Fusion rule (options.fused_steps == 0): among T = 1..min(3, kMaxRadius / r), the T with the smallest
 // max(global bytes / bandwidth, tensor FLOPs / FP64 tensor peak) per point and base step on options.device;
 // a deeper fusion is taken only when it beats the shallower ones by more than 2%.

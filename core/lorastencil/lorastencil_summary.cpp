@@ -250,17 +250,20 @@ PlanSummary plan_summary_lorastencil(const Stencil& s, const Extent& extent) {
     summary.json["unfused"] = to_json(unfused);
   }
   if (s.dims >= 2) {
-    bool pyramid = false;
-    for (const LoraPlane& p : plan.planes) pyramid = pyramid || (p.kind == PlaneKind::TensorCores && p.decomposition.kind == DecompositionKind::Pyramid);
-    if (pyramid) {
-      LoraStencilOptions svd;
+    std::string split; // the structured splits the plan took instead of the SVD
+    for (const LoraPlane& p : plan.planes)
+      if (p.kind == PlaneKind::TensorCores && p.decomposition.kind != DecompositionKind::Svd &&
+          split.find(to_string(p.decomposition.kind)) == std::string::npos)
+        split += (split.empty() ? "" : " and ") + std::string(to_string(p.decomposition.kind));
+    if (!split.empty()) {
+      LoraStencilOptions svd = plan.options;
       svd.fused_steps = plan.fused_steps;
       svd.decomposition = DecompositionChoice::Svd;
       const LoraStencilPlan alt = make_lorastencil_plan(s, svd);
       summary.text += fmt::format("\nthe SVD alternative (same T): {} full-size rank-1 term(s) on tensor cores where "
-                                  "the pyramid needs {} (its apexes add on CUDA cores): {:.4f} MMA per point instead "
+                                  "the {} split needs {} (apexes add on CUDA cores): {:.4f} MMA per point instead "
                                   "of {:.4f}\n",
-                                  alt.tensor_core_terms(), plan.tensor_core_terms(), alt.cost.mma_per_point,
+                                  alt.tensor_core_terms(), split, plan.tensor_core_terms(), alt.cost.mma_per_point,
                                   plan.cost.mma_per_point);
       summary.json["svd_alternative"] = {{"tensor_core_terms", alt.tensor_core_terms()}, {"cost", to_json(alt.cost)}};
     }

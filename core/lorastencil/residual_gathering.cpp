@@ -2,6 +2,7 @@
 #include "core/lorastencil/residual_gathering.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -37,10 +38,13 @@ void check_lorastencil_shape(MmaShape shape) {
                                  info.id));
 }
 
-GatherTile make_gather_tile(MmaShape shape, int radius) {
+GatherTile make_gather_tile(MmaShape shape, int radius, int warp_fragments) {
   GatherTile t = for_instruction<GatherTile>(shape);
   if (radius < 0) throw InputError(fmt::format("a gather tile needs radius >= 0; got {}", radius));
+  if (warp_fragments < 1)
+    throw InputError(fmt::format("a warp tile holds at least 1 C fragment; got {}", warp_fragments));
   t.radius = radius;
+  t.warp_fragments = warp_fragments;
   t.tile_rows = t.m;
   t.tile_cols = t.n;
   t.window_rows = t.tile_rows + 2 * radius;
@@ -48,6 +52,84 @@ GatherTile make_gather_tile(MmaShape shape, int radius) {
   t.x_rows = round_up(t.window_rows, t.k);
   t.x_cols = round_up(t.window_cols, std::lcm(t.n, t.k));
   return t;
+}
+
+std::string_view to_string(GatherKind k) {
+  switch (k) {
+  case GatherKind::Chain: return "U·X·V' chain";
+  case GatherKind::Rows: return "U·X gather";
+  case GatherKind::Columns: return "X·V gather";
+  case GatherKind::CudaCores: return "CUDA-core scalar";
+  }
+  return "?";
+}
+
+TermGather term_gather(const RankOneTerm& term, int radius) {
+  const int side = 2 * radius + 1;
+  if (term.offset < 0 || term.size < 1 || term.offset + term.size > side || term.u.size() != term.v.size() ||
+      static_cast<int>(term.u.size()) != term.size)
+    throw InputError(fmt::format("a rank-1 term of side {} at offset {} does not fit a radius-{} window", term.size,
+                                 term.offset, radius));
+  // Half-width about the window's centre (index radius) of the non-zeros of a vector placed at the offset, and
+  // the centred vector of that half-width; -1 when the vector is zero.
+  const auto trim = [&](const std::vector<double>& part, std::vector<double>& centred) {
+    int w = -1;
+    for (int i = 0; i < term.size; ++i)
+      if (part[static_cast<std::size_t>(i)] != 0.0) w = std::max(w, std::abs(term.offset + i - radius));
+    if (w < 0) return w;
+    centred.assign(static_cast<std::size_t>(2 * w + 1), 0.0);
+    for (int i = 0; i < term.size; ++i) {
+      const int at = term.offset + i - radius + w;
+      if (at >= 0 && at <= 2 * w) centred[static_cast<std::size_t>(at)] = part[static_cast<std::size_t>(i)];
+    }
+    return w;
+  };
+  TermGather g;
+  g.wu = trim(term.u, g.u);
+  g.wv = trim(term.v, g.v);
+  if (g.wu < 0 || g.wv < 0) { // a zero term: nothing to gather
+    g = TermGather{GatherKind::CudaCores, 0, 0, {0.0}, {0.0}};
+  } else if (g.wu == 0 && g.wv == 0) {
+    g.v = {g.u[0] * g.v[0]};
+    g.u = {1.0};
+    g.kind = GatherKind::CudaCores;
+  } else if (g.wu == 0) {
+    for (double& x : g.v) x *= g.u[0];
+    g.u = {1.0};
+    g.kind = GatherKind::Columns;
+  } else if (g.wv == 0) {
+    for (double& x : g.u) x *= g.v[0];
+    g.v = {1.0};
+    g.kind = GatherKind::Rows;
+  }
+  return g;
+}
+
+TermSchedule term_schedule(const GatherTile& tile, const TermGather& g) {
+  TermSchedule s;
+  const int fragments = tile.warp_fragments;
+  switch (g.kind) {
+  case GatherKind::Chain: {
+    // A fragment's T'·V' reads T's columns from its own first column on, n + 2wv of them, in whole k-chunks
+    // that are whole n-wide T tiles; neighbouring fragments share all but their first tile.
+    const int span = round_up(tile.n + 2 * g.wv, std::lcm(tile.n, tile.k));
+    s.chunks = (tile.m + 2 * g.wu + tile.k - 1) / tile.k;
+    s.t_tiles = fragments - 1 + span / tile.n;
+    s.v_chunks = span / tile.k;
+    s.mma = s.chunks * s.t_tiles + fragments * s.v_chunks;
+    break;
+  }
+  case GatherKind::Rows:
+    s.chunks = (tile.m + 2 * g.wu + tile.k - 1) / tile.k;
+    s.mma = s.chunks * fragments;
+    break;
+  case GatherKind::Columns:
+    s.chunks = (tile.n + 2 * g.wv + tile.k - 1) / tile.k;
+    s.mma = s.chunks * fragments;
+    break;
+  case GatherKind::CudaCores: break;
+  }
+  return s;
 }
 
 ButterflySwap derive_butterfly_swap(MmaShape shape, int inner) {
@@ -124,6 +206,36 @@ BandedPair make_banded_pair(const GatherTile& tile, const ButterflySwap& swap, c
       b.v_swapped[at(kp, q, tile.tile_cols)] =
           b.v_band[at(swap.permutation[static_cast<std::size_t>(kp)], q, tile.tile_cols)];
   return b;
+}
+
+TermOperands term_operands(const GatherTile& tile, const TermGather& g) {
+  TermOperands o;
+  o.gather = g;
+  o.schedule = term_schedule(tile, g);
+  const TermSchedule& s = o.schedule;
+  const auto band = [](const std::vector<double>& w, int offset) {
+    return offset >= 0 && offset < static_cast<int>(w.size()) ? w[static_cast<std::size_t>(offset)] : 0.0;
+  };
+  if (g.kind == GatherKind::Chain || g.kind == GatherKind::Rows) {
+    const int cols = s.chunks * tile.k;
+    o.u_band.assign(static_cast<std::size_t>(tile.m * cols), 0.0);
+    for (int p = 0; p < tile.m; ++p)
+      for (int i = 0; i < cols; ++i) o.u_band[at(p, i, cols)] = band(g.u, i - p);
+  }
+  if (g.kind == GatherKind::Chain || g.kind == GatherKind::Columns) {
+    const int rows = (g.kind == GatherKind::Chain ? s.v_chunks : s.chunks) * tile.k;
+    o.v_band.assign(static_cast<std::size_t>(rows * tile.n), 0.0);
+    for (int r = 0; r < rows; ++r)
+      for (int q = 0; q < tile.n; ++q) o.v_band[at(r, q, tile.n)] = band(g.v, r - q);
+    if (g.kind == GatherKind::Chain) {
+      o.swap = derive_butterfly_swap(tile.shape, rows);
+      o.v_swapped.assign(o.v_band.size(), 0.0);
+      for (int kp = 0; kp < rows; ++kp)
+        for (int q = 0; q < tile.n; ++q)
+          o.v_swapped[at(kp, q, tile.n)] = o.v_band[at(o.swap.permutation[static_cast<std::size_t>(kp)], q, tile.n)];
+    }
+  }
+  return o;
 }
 
 LineGather make_line_gather(MmaShape shape, const std::vector<double>& weights) {

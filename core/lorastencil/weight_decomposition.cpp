@@ -176,7 +176,14 @@ WeightMatrix RankOneTerm::embedded(int side) const {
   return m;
 }
 
-std::string_view to_string(DecompositionKind k) { return k == DecompositionKind::Pyramid ? "pyramid" : "svd"; }
+std::string_view to_string(DecompositionKind k) {
+  switch (k) {
+  case DecompositionKind::Pyramid: return "pyramid";
+  case DecompositionKind::Svd: return "svd";
+  case DecompositionKind::Cross: return "cross";
+  }
+  return "?";
+}
 
 int WeightDecomposition::tensor_core_terms() const {
   return static_cast<int>(std::count_if(terms.begin(), terms.end(), [](const RankOneTerm& t) { return !t.on_cuda_cores; }));

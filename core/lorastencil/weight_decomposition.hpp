@@ -35,7 +35,8 @@ struct RankOneTerm {
   WeightMatrix embedded(int side) const; // C placed in a side x side matrix of zeros
 };
 
-enum class DecompositionKind { Pyramid, Svd };
+// Pyramid: PMA's rings; Svd: Eq. 8; Cross: single gathers of a star-shaped plane (cross_decomposition.hpp).
+enum class DecompositionKind { Pyramid, Svd, Cross };
 std::string_view to_string(DecompositionKind k);
 
 struct WeightDecomposition {

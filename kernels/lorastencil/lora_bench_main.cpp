@@ -68,6 +68,18 @@ Stencil random_stencil(int dims, int radius, bool symmetric, std::mt19937_64& rn
   return normalized(s);
 }
 
+// Positive weights on the axes only, drawn independently (not symmetric), summing to 1: a star whose planes
+// take the cross split and, fused, the multinomial expansion.
+Stencil random_star(int dims, int radius, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(0.05, 1.0);
+  Stencil s = make_stencil(dims, radius, fmt::format("random-star-{}d-r{}", dims, radius));
+  s.at(0, 0, 0) = u(rng);
+  for (int k = -radius; k <= radius; ++k)
+    if (k != 0)
+      for (int axis = 0; axis < dims; ++axis) s.at(axis == 0 ? k : 0, axis == 1 ? k : 0, axis == 2 ? k : 0) = u(rng);
+  return normalized(s);
+}
+
 struct Check {
   std::string stencil, boundary, extent;
   int steps = 0, fused = 0;
@@ -106,7 +118,8 @@ Check run_check(const Stencil& s, const Extent& e, const Boundary& b, int steps,
 }
 
 // Every preset with the cost model's fusion on awkward, exact-tile and tiny grids; each other fusion depth
-// (its band fix and remainder pass) and random symmetric and general stencils on the awkward grid.
+// (its band fix and remainder pass), random symmetric and general stencils and random stars (unfused and fused
+// twice) on the awkward grid.
 std::vector<Check> correctness_suite(bool quick) {
   std::vector<Check> out;
   std::uint64_t seed = 1;
@@ -145,6 +158,12 @@ std::vector<Check> correctness_suite(bool quick) {
   for (int dims = 1; dims <= 3; ++dims)
     for (bool symmetric : {true, false})
       for (int radius : {1, 2, 3}) add(random_stencil(dims, radius, symmetric, rng), 0, false);
+  for (int dims = 2; dims <= 3; ++dims)
+    for (int radius : {1, 2}) {
+      const Stencil star = random_star(dims, radius, rng);
+      add(star, 0, false);
+      add(star, 2, false); // fused: the expansion's chains of 1D kernels of different lengths
+    }
   return out;
 }
 

@@ -20,9 +20,7 @@ constexpr std::size_t kHopperSharedPerBlock = 227 * 1024;
 
 std::string lorastencil_unsupported(const Stencil& s, const Extent& e) {
   try {
-    LoraStencilOptions o;
-    o.shape = MmaShape::M16N8K4_F64;
-    const LoraStencilPlan plan = make_lorastencil_plan(s, o);
+    const LoraStencilPlan plan = lora_gpu::plan_for_gpu(s, lora_gpu::gpu_plan_options());
     const lora_gpu::PassArgs args = lora_gpu::make_pass_args(lora_gpu::make_gpu_pass(plan), e, Boundary{});
     if (lora_gpu::shared_bytes(args) > kHopperSharedPerBlock)
       return fmt::format("a LoRAStencil block for W^{} (radius {}) needs {} KB of shared memory, more than a GPU gives "
@@ -64,8 +62,9 @@ GpuMethodSpec lorastencil_gpu_spec() {
   s.id = "lorastencil";
   s.precision = Precision::FP64;
   s.description = "LoRAStencil on FP64 tensor cores (mma.m16n8k4): rank-1 pyramid U·X·V chains with butterfly-swapped "
-                  "V, the apex on CUDA cores, cp.async staging, cost-model temporal fusion. Weights without mirror "
-                  "symmetry take the general SVD split: more rank-1 terms, slower";
+                  "V, the apex on CUDA cores, star planes as single U·X / X·V gathers (cross split, and the "
+                  "multinomial expansion of fused stars), cp.async staging, cost-model temporal fusion. Weights "
+                  "without mirror symmetry take the general SVD split: more rank-1 terms, slower";
   s.fused_steps = 3;
   s.extra_unsupported_reason = lorastencil_unsupported;
   s.unavailable_reason = [] { return gpu_unavailable_reason(); };

@@ -13,34 +13,7 @@ namespace {
 
 constexpr int kSlot = 32; // doubles per fragment slot: one per lane
 
-int ceil_div(int a, int b) { return (a + b - 1) / b; }
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
-
-// Chunks of 4 inputs under a band of 2w+1 weights: U·X spans 16 output rows (16 + 2w inputs), X·V one
-// 8-column C fragment (8 + 2w inputs).
-int row_chunks(int w) { return ceil_div(16 + 2 * w, 4); }
-int col_chunks(int w) { return ceil_div(8 + 2 * w, 4); }
-
-// The centred half-width of the non-zero part of a (2R+1)-long vector, and that part; -1 when all zero.
-int trim_centred(const std::vector<double>& full, int radius, std::vector<double>& compact) {
-  int lo = -1, hi = -1;
-  for (int i = 0; i < static_cast<int>(full.size()); ++i)
-    if (full[static_cast<std::size_t>(i)] != 0.0) {
-      if (lo < 0) lo = i;
-      hi = i;
-    }
-  if (lo < 0) return -1;
-  const int w = std::max(radius - lo, hi - radius);
-  compact.assign(static_cast<std::size_t>(2 * w + 1), 0.0);
-  for (int i = 0; i <= 2 * w; ++i) compact[static_cast<std::size_t>(i)] = full[static_cast<std::size_t>(radius - w + i)];
-  return w;
-}
-
-std::vector<double> embed(const std::vector<double>& part, int offset, int side) {
-  std::vector<double> full(static_cast<std::size_t>(side), 0.0);
-  for (std::size_t i = 0; i < part.size(); ++i) full[static_cast<std::size_t>(offset) + i] = part[i];
-  return full;
-}
 
 GpuTerm scalar_term(int plane, double weight, int dx, int dy) {
   GpuTerm t;
@@ -52,32 +25,25 @@ GpuTerm scalar_term(int plane, double weight, int dx, int dy) {
   return t;
 }
 
-// Classifies u v^T (full-length vectors) by which of its vectors is a single centred weight.
-GpuTerm rank_one_term(int plane, const std::vector<double>& u_full, const std::vector<double>& v_full, int radius) {
+// The term as core's warp tile runs it (trimmed, classified, a single weight folded into the other vector),
+// with the chunk count the kernels' templates take.
+GpuTerm gpu_term(int plane, const TermGather& g, const GatherTile& tile) {
+  if (g.kind == GatherKind::CudaCores) return scalar_term(plane, g.scalar(), 0, 0);
   GpuTerm t;
   t.plane = plane;
-  const int wu = trim_centred(u_full, radius, t.u);
-  const int wv = trim_centred(v_full, radius, t.v);
-  if (wu < 0 || wv < 0) return scalar_term(plane, 0.0, 0, 0);
-  t.desc.wu = wu;
-  t.desc.wv = wv;
-  if (wu == 0 && wv == 0) return scalar_term(plane, t.u[0] * t.v[0], 0, 0);
-  if (wu == 0) { // Y += X·V: fold the single u into v
-    for (double& x : t.v) x *= t.u[0];
-    t.u = {1.0};
-    t.desc.kind = kColGather;
-    t.desc.kc = col_chunks(wv);
-  } else if (wv == 0) { // Y += U·X: fold the single v into u
-    for (double& x : t.u) x *= t.v[0];
-    t.v = {1.0};
-    t.desc.kind = kRowGather;
-    t.desc.kc = row_chunks(wu);
-  } else {
-    t.desc.kind = kFull;
-    t.desc.kc = row_chunks(wu);
-    t.desc.wide = wv > 4 ? 1 : 0;
-  }
+  t.u = g.u;
+  t.v = g.v;
+  t.desc.wu = g.wu;
+  t.desc.wv = g.wv;
+  t.desc.kc = term_schedule(tile, g).chunks;
+  t.desc.kind = g.kind == GatherKind::Chain ? kFull : g.kind == GatherKind::Rows ? kRowGather : kColGather;
+  t.desc.wide = g.kind == GatherKind::Chain && g.wv > 4 ? 1 : 0;
   return t;
+}
+
+// The kernels' warp tile for a pass: m16n8k4, 4 C fragments along x in 1D and 2D, 2 in 3D.
+GatherTile kernel_tile(int dims, int radius) {
+  return make_gather_tile(MmaShape::M16N8K4_F64, radius, dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp);
 }
 
 void append_tables(GpuTerm& t, std::vector<double>& tables) {
@@ -109,24 +75,22 @@ void append_tables(GpuTerm& t, std::vector<double>& tables) {
   }
 }
 
-// Per output point of one pass, from the warp tile the kernels run: 16 x 32 (1D: 16 segments x 32), 3D 16 x 16.
-void add_counts(const TermDesc& d, int dims, PassCounts& c) {
-  const int tiles = dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp;
-  const double points = static_cast<double>(kWarpRows) * 8 * tiles;
-  const int v_offsets = d.wide ? 3 : 2, t_tiles = tiles + v_offsets - 1;
+// Per output point of one pass, on the warp tile the kernels run: 16 x 32 (1D: 16 segments x 32), 3D 16 x 16.
+// The MMAs are core's count for that tile (term_schedule), which is what the kernels' loops issue.
+void add_counts(const GpuTerm& t, const GatherTile& tile, PassCounts& c) {
+  const TermDesc& d = t.desc;
+  const int tiles = tile.warp_fragments;
+  const double points = tile.warp_points();
+  if (d.kind != kScalar) {
+    TermGather g{d.kind == kFull ? GatherKind::Chain : d.kind == kRowGather ? GatherKind::Rows : GatherKind::Columns,
+                 d.wu, d.wv, t.u, t.v};
+    c.mma_per_point += term_schedule(tile, g).mma / points;
+  }
+  const int t_tiles = tiles + (d.wide ? 3 : 2) - 1;
   switch (d.kind) {
-  case kFull:
-    c.mma_per_point += (d.kc * t_tiles + v_offsets * 2 * tiles) / points;
-    c.shared_loads_per_point += 32.0 * d.kc * t_tiles / points;
-    break;
-  case kRowGather:
-    c.mma_per_point += d.kc * tiles / points;
-    c.shared_loads_per_point += 32.0 * d.kc * tiles / points;
-    break;
-  case kColGather:
-    c.mma_per_point += d.kc * tiles / points;
-    c.shared_loads_per_point += 64.0 * (2 * (tiles - 1) + d.kc) / points;
-    break;
+  case kFull: c.shared_loads_per_point += 32.0 * d.kc * t_tiles / points; break;
+  case kRowGather: c.shared_loads_per_point += 32.0 * d.kc * tiles / points; break;
+  case kColGather: c.shared_loads_per_point += 64.0 * (2 * (tiles - 1) + d.kc) / points; break;
   default:
     c.cuda_core_fma_per_point += 1.0;
     c.shared_loads_per_point += 1.0;
@@ -153,6 +117,60 @@ int pitch_for(int cols) {
 
 } // namespace
 
+RooflineDevice h200_roofline() { return {"NVIDIA H200 (measured: copy, mma.m16n8k4.f64)", 4241.0, 65.7}; }
+
+LoraStencilOptions gpu_plan_options() {
+  LoraStencilOptions o;
+  o.shape = MmaShape::M16N8K4_F64;
+  o.device = h200_roofline();
+  o.warp_fragments = kOutTilesPerWarp;
+  return o;
+}
+
+LoraStencilOptions kernel_plan_options(const Stencil& s, LoraStencilOptions options) {
+  options.shape = MmaShape::M16N8K4_F64;
+  options.warp_fragments = s.dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp;
+  return options;
+}
+
+LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options) {
+  LoraStencilOptions o = kernel_plan_options(s, options);
+  if (o.fused_steps != 0 || s.radius == 0 || s.dims == 2) return make_lorastencil_plan(s, o);
+  if (s.dims == 3) {
+    // The roofline sees bytes and MMAs only. A fused 3D pass also stages 2R+3 planes per block, which halves
+    // the warps per SM with each fused step; fused 3D passes measured slower than T = 1 even with the cross
+    // split's fewer MMAs (notes/lorastencil-gpu.md, runs 3 and 5).
+    const LoraStencilPlan weighed = make_lorastencil_plan(s, o);
+    o.fused_steps = 1;
+    LoraStencilPlan plan = make_lorastencil_plan(s, o);
+    plan.fusion_candidates = weighed.fusion_candidates;
+    plan.fusion_rule = fmt::format("T = 1 in 3D (the roofline alone picks T = {}): each fused step adds 2 staged "
+                                   "planes to every block's ring of 2R+3 and halves the warps per SM, and fused 3D "
+                                   "passes measured slower than T = 1 on the H200 (notes/lorastencil-gpu.md)",
+                                   weighed.fused_steps);
+    return plan;
+  }
+  // 1D: the same cost model over every depth up to radius kMaxRadius, not only the paper's 3 steps. The line
+  // gather costs under 1% of the tensor peak at any depth, so each step fused divides the bytes per step.
+  std::vector<FusionCandidate> candidates;
+  LoraStencilPlan best;
+  for (int t = 1; t <= kMaxRadius / s.radius; ++t) {
+    o.fused_steps = t;
+    LoraStencilPlan plan = make_lorastencil_plan(s, o);
+    candidates.push_back(plan.fusion_candidates.front());
+    if (t == 1 || candidates.back().estimated_ps_per_point <
+                      0.98 * candidates[static_cast<std::size_t>(best.fused_steps - 1)].estimated_ps_per_point)
+      best = std::move(plan);
+  }
+  best.fusion_candidates = candidates;
+  best.fusion_rule = fmt::format("T = {} of 1..{}: the cost model's smallest max(global bytes / {:.0f} GB/s, tensor "
+                                 "FLOPs / {:.1f} TFLOP/s) per point and base step; in 1D every depth up to radius {} "
+                                 "is weighed (the gather's tensor work is negligible), a deeper one must win by 2%",
+                                 best.fused_steps, candidates.size(), options.device.memory_gbs,
+                                 options.device.tensor_fp64_tflops, kMaxRadius);
+  return best;
+}
+
 double band_fragment(const std::vector<double>& w, int chunk, int lane, int row_offset) {
   const int g = lane >> 2, q = lane & 3;
   const int i = 4 * chunk + q - g - row_offset;
@@ -177,21 +195,17 @@ GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
     throw InputError(fmt::format("the LoRAStencil GPU kernels take fused radii 1..{}; W^{} of '{}' has radius {}",
                                  kMaxFusedRadius, plan.fused_steps, plan.stencil.name, R));
   const int side = 2 * R + 1;
+  const GatherTile tile = kernel_tile(pass.dims, R);
   if (pass.dims == 1) {
-    // The line gather (paper IV-C) always runs as X·V, even when only the centre weight is left.
-    GpuTerm t;
-    t.u = {1.0};
-    int wv = trim_centred(plan.kernel.weights, R, t.v);
-    if (wv < 1) {
-      std::vector<double> v(3, 0.0);
-      if (wv == 0) v[1] = t.v[0];
-      t.v = v;
-      wv = 1;
-    }
-    t.desc.kind = kColGather;
-    t.desc.wv = wv;
-    t.desc.kc = col_chunks(wv);
-    pass.terms.push_back(std::move(t));
+    // The line gather (paper IV-C) always runs as X·V, even when only the centre weight (or none) is left.
+    RankOneTerm line;
+    line.size = side;
+    line.u.assign(static_cast<std::size_t>(side), 0.0);
+    line.u[static_cast<std::size_t>(R)] = 1.0;
+    line.v = plan.kernel.weights;
+    TermGather g = term_gather(line, R);
+    if (g.kind != GatherKind::Columns) g = TermGather{GatherKind::Columns, 0, 1, {1.0}, {0.0, g.scalar(), 0.0}};
+    pass.terms.push_back(gpu_term(0, g, tile));
     pass.plane_first = {0};
     pass.plane_count = {1};
   } else {
@@ -206,11 +220,7 @@ GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
         pass.terms.push_back(scalar_term(index, p.weight, p.dx, p.dy));
       } else if (p.kind == PlaneKind::TensorCores) {
         for (const RankOneTerm& t : p.decomposition.terms) {
-          if (t.on_cuda_cores) {
-            pass.terms.push_back(scalar_term(index, t.weight(), 0, 0));
-            continue;
-          }
-          GpuTerm g = rank_one_term(index, embed(t.u, t.offset, side), embed(t.v, t.offset, side), R);
+          GpuTerm g = gpu_term(index, term_gather(t, R), tile);
           if (g.desc.kind == kScalar && g.desc.scalar == 0.0) continue;
           pass.terms.push_back(std::move(g));
         }
@@ -225,7 +235,7 @@ GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
                                  plan.fused_steps, plan.stencil.name, pass.terms.size(), kMaxTerms));
   for (GpuTerm& t : pass.terms) {
     append_tables(t, pass.tables);
-    add_counts(t.desc, pass.dims, pass.counts);
+    add_counts(t, tile, pass.counts);
   }
   pass.table_slots = static_cast<int>(pass.tables.size() / kSlot);
   if (pass.dims == 1) {

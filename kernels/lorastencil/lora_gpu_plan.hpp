@@ -38,6 +38,18 @@ struct GpuPass {
   std::string describe() const;  // one line per term
 };
 
+// The roofs the fusion choice weighs on the machine the kernels are tuned for: an H200's measured copy
+// bandwidth and its measured mma.m16n8k4.f64 rate (lorastencil-bench, notes/lorastencil-gpu.md).
+RooflineDevice h200_roofline();
+// Core's plan options for the kernels: the m16n8k4 shape they run, the H200 roofline, cost-model fusion.
+LoraStencilOptions gpu_plan_options();
+// `options` with the kernels' warp tile for `s`: m16n8k4, 4 C fragments per warp in 1D and 2D, 2 in 3D, so
+// that core counts (and picks its decomposition and fusion by) exactly the MMAs the kernels issue.
+LoraStencilOptions kernel_plan_options(const Stencil& s, LoraStencilOptions options);
+// Core's plan for the kernels' tile with the cost model's fusion; for 1D stencils the model weighs every
+// depth up to kMaxRadius instead of the paper's 3 (its estimate, not a measurement, picks the depth either way).
+LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options);
+
 // Throws InputError when the plan exceeds what one pass holds (radius > 8, more than kMaxTerms terms).
 GpuPass make_gpu_pass(const LoraStencilPlan& plan);
 

@@ -36,15 +36,6 @@ template <typename T> T* device_copy(const std::vector<T>& host, const char* wha
 
 } // namespace
 
-RooflineDevice h200_roofline() { return {"NVIDIA H200 (measured: copy, mma.m16n8k4.f64)", 4241.0, 65.7}; }
-
-LoraStencilOptions gpu_plan_options() {
-  LoraStencilOptions o;
-  o.shape = MmaShape::M16N8K4_F64;
-  o.device = h200_roofline();
-  return o;
-}
-
 struct LoraGpuRunner::Pass {
   LoraStencilPlan plan;
   GpuPass gpu;
@@ -58,30 +49,6 @@ struct LoraGpuRunner::Pass {
     cudaFree(boxes);
   }
 };
-
-LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options) {
-  if (s.dims != 1 || options.fused_steps != 0 || s.radius == 0) return make_lorastencil_plan(s, options);
-  // 1D: the same cost model over every depth up to radius kMaxRadius, not only the paper's 3 steps. The line
-  // gather costs under 1% of the tensor peak at any depth, so each step fused divides the bytes per step.
-  LoraStencilOptions o = options;
-  std::vector<FusionCandidate> candidates;
-  LoraStencilPlan best;
-  for (int t = 1; t <= kMaxRadius / s.radius; ++t) {
-    o.fused_steps = t;
-    LoraStencilPlan plan = make_lorastencil_plan(s, o);
-    candidates.push_back(plan.fusion_candidates.front());
-    if (t == 1 || candidates.back().estimated_ps_per_point <
-                      0.98 * candidates[static_cast<std::size_t>(best.fused_steps - 1)].estimated_ps_per_point)
-      best = std::move(plan);
-  }
-  best.fusion_candidates = candidates;
-  best.fusion_rule = fmt::format("T = {} of 1..{}: the cost model's smallest max(global bytes / {:.0f} GB/s, tensor "
-                                 "FLOPs / {:.1f} TFLOP/s) per point and base step; in 1D every depth up to radius {} "
-                                 "is weighed (the gather's tensor work is negligible), a deeper one must win by 2%",
-                                 best.fused_steps, candidates.size(), options.device.memory_gbs,
-                                 options.device.tensor_fp64_tflops, kMaxRadius);
-  return best;
-}
 
 LoraGpuRunner::LoraGpuRunner(const Stencil& s, const Extent& e, const Boundary& b, const RunnerOptions& options,
                              cudaStream_t stream)
@@ -113,7 +80,7 @@ LoraGpuRunner::Pass& LoraGpuRunner::pass_for(int steps) {
   if (steps == plan_.fused_steps) {
     p->plan = plan_;
   } else {
-    LoraStencilOptions o = options_.plan;
+    LoraStencilOptions o = kernel_plan_options(stencil_, options_.plan);
     o.fused_steps = steps;
     p->plan = make_lorastencil_plan(stencil_, o);
   }

@@ -14,16 +14,6 @@
 
 namespace se::lora_gpu {
 
-// The roofs the fusion choice weighs on the machine the kernels are tuned for: an H200's measured copy
-// bandwidth and its measured mma.m16n8k4.f64 rate (lorastencil-bench, notes/lorastencil-gpu.md).
-RooflineDevice h200_roofline();
-// Core's plan options for the kernels: the m16n8k4 shape they run, the H200 roofline, cost-model fusion.
-LoraStencilOptions gpu_plan_options();
-
-// Core's plan with the cost model's fusion; for 1D stencils the model weighs every depth up to kMaxRadius
-// instead of the paper's 3 (its estimate, not a measurement, picks the depth either way).
-LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options);
-
 struct RunnerOptions {
   LoraStencilOptions plan = gpu_plan_options(); // fused_steps 0: the cost model's choice
   bool poison_each_pass = false; // fill each pass's output with NaN first (checks that every point is written)

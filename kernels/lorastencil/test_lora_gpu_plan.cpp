@@ -219,6 +219,75 @@ TEST_CASE("fragment tables replay the fused stencil on a warp tile", "[lora-gpu]
       }
 }
 
+TEST_CASE("star planes run as single gathers; the kernels' MMAs are core's count on their tile", "[lora-gpu]") {
+  const auto kinds = [](const GpuPass& p) {
+    std::multiset<int> k;
+    for (const GpuTerm& t : p.terms) k.insert(t.desc.kind);
+    return k;
+  };
+  // heat-2d: the row and the column, then (fused) the multinomial terms: T - 1 chains beside the two gathers.
+  for (int t = 1; t <= 3; ++t) {
+    const Stencil s = preset("heat-2d");
+    const LoraStencilPlan plan = make_lorastencil_plan(s, kernel_plan_options(s, with_fusion(t)));
+    const GpuPass p = make_gpu_pass(plan);
+    INFO("heat-2d T=" << t << "\n" << p.describe());
+    std::multiset<int> want{kColGather, kRowGather};
+    for (int j = 1; j < t; ++j) want.insert(kFull);
+    CHECK(kinds(p) == want);
+    CHECK(check_tile(plan) < 1e-13);
+  }
+  const GpuPass heat3 = make_gpu_pass(plan_for_gpu(preset("heat-3d"), gpu_plan_options()));
+  CHECK(kinds(heat3) == std::multiset<int>{kScalar, kColGather, kRowGather, kScalar});
+  // Every preset at every depth, on the kernels' tile: the pass counts exactly the MMAs core's plan counts.
+  for (const std::string& name : preset_names()) {
+    const Stencil s = preset(name);
+    for (int t = 1; t <= 3 && t * s.radius <= kMaxRadius; ++t) {
+      const LoraStencilPlan plan = make_lorastencil_plan(s, kernel_plan_options(s, with_fusion(t)));
+      INFO(name << " T=" << t);
+      if (s.dims > 1) CHECK(plan.tile.warp_fragments == (s.dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp));
+      CHECK(make_gpu_pass(plan).counts.mma_per_point == Approx(plan.cost.mma_per_point * t).epsilon(1e-12));
+    }
+  }
+  // Random stars with arms of both signs, not symmetric, fused up to 3 times: the tables replay W^T.
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  for (int dims : {2, 3})
+    for (int radius : {1, 2})
+      for (int t = 1; t <= 3 && t * radius <= (dims == 3 ? 4 : 6); ++t) {
+        Stencil s = make_stencil(dims, radius, "random-star");
+        s.at(0, 0, 0) = d(rng);
+        for (int k = -radius; k <= radius; ++k)
+          if (k != 0)
+            for (int axis = 0; axis < dims; ++axis) s.at(axis == 0 ? k : 0, axis == 1 ? k : 0, axis == 2 ? k : 0) = d(rng);
+        const LoraStencilPlan plan = make_lorastencil_plan(s, kernel_plan_options(s, with_fusion(t)));
+        INFO(dims << "D star radius " << radius << " T=" << t);
+        for (const LoraPlane& p : plan.planes)
+          if (p.kind == PlaneKind::TensorCores) CHECK(p.decomposition.kind == DecompositionKind::Cross);
+        CHECK(check_tile(plan) < 1e-13);
+      }
+}
+
+TEST_CASE("the GPU's fusion choice: the roofline over the kernels' tile, 1D up to radius 7, 3D unfused",
+          "[lora-gpu]") {
+  const LoraStencilPlan line = plan_for_gpu(preset("heat-1d"), gpu_plan_options());
+  CHECK(line.fused_steps == 7);
+  CHECK(line.fusion_candidates.size() == 7);
+  const LoraStencilPlan heat = plan_for_gpu(preset("heat-2d"), gpu_plan_options());
+  CHECK(heat.fused_steps == 3); // the expansion keeps W^3 under the memory roof
+  CHECK(heat.tile.warp_points() == 512);
+  for (const char* name : {"heat-3d", "box-3d27p"}) {
+    const LoraStencilPlan p = plan_for_gpu(preset(name), gpu_plan_options());
+    INFO(p.fusion_rule);
+    CHECK(p.fused_steps == 1);
+    CHECK(p.fusion_candidates.size() == 3);
+    CHECK(p.tile.warp_points() == 256);
+    CHECK_THAT(p.fusion_rule, Catch::Contains("T = 1 in 3D"));
+  }
+  LoraStencilOptions forced = gpu_plan_options();
+  forced.fused_steps = 2;
+  CHECK(plan_for_gpu(preset("heat-3d"), forced).fused_steps == 2);
+}
+
 TEST_CASE("every preset plans for the kernels' m16n8k4 shape", "[lora-gpu]") {
   LoraStencilOptions o;
   o.shape = MmaShape::M16N8K4_F64;

@@ -137,6 +137,49 @@ TEST_CASE("LoRAStencil emulation is exact on Hopper's FP64 shapes and with a for
   CHECK(emulation_error(preset("box-2d25p"), awkward_extent(2, 9), 2, kBoundaries[1], svd, 9) < kBound);
 }
 
+TEST_CASE("LoRAStencil emulation with the cross split and star expansion equals the reference, fused and not, on "
+          "the paper's tile and the GPU's warp tiles",
+          "[lorastencil][cross]") {
+  // Stars: the presets and random ones with arms of both signs, not symmetric; forced cross and the cost model's
+  // choice (which also takes the cross split for every star plane here).
+  std::vector<Stencil> stars = {preset("heat-2d"), preset("star-2d13p"), preset("heat-3d")};
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  for (int dims : {2, 3})
+    for (int radius : {1, 2}) {
+      Stencil s = make_stencil(dims, radius, "random-star");
+      s.at(0, 0, 0) = d(rng);
+      for (int k = -radius; k <= radius; ++k)
+        if (k != 0)
+          for (int axis = 0; axis < dims; ++axis) s.at(axis == 0 ? k : 0, axis == 1 ? k : 0, axis == 2 ? k : 0) = d(rng);
+      double total = 0;
+      for (double w : s.weights) total += std::abs(w);
+      for (double& w : s.weights) w /= total;
+      stars.push_back(s);
+    }
+  std::uint64_t seed = 300;
+  for (const Stencil& s : stars)
+    for (int fused = 1; fused <= 3 && fused * s.radius <= (s.dims == 3 ? 4 : 6); ++fused)
+      for (const bool gpu_tile : {false, true})
+        for (const Boundary& b : kBoundaries) {
+          LoraStencilOptions o;
+          o.fused_steps = fused;
+          o.decomposition = gpu_tile ? DecompositionChoice::Auto : DecompositionChoice::Cross;
+          if (gpu_tile) {
+            o.shape = MmaShape::M16N8K4_F64;
+            o.warp_fragments = s.dims == 3 ? 2 : 4;
+          }
+          const Extent e = awkward_extent(s.dims, seed);
+          const double err = emulation_error(s, e, fused + 1, b, o, seed++);
+          const LoraStencilPlan p = make_lorastencil_plan(s, o);
+          INFO(s.name << " T=" << fused << (gpu_tile ? " auto on the GPU tile" : " cross") << " on " << e.to_string()
+                      << " " << to_string(b.kind) << ": rel L2 " << err);
+          CHECK(err < error_bound(Precision::FP64, fused + 1));
+          for (const LoraPlane& plane : p.planes)
+            if (plane.kind == PlaneKind::TensorCores) CHECK(plane.decomposition.kind == DecompositionKind::Cross);
+        }
+}
+
 TEST_CASE("LoRAStencil emulation: 100 steps, tiny grids and a grid that is one partial tile", "[lorastencil]") {
   const Stencil heat = preset("heat-2d");
   CHECK(emulation_error(heat, parse_extent("13x11"), 100, kBoundaries[0], {}, 3) < error_bound(Precision::FP64, 100));

@@ -262,7 +262,8 @@ TEST_CASE("the paper's Eq. 12-16: 3.25x and 4.2x memory, 36/26 MMAs at h = 3, py
   CHECK_THROWS_AS(lorastencil_paper_counts(0, 8, 8), InputError);
 }
 
-TEST_CASE("our counted cost of box-2d49p equals Eq. 16 and Eq. 12 at h = 3, and the emulation executes it",
+TEST_CASE("our counted cost of box-2d49p: Eq. 16's 12 MMAs for the outer term, fewer for the trimmed inner "
+          "terms, Eq. 12's loads, and the emulation executes it",
           "[lorastencil]") {
   LoraStencilOptions o;
   o.fused_steps = 1;
@@ -271,34 +272,49 @@ TEST_CASE("our counted cost of box-2d49p equals Eq. 16 and Eq. 12 at h = 3, and 
   CHECK(plan.tensor_core_terms() == 3);
   CHECK(plan.tile.step1_mma() == 8); // "This process requires a total of 8 MMA operations"
   CHECK(plan.tile.step2_mma() == 4); // "4 MMA operations are conducted, totaling 12"
-  CHECK(plan.cost.mma_per_point == Approx(36.0 / 64).epsilon(1e-15));
-  CHECK(plan.cost.mma_per_point == Approx(paper.lorastencil_mma).epsilon(1e-15));
+  // Eq. 16 prices each of the h terms like the outer 7x7 one; the 5x5 and 3x3 terms, trimmed to their own
+  // window, need 3 row chunks over 2 T tiles plus 4 T'·V' chunks: 10 each.
+  REQUIRE(plan.planes[0].gathers.size() == 3);
+  std::vector<int> term_mma;
+  for (const TermGather& g : plan.planes[0].gathers) {
+    CHECK(g.kind == GatherKind::Chain);
+    term_mma.push_back(term_schedule(plan.tile, g).mma);
+  }
+  CHECK(term_mma == std::vector<int>{12, 10, 10});
+  CHECK(paper.lorastencil_mma == Approx(3 * 12.0 / 64).epsilon(1e-15));
+  CHECK(plan.cost.mma_per_point == Approx(32.0 / 64).epsilon(1e-15));
   // X is 16x16 doubles per 64 points, as Eq. 12's ab/8 fragments; plus the apex's read on CUDA cores.
   CHECK(plan.cost.shared_bytes_per_point == Approx(32.0 + 8.0).epsilon(1e-15));
   CHECK(plan.cost.useful_flops_per_point == 98);
-  CHECK(plan.cost.executed_flops_per_point == Approx(36.0 / 64 * 512 + 2).epsilon(1e-15));
+  CHECK(plan.cost.executed_flops_per_point == Approx(32.0 / 64 * 512 + 2).epsilon(1e-15));
   CHECK(plan.cost.fragment_zero_fraction > 0.3);
   CHECK(plan.cost.fragment_zero_fraction < 0.7);
 
-  // The emulation performs exactly the counted MMAs per point on a grid of whole tiles, in 1D, 2D and 3D.
-  for (const char* name : {"box-2d49p", "heat-1d", "heat-3d", "box-3d27p", "star-2d13p"}) {
-    const Stencil s = preset(name);
-    for (int fused : {1, 2}) {
-      o.fused_steps = fused;
-      const LoraStencilPlan p = make_lorastencil_plan(s, o);
-      Extent e;
-      e.dims = s.dims;
-      e.n = s.dims == 1 ? std::array<std::int64_t, 3>{128, 1, 1}
-                        : s.dims == 2 ? std::array<std::int64_t, 3>{16, 16, 1} : std::array<std::int64_t, 3>{8, 8, 7};
-      std::vector<double> v(static_cast<std::size_t>(e.points()), 1.0);
-      const LoraPassCounts counts = lorastencil_pass(p, e, v, Boundary{});
-      INFO(name << " T=" << fused);
-      CHECK(static_cast<double>(counts.mma) / static_cast<double>(e.points()) ==
-            Approx(p.cost.mma_per_point * fused).epsilon(1e-12));
-      CHECK(static_cast<double>(counts.cuda_core_updates) / static_cast<double>(e.points()) ==
-            Approx(p.cost.cuda_core_flops_per_point * fused / 2).epsilon(1e-12));
+  // The emulation performs exactly the counted MMAs per point on a grid of whole tiles, in 1D, 2D and 3D, on the
+  // paper's 8x8 tile and on the GPU kernels' warp tiles (m16n8k4; 4 fragments in 2D, 2 in 3D).
+  for (const bool gpu_tile : {false, true})
+    for (const char* name : {"box-2d49p", "heat-1d", "heat-2d", "heat-3d", "box-3d27p", "star-2d13p"}) {
+      const Stencil s = preset(name);
+      o.shape = gpu_tile ? MmaShape::M16N8K4_F64 : MmaShape::M8N8K4_F64;
+      o.warp_fragments = gpu_tile ? (s.dims == 3 ? 2 : 4) : 1;
+      for (int fused : {1, 2}) {
+        o.fused_steps = fused;
+        const LoraStencilPlan p = make_lorastencil_plan(s, o);
+        Extent e;
+        e.dims = s.dims;
+        const std::int64_t rows = gpu_tile ? 32 : 16, cols = gpu_tile ? 32 : 16;
+        e.n = s.dims == 1 ? std::array<std::int64_t, 3>{128, 1, 1}
+                          : s.dims == 2 ? std::array<std::int64_t, 3>{cols, rows, 1}
+                                        : std::array<std::int64_t, 3>{cols / 2, rows / 2, 7};
+        std::vector<double> v(static_cast<std::size_t>(e.points()), 1.0);
+        const LoraPassCounts counts = lorastencil_pass(p, e, v, Boundary{});
+        INFO(name << " T=" << fused << (gpu_tile ? " on the GPU's warp tile" : ""));
+        CHECK(static_cast<double>(counts.mma) / static_cast<double>(e.points()) ==
+              Approx(p.cost.mma_per_point * fused).epsilon(1e-12));
+        CHECK(static_cast<double>(counts.cuda_core_updates) / static_cast<double>(e.points()) ==
+              Approx(p.cost.cuda_core_flops_per_point * fused / 2).epsilon(1e-12));
+      }
     }
-  }
 }
 
 TEST_CASE("3D planes: single-weight planes go to CUDA cores, the others to 2D LoRAStencil", "[lorastencil]") {
@@ -310,7 +326,7 @@ TEST_CASE("3D planes: single-weight planes go to CUDA cores, the others to 2D Lo
   CHECK(heat.planes[0].dz == -1);
   CHECK(heat.planes[0].weight == preset("heat-3d").at(0, 0, -1));
   CHECK(heat.planes[1].kind == PlaneKind::TensorCores);
-  CHECK(heat.planes[1].decomposition.kind == DecompositionKind::Svd); // the 5-point star plane
+  CHECK(heat.planes[1].decomposition.kind == DecompositionKind::Cross); // the 5-point star plane: two gathers
   CHECK(heat.planes[2].kind == PlaneKind::CudaCores);
   const LoraStencilPlan box = make_lorastencil_plan(preset("box-3d27p"), o);
   for (const LoraPlane& p : box.planes) {
@@ -376,7 +392,7 @@ TEST_CASE("LoRAStencil rejects what it cannot take, saying why", "[lorastencil]"
   CHECK_THROWS_WITH(make_lorastencil_plan(preset("box-2d49p"), deep), Catch::Contains("fuse at most 2 steps"));
   deep.fused_steps = -1;
   CHECK_THROWS_AS(make_lorastencil_plan(preset("box-2d49p"), deep), InputError);
-  CHECK_THROWS_WITH(parse_decomposition_choice("qr"), Catch::Contains("auto, pyramid or svd"));
+  CHECK_THROWS_WITH(parse_decomposition_choice("qr"), Catch::Contains("auto, pyramid, cross or svd"));
 
   const Method m = lorastencil_emulation_method();
   CHECK(m.unsupported_reason(make_stencil(1, 0, "scale"), parse_extent("64")).find("radius 0") != std::string::npos);
@@ -399,11 +415,11 @@ TEST_CASE("the plan summary prints the pyramid, bands, swap and cost, and its JS
   CHECK_THAT(s.text, Catch::Contains("T' column k' = T column [0 2 4 6 1 3 5 7 8 10 12 14 9 11 13 15]"));
   CHECK_THAT(s.text, Catch::Contains("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"));
   CHECK_THAT(s.text, Catch::Contains("the SVD alternative"));
-  CHECK_THAT(s.text, Catch::Contains("1024 tiles, 36864 MMAs per pass"));
+  CHECK_THAT(s.text, Catch::Contains("1024 tiles, 32768 MMAs per pass"));
   CHECK(s.json["planes"][0]["decomposition"]["terms"].size() == 4);
   CHECK(s.json["planes"][0]["bands"][0]["U"].size() == 8);
   CHECK(s.json["planes"][0]["bands"][0]["U"][0].size() == 16);
-  CHECK(s.json["cost"]["mma_per_point"].get<double>() == Approx(36.0 / 64));
+  CHECK(s.json["cost"]["mma_per_point"].get<double>() == Approx(32.0 / 64));
   CHECK(s.json["svd_alternative"]["tensor_core_terms"].get<int>() == 4);
   const PlanSummary fused = plan_summary_lorastencil(preset("box-2d9p"), parse_extent("64x64"));
   CHECK(fused.cost.fused_steps > 1);
