@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
+#include <utility>
 
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
@@ -51,6 +53,12 @@ StartupState prepare_startup(const ExplorerOptions& options) {
                                    options.size->dims, out.state.stencil.name, out.state.stencil.dims));
     out.state.grid.extent_for(options.size->dims) = *options.size;
   }
+  if (options.view) {
+    if (find_view(*options.view) == nullptr)
+      throw InputError(fmt::format("unknown view '{}' (views: {})", *options.view, view_names()));
+    out.view = *options.view;
+  }
+  out.lecture = options.lecture;
   try {
     check_simulation_setup(simulation_setup(out.state));
   } catch (const InputError& e) {
@@ -81,13 +89,27 @@ void apply_style() {
   style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
 }
 
-void load_font() {
+// Latin-1 plus what the teaching views write: Greek (sigma), the transpose sign, dashes, super/subscripts,
+// arrows, math operators, the circled stage numbers and the triangles of the lecture bar.
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
+                                    0x2190, 0x21FF, 0x2200, 0x22FF, 0x2460, 0x24FF, 0x25A0, 0x25FF, 0};
+
+// The normal font and the lecture font. DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px
+// bitmap font; it is optional.
+std::pair<ImFont*, ImFont*> load_fonts() {
   ImGuiIO& io = ImGui::GetIO();
-  // DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px bitmap font; it is optional.
   const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   std::error_code ec;
-  if (std::filesystem::exists(path, ec) && io.Fonts->AddFontFromFileTTF(path, 16.0f) != nullptr) return;
-  io.Fonts->AddFontDefault();
+  if (std::filesystem::exists(path, ec)) {
+    ImFont* normal = io.Fonts->AddFontFromFileTTF(path, 16.0f, nullptr, kGlyphRanges);
+    ImFont* large = io.Fonts->AddFontFromFileTTF(path, 24.0f, nullptr, kGlyphRanges);
+    if (normal != nullptr && large != nullptr) return {normal, large};
+    io.Fonts->Clear();
+  }
+  ImFont* normal = io.Fonts->AddFontDefault();
+  ImFontConfig big;
+  big.SizePixels = 20.0f;
+  return {normal, io.Fonts->AddFontDefault(&big)};
 }
 
 } // namespace
@@ -108,8 +130,14 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
   } else {
     io.IniFilename = nullptr;
   }
+  io.UserData = &layout_; // set_default_window_rect reads the arrangement from here
   apply_style();
-  load_font();
+  std::tie(font_, lecture_font_) = load_fonts();
+  if (startup.view.empty())
+    layout_.show_focused("");
+  else
+    layout_.show_focused(startup.view);
+  if (startup.lecture) start_lecture_tour();
   platform_.attach_imgui();
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
     platform_.detach_imgui();
@@ -126,7 +154,9 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
     ImGui::DestroyContext(imgui_);
     throw;
   }
-  environment_.compute_device = query_device(0).summary();
+  const DeviceInfo device = query_device(0);
+  environment_.compute_device = device.summary();
+  environment_.cuda_device = device.available;
   environment_.gl_renderer = gl_renderer_string();
   environment_.gl_version = gl_version_string();
   environment_.platform = platform_.description();
@@ -151,9 +181,18 @@ void ExplorerApp::save_state_now() const {
   if (state_dir_) save_state(*state_dir_, state_);
 }
 
+void ExplorerApp::start_lecture_tour() {
+  lecture_.large_fonts = true;
+  go_to_lecture_step(layout_, lecture_, 0);
+}
+
 void ExplorerApp::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return; // typing a size or a path must not start and stop the run
+  if (lecture_.touring) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) go_to_lecture_step(layout_, lecture_, lecture_.step + 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) go_to_lecture_step(layout_, lecture_, lecture_.step - 1);
+  }
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.playing = !state_.playing;
   if (ImGui::IsKeyPressed(GLFW_KEY_S, true) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) state_.step_requested = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) state_.reset_requested = true;
@@ -175,7 +214,8 @@ void ExplorerApp::run_simulation() {
     ui.blocked = e.what();
     return;
   }
-  if (state_.playing)
+  // A closed Simulation window pauses the run: the teaching views then get the whole frame.
+  if (state_.playing && layout_.is_open("simulation"))
     simulation_.advance(state_.grid.steps_per_frame);
   else if (step)
     simulation_.advance(1);
@@ -221,8 +261,10 @@ void ExplorerApp::frame(RgbaImage* capture) {
   ImGui::SetCurrentContext(imgui_);
   platform_.begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
+  ImGui::GetIO().FontDefault = lecture_.large_fonts ? lecture_font_ : font_;
   ImGui::NewFrame();
   state_.probes.clear();
+  facts_.clear();
   ++state_.frame;
   const auto now = std::chrono::steady_clock::now();
   if (last_frame_) {
@@ -234,8 +276,18 @@ void ExplorerApp::frame(RgbaImage* capture) {
   handle_shortcuts();
   run_simulation();
   update_heatmap();
-  ViewContext ctx{state_, simulation_, *heatmap_, environment_};
-  for (const ViewEntry& view : explorer_views()) view.draw(ctx);
+  ViewContext ctx{state_, simulation_, *heatmap_, environment_, memory_, facts_, layout_, lecture_};
+  ctx.finish_background_work = platform_.headless();
+  draw_menu_bar(ctx);
+  if (lecture_.touring) draw_lecture_bar(ctx);
+  for (const ViewEntry& view : explorer_views()) {
+    if (!layout_.is_open(view.name)) continue;
+    bool open = true;
+    ctx.open = &open;
+    view.draw(ctx);
+    if (!open) layout_.set_open(view.name, false);
+  }
+  ctx.open = nullptr;
   draw_status_line(ctx);
 
   ImGui::Render();

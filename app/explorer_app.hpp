@@ -17,6 +17,7 @@
 #include "app/views.hpp"
 
 struct ImGuiContext;
+struct ImFont;
 
 namespace se {
 
@@ -25,17 +26,21 @@ struct ExplorerOptions {
   std::optional<Extent> size;     // --size
   std::optional<std::string> state_dir;
   bool use_state = true;          // false: --no-state, nothing is read or written
+  std::optional<std::string> view; // --view: show this view large (a name from explorer_views())
+  bool lecture = false;            // --lecture: larger fonts and the guided tour
 };
 
 struct StartupState {
   ExplorerState state;
   std::optional<std::filesystem::path> state_dir; // where state.json and imgui.ini live; nullopt: nowhere
   std::vector<std::string> messages;               // problems to report (stderr and the status line)
+  std::string view;                                // shown large; "" for the free layout
+  bool lecture = false;
 };
 
 // Loads the saved state and applies the overrides, checking the result can run before anything is
 // allocated. Throws InputError for bad overrides (a size of other dims, smaller than the stencil, too
-// large for memory); a saved state that cannot run here is reported and replaced by the defaults.
+// large for memory, an unknown view); a saved state that cannot run here is reported and replaced by the defaults.
 StartupState prepare_startup(const ExplorerOptions& options);
 
 // The simulation the state asks for.
@@ -54,6 +59,10 @@ public:
   void frame(RgbaImage* capture = nullptr);
 
   ExplorerState& state() { return state_; }
+  const ViewFacts& view_facts() const { return facts_; }
+  ViewLayout& layout() { return layout_; }
+  LectureMode& lecture() { return lecture_; }
+  void start_lecture_tour(); // large fonts, step 1 of the tour
   const Simulation& simulation() const { return simulation_; }
   Platform& platform() { return platform_; }
   const EnvironmentInfo& environment() const { return environment_; }
@@ -69,7 +78,13 @@ private:
   std::optional<std::filesystem::path> state_dir_;
   std::string ini_path_; // io.IniFilename points into it, so it lives as long as the context
   ExplorerState state_;
+  ViewMemory memory_;
+  ViewFacts facts_;
+  ViewLayout layout_;
+  LectureMode lecture_;
   ImGuiContext* imgui_ = nullptr;
+  ImFont* font_ = nullptr;         // normal text
+  ImFont* lecture_font_ = nullptr; // lecture mode
   std::unique_ptr<HeatmapRenderer> heatmap_;
   Simulation simulation_;
   EnvironmentInfo environment_;

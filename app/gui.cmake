@@ -40,6 +40,7 @@ add_library(se_gui STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/gl_resources.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/grid_slice.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/heatmap_renderer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/matrix_widget.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform_egl.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform_glfw.cpp

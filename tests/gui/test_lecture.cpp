@@ -1,0 +1,118 @@
+// Lecture mode and the view command line: --view opens any registered view large and refuses unknown names
+// with exit code 2; the guided tour moves with PageDown/PageUp and its buttons; --headless --record writes the
+// scripted tour as numbered PNG frames.
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <GLFW/glfw3.h>
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "gui_test_support.hpp"
+
+using namespace se;
+using se::test::HeadlessExplorer;
+using se::test::run_command;
+using se::test::TempDir;
+
+namespace {
+
+std::string explorer(const std::string& args) { return std::string("'") + SE_EXPLORER_EXE + "' " + args; }
+
+std::string file_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+TEST_CASE("--view takes every registered view and refuses others with exit code 2", "[gui][cli][lecture]") {
+  const auto bad = run_command(explorer("--headless --platform egl --no-state --frames 1 --view nope"));
+  INFO(bad.output);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("unknown view 'nope'"));
+  for (const ViewEntry& v : explorer_views()) CHECK_THAT(bad.output, Catch::Contains(v.name));
+  CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
+
+  TempDir dir;
+  const auto png = dir.path() / "sparse24.png";
+  const auto ok = run_command(explorer("--headless --platform egl --no-state --frames 2 --window 900x560 --view sparse24 "
+                                       "--stencil box-2d9p --size 32x32 --screenshot " + png.string()));
+  INFO(ok.output);
+  CHECK(ok.exit_code == 0);
+  REQUIRE(std::filesystem::exists(png));
+  CHECK(std::filesystem::file_size(png) > 20000);
+}
+
+TEST_CASE("--record writes the lecture tour as numbered PNG frames", "[gui][cli][lecture]") {
+  TempDir dir;
+  const auto frames = dir.path() / "tour";
+  const auto r = run_command(explorer("--headless --platform egl --no-state --window 800x500 --stencil heat-2d "
+                                      "--size 32x32 --record " + frames.string()));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  int expected = 0;
+  for (const LectureStep& s : lecture_steps()) expected += s.captures;
+  CHECK_THAT(r.output, Catch::Contains(fmt::format("wrote {} lecture frames", expected)));
+  std::string previous;
+  for (int i = 1; i <= expected; ++i) {
+    const auto png = frames / fmt::format("frame_{:04d}.png", i);
+    INFO(png);
+    REQUIRE(std::filesystem::exists(png));
+    const std::string bytes = file_bytes(png);
+    CHECK(bytes.substr(1, 3) == "PNG");
+    CHECK(bytes.size() > 15000); // a rendered view, not a blank frame
+    CHECK(bytes != previous);    // every frame shows something new (a new step, or the animation moving on)
+    previous = bytes;
+  }
+  CHECK_FALSE(std::filesystem::exists(frames / fmt::format("frame_{:04d}.png", expected + 1)));
+
+  const auto windowed = run_command(explorer("--no-state --record " + (dir.path() / "x").string()));
+  CHECK(windowed.exit_code == 2);
+  CHECK_THAT(windowed.output, Catch::Contains("--headless"));
+}
+
+TEST_CASE("the lecture tour: larger fonts, PageDown/PageUp and the Next button move through the views",
+          "[gui][egl][lecture]") {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.lecture = true;
+  o.stencil = preset("box-2d9p");
+  o.size = Extent{2, {32, 32, 1}};
+  HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1280, 800);
+  ex.frames(2);
+  const std::vector<LectureStep> steps = lecture_steps();
+  REQUIRE(steps.size() >= 10);
+  CHECK(ex.app().lecture().large_fonts);
+  CHECK(ImGui::GetFontSize() >= 20.0f);
+  CHECK(ex.app().view_facts().at("lecture.step") == "1");
+  CHECK(ex.app().layout().focus == steps[0].view);
+
+  ex.press(GLFW_KEY_PAGE_DOWN);
+  ex.frames(1);
+  CHECK(ex.app().view_facts().at("lecture.step") == "2");
+  CHECK(ex.app().layout().focus == steps[1].view);
+  CHECK(ex.app().layout().is_open(steps[1].view));
+  CHECK(ex.app().view_facts().at(steps[1].view + ".page") == steps[1].page);
+  const WidgetRect w = ex.probe(steps[1].view + ".window");
+  const WidgetRect bar = ex.probe("lecture.next");
+  CHECK(w.y0 > bar.y1); // the view sits below the lecture bar, not under it
+
+  ex.click("lecture.next");
+  ex.frames(1);
+  CHECK(ex.app().view_facts().at("lecture.step") == "3");
+  CHECK(ex.app().view_facts().at(steps[2].view + ".page") == steps[2].page);
+  ex.press(GLFW_KEY_PAGE_UP);
+  ex.press(GLFW_KEY_PAGE_UP);
+  CHECK(ex.app().view_facts().at("lecture.step") == "1");
+
+  ex.click("lecture.end");
+  CHECK_FALSE(ex.app().lecture().touring);
+  ex.click("menu.lecture");
+  ex.click("menu.lecture.fonts");
+  CHECK_FALSE(ex.app().lecture().large_fonts);
+  ex.frames(1);
+  CHECK(ImGui::GetFontSize() < 20.0f);
+}

@@ -1,0 +1,253 @@
+// The teaching views headless: each renders a non-blank picture unlike the others, draws the core plan of the
+// stencil being edited (checked through the facts each view publishes against core's own functions), follows
+// weight edits made in the Stencil window, takes synthetic input on its controls, and says why a method cannot
+// take a stencil.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <GLFW/glfw3.h>
+#include <catch2/catch.hpp>
+
+#include "core/flashfft/flashfft_plan.hpp"
+#include "core/lorastencil/weight_decomposition.hpp"
+#include "core/tcstencil/tcstencil_plan.hpp"
+#include "gui_test_support.hpp"
+
+using namespace se;
+using se::test::HeadlessExplorer;
+
+namespace {
+
+const std::vector<std::string> kTeachingViews{"pyramid", "sparse24", "params", "fft", "fragments"};
+
+StartupState focused(const std::string& view, const std::string& stencil = "box-2d25p") {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.view = view;
+  o.stencil = preset(stencil);
+  o.size = Extent{o.stencil->dims, {32, o.stencil->dims > 1 ? 32 : 1, o.stencil->dims > 2 ? 16 : 1}};
+  return prepare_startup(o);
+}
+
+std::string fact(HeadlessExplorer& ex, const std::string& key) {
+  const auto& facts = ex.app().view_facts();
+  const auto it = facts.find(key);
+  INFO("view fact " << key);
+  REQUIRE(it != facts.end());
+  return it->second;
+}
+
+bool has_fact(HeadlessExplorer& ex, const std::string& key) { return ex.app().view_facts().count(key) > 0; }
+
+// Fraction of pixels that differ between two frames of the same size.
+double differing_fraction(const RgbaImage& a, const RgbaImage& b) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  std::size_t differ = 0;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x) {
+      const std::uint8_t *p = a.pixel(x, y), *q = b.pixel(x, y);
+      if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 24) ++differ;
+    }
+  return static_cast<double>(differ) / (static_cast<double>(a.width) * a.height);
+}
+
+// Tabs take a click only when the mouse already hovered them the frame before (ImGui's overlap rule), so
+// the pointer goes there first.
+void click_tab(HeadlessExplorer& ex, const std::string& probe) {
+  const WidgetRect r = ex.probe(probe);
+  ex.input().move_mouse(r.center_x(), r.center_y());
+  ex.settle();
+  ex.click(probe);
+  ex.frames(1);
+}
+
+// Click, click again (a double-click: the weight cell turns into a text field), type, Enter.
+void type_into(HeadlessExplorer& ex, const std::string& probe, const std::string& text) {
+  const WidgetRect r = ex.probe(probe);
+  ex.input().click(r.center_x(), r.center_y());
+  ex.input().click(r.center_x(), r.center_y());
+  ex.input().type_text(text);
+  ex.input().press_key(GLFW_KEY_ENTER);
+  ex.settle();
+}
+
+} // namespace
+
+TEST_CASE("each teaching view renders non-blank and unlike the other views", "[gui][egl][views]") {
+  std::vector<RgbaImage> shots;
+  for (const std::string& view : kTeachingViews) {
+    HeadlessExplorer ex(PlatformKind::Egl, focused(view), 1100, 700);
+    ex.frames(3);
+    const RgbaImage image = ex.screenshot();
+    const WidgetRect w = ex.probe(view + ".window");
+    INFO("view " << view);
+    CHECK(w.x1 - w.x0 > 500); // shown large beside the Stencil editor
+    CHECK(ex.app().layout().is_open("stencil"));
+    CHECK_FALSE(ex.app().layout().is_open("simulation"));
+    const std::size_t colors = se::test::count_distinct_colors(image, int(w.x0), int(w.y0), int(w.x1), int(w.y1));
+    INFO("distinct colours in the view: " << colors);
+    CHECK(colors > 150);
+    CHECK_FALSE(has_fact(ex, view + ".unsupported"));
+    shots.push_back(image);
+  }
+  for (std::size_t i = 0; i < shots.size(); ++i)
+    for (std::size_t j = i + 1; j < shots.size(); ++j) {
+      INFO(kTeachingViews[i] << " vs " << kTeachingViews[j]);
+      CHECK(differing_fraction(shots[i], shots[j]) > 0.08);
+    }
+}
+
+TEST_CASE("the pyramid draws core's decomposition and follows weight edits in the Stencil window", "[gui][egl][views]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("pyramid", "box-2d25p"), 1280, 800);
+  ex.frames(2);
+  const WeightDecomposition before = pyramid_decomposition(weight_matrix(preset("box-2d25p")));
+  CHECK(fact(ex, "pyramid.kind") == "pyramid");
+  CHECK(fact(ex, "pyramid.W") == fact_numbers(before.weights.values));
+  CHECK(fact(ex, "pyramid.rank") == std::to_string(before.rank));
+  CHECK(fact(ex, "pyramid.terms") == std::to_string(before.terms.size()));
+  CHECK(fact(ex, "pyramid.v1") == fact_numbers(before.terms[0].v));
+
+  // A corner weight, mirrored to all four corners by the symmetry lock: still a pyramid, with a new outer term.
+  type_into(ex, "stencil.weight.-2.2.0", "0.05");
+  ex.frames(1);
+  const Stencil& edited = ex.state().stencil;
+  REQUIRE(edited.at(-2, -2) == 0.05);
+  const WeightDecomposition after = pyramid_decomposition(weight_matrix(edited));
+  CHECK(fact(ex, "pyramid.W") == fact_numbers(after.weights.values));
+  CHECK(fact(ex, "pyramid.v1") == fact_numbers(after.terms[0].v));
+  CHECK(fact(ex, "pyramid.u1") == fact_numbers(after.terms[0].u));
+  CHECK(fact(ex, "pyramid.v1") != fact_numbers(before.terms[0].v));
+
+  // Without the lock one weight breaks the symmetry: the view switches to the SVD and says so.
+  ex.click("stencil.symmetry_lock");
+  REQUIRE_FALSE(ex.state().symmetry_lock);
+  type_into(ex, "stencil.weight.-1.0.0", "0.2");
+  ex.frames(1);
+  const WeightMatrix w = weight_matrix(ex.state().stencil);
+  REQUIRE_FALSE(pyramid_obstacle(w).empty());
+  const WeightDecomposition svd = svd_decomposition(w);
+  CHECK(fact(ex, "pyramid.kind") == "svd");
+  CHECK(fact(ex, "pyramid.rank") == std::to_string(svd.rank));
+  CHECK(fact(ex, "pyramid.terms") == std::to_string(svd.terms.size()));
+  CHECK(fact(ex, "pyramid.W") == fact_numbers(w.values));
+}
+
+TEST_CASE("the teaching views' controls take synthetic input", "[gui][egl][views]") {
+  SECTION("pyramid: the RDG page and its term buttons") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("pyramid", "box-2d49p"), 1100, 700);
+    ex.frames(2);
+    click_tab(ex, "pyramid.tab.rdg");
+    CHECK(fact(ex, "pyramid.page") == "rdg");
+    const std::string first = fact(ex, "pyramid.U");
+    ex.click("pyramid.term.2");
+    CHECK(fact(ex, "pyramid.U") != first);
+  }
+  SECTION("sparse24: kernel rows and the swap parity") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("sparse24", "box-2d9p"), 1100, 700);
+    ex.frames(2);
+    CHECK(fact(ex, "sparse24.validator") == "pass");
+    CHECK(fact(ex, "sparse24.parity") == "odd");
+    const std::string odd = fact(ex, "sparse24.swapped");
+    ex.click("sparse24.parity.even");
+    ex.frames(1);
+    CHECK(fact(ex, "sparse24.parity") == "even");
+    CHECK(fact(ex, "sparse24.swapped") != odd);
+    CHECK(fact(ex, "sparse24.validator") == "pass");
+    ex.click("sparse24.row.1");
+    CHECK(fact(ex, "sparse24.row") == "1");
+  }
+  SECTION("params: the ConvStencil tab and TCStencil's FP64 variant") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-2d"), 1100, 700);
+    ex.frames(2);
+    CHECK(fact(ex, "params.page") == "tcstencil");
+    ex.click("params.tc.fp64");
+    ex.frames(1);
+    const TCStencilPlan fp64 = make_tcstencil_plan(preset("heat-2d"), Precision::FP64);
+    CHECK(fact(ex, "params.tc.matrix") == fp64.matrices[0].name);
+    CHECK(fact(ex, "params.tc.operand") == fact_numbers(fp64.matrices[0].operand));
+    click_tab(ex, "params.tab.convstencil");
+    CHECK(fact(ex, "params.page") == "convstencil");
+    CHECK(has_fact(ex, "params.conv.kernel_a"));
+  }
+  SECTION("fft: the CRT map's factors and the measured error of fusion") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("fft", "heat-1d"), 1100, 700);
+    ex.frames(2);
+    click_tab(ex, "fft.tab.crt");
+    ex.click("fft.crt.choice.1");
+    CHECK(fact(ex, "fft.crt.map") == "3x4");
+    click_tab(ex, "fft.tab.fusion");
+    // Measured on a worker thread; headless frames wait for it. A stable stencil's error stays at rounding level.
+    const std::string curve = fact(ex, "fft.error_curve");
+    std::vector<double> errors;
+    for (const char* p = curve.c_str(); *p != '\0';) {
+      char* end = nullptr;
+      errors.push_back(std::strtod(p, &end));
+      p = end;
+    }
+    CHECK(errors.size() == 24);
+    for (double e : errors) CHECK(e < 1e-10);
+  }
+  SECTION("fragments: the shape combo and the step-through") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "box-2d25p"), 1100, 700);
+    ex.frames(2);
+    CHECK(fact(ex, "fragments.shape") == "m8n8k4.f64");
+    ex.click("fragments.shape");
+    ex.click("fragments.shape.wmma.m16n16k16.f16.f32");
+    CHECK(fact(ex, "fragments.shape") == "wmma.m16n16k16.f16.f32");
+    CHECK_THAT(fact(ex, "fragments.record_disabled"), Catch::Contains("CUDA"));
+    click_tab(ex, "fragments.tab.loop");
+    CHECK(fact(ex, "fragments.step") == "1");
+    ex.click("fragments.next");
+    CHECK(fact(ex, "fragments.step") == "2");
+    ex.click("fragments.loop.flashfft");
+    ex.frames(1);
+    // Step 2 of the DFT chain is the C -> A feed: every register stays in its lane (checked from the layouts).
+    CHECK_THAT(fact(ex, "fragments.step_text"), Catch::Contains("swizzled"));
+    CHECK(fact(ex, "fragments.feed_in_lane") == "yes");
+  }
+}
+
+TEST_CASE("teaching views say why a method cannot take the stencil", "[gui][egl][views]") {
+  {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("sparse24", "heat-3d"), 900, 600);
+    ex.frames(2);
+    CHECK_THAT(fact(ex, "sparse24.unsupported"), Catch::Contains("1D and 2D"));
+  }
+  {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-1d"), 900, 600);
+    ex.frames(2);
+    CHECK_THAT(fact(ex, "params.unsupported"), Catch::Contains("1D"));
+  }
+  {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-2d"), 1100, 700);
+    ex.frames(1);
+    ex.state().stencil = with_radius(preset("heat-2d"), 4);
+    ex.click("params.tc.fp64");
+    ex.frames(1);
+    CHECK(fact(ex, "params.unsupported") == tcstencil_unsupported_reason(ex.state().stencil, Precision::FP64));
+  }
+  {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("pyramid", "heat-2d"), 900, 600);
+    ex.frames(1);
+    ex.state().stencil = with_radius(preset("heat-2d"), 0);
+    ex.frames(1);
+    CHECK_THAT(fact(ex, "pyramid.unsupported"), Catch::Contains("radius 0"));
+  }
+}
+
+TEST_CASE("the Views menu opens a teaching view beside the default layout", "[gui][egl][views]") {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.size = Extent{2, {32, 32, 1}};
+  HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1100, 700);
+  ex.frames(1);
+  CHECK_FALSE(ex.app().layout().is_open("fft"));
+  ex.click("menu.views");
+  ex.click("menu.view.fft");
+  CHECK(ex.app().layout().is_open("fft"));
+  CHECK(ex.app().layout().is_open("simulation"));
+  ex.frames(1);
+  CHECK(has_fact(ex, "fft.tile"));
+}
