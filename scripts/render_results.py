@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Renders the GPU results recorded in assets/results/*.json (the JSON `stencil-bench suite` writes) as the
+README's results table, between the <!-- results:begin --> and <!-- results:end --> markers.
+`--check` exits 1 when the README's table is not what the results give (a CTest runs it)."""
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+
+def fmt_err(x):
+    return "n/a" if x is None else f"{x:.1e}"
+
+
+def render():
+    lines = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "assets", "results", "*.json"))):
+        with open(path) as f:
+            suite = json.load(f)
+        rows = [r for r in suite.get("results", []) if r.get("backend") == "gpu"]
+        if not rows:
+            continue
+        copy = suite.get("copy_gbs")
+        name = os.path.relpath(path, ROOT)
+        lines.append(f"**{suite.get('gpu', '?')}** — [{name}]({name})"
+                     + (f", measured copy bandwidth {copy:.0f} GB/s" if copy else "")
+                     + (" (suite incomplete: see the file)" if suite.get("incomplete") else "") + "\n")
+        lines.append("| method | stencil | precision | size | steps fused | GStencil/s | % of copy roof | rel L2 vs FP64 | check |")
+        lines.append("| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |")
+        for r in rows:
+            size = "x".join(str(n) for n in r.get("size", []))
+            roof = r.get("roof_fraction")
+            lines.append(f"| {r['method']} | {r['stencil']} | {r['precision']} | {size} | {r.get('fused_steps', 1)} | "
+                         f"{r['gstencils']:.1f} | {'' if roof is None else f'{100 * roof:.0f}%'} | "
+                         f"{fmt_err(r.get('rel_l2_error'))} | {'ok' if r.get('passed', True) else 'FAILED'} |")
+        lines.append("")
+    if not lines:
+        lines = ["No GPU results recorded yet.", ""]
+    return "\n".join(lines)
+
+
+def main():
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        print(f"README.md lacks the {BEGIN} / {END} markers", file=sys.stderr)
+        return 1
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    new = head + BEGIN + "\n" + render() + END + tail
+    if "--check" in sys.argv:
+        if new != text:
+            print("README.md's results table is out of date: run scripts/render_results.py", file=sys.stderr)
+            return 1
+        print("README.md's results table matches assets/results")
+        return 0
+    with open(readme, "w") as f:
+        f.write(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
