@@ -28,7 +28,7 @@ std::string file_bytes(const std::filesystem::path& p) {
 
 } // namespace
 
-TEST_CASE("--view takes every registered view and refuses others with exit code 2", "[gui][cli][lecture]") {
+TEST_CASE("the --view option takes every registered view and refuses others with exit code 2", "[gui][cli][lecture]") {
   const auto bad = run_command(explorer("--headless --platform egl --no-state --frames 1 --view nope"));
   INFO(bad.output);
   CHECK(bad.exit_code == 2);
@@ -46,7 +46,7 @@ TEST_CASE("--view takes every registered view and refuses others with exit code 
   CHECK(std::filesystem::file_size(png) > 20000);
 }
 
-TEST_CASE("--record writes the lecture tour as numbered PNG frames", "[gui][cli][lecture]") {
+TEST_CASE("the --record option writes the lecture tour as numbered PNG frames", "[gui][cli][lecture]") {
   TempDir dir;
   const auto frames = dir.path() / "tour";
   const auto r = run_command(explorer("--headless --platform egl --no-state --window 800x500 --stencil heat-2d "
