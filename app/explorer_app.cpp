@@ -227,19 +227,15 @@ void ExplorerApp::update_heatmap() {
   const Extent& e = simulation_.setup().extent;
   const std::int64_t z = resolve_z_slice(e, state_.view.z_slice);
   if (simulation_.version() != shown_version_ || z != shown.z || shown.width == 0) {
-    const auto values = simulation_.values();
-    GridSlice slice = extract_slice(values, e, z, heatmap_->max_side());
-    heatmap_->upload(slice);
-    live_range_ = finite_range(values);
-    shown.width = slice.width;
-    shown.height = slice.height;
-    shown.stride = slice.stride;
+    // GPU runs store the texture on the device (CUDA-GL interop); host runs upload a sampled slice.
+    Simulation::Frame f = simulation_.show(*heatmap_, z);
+    live_range_ = f.range;
+    shown.width = f.width;
+    shown.height = f.height;
+    shown.stride = f.stride;
     shown.z = z;
     shown.not_finite = live_range_.not_finite;
-    if (e.dims == 1)
-      shown.profile = std::move(slice.values);
-    else
-      shown.profile.clear();
+    shown.profile = std::move(f.profile);
     shown_version_ = simulation_.version();
   }
   double lo = 0, hi = 1;

@@ -61,3 +61,18 @@ target_compile_definitions(se_gui PRIVATE GLFW_INCLUDE_NONE)
 
 add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/gui_main.cpp)
 target_link_libraries(stencil-explorer PRIVATE se_gui)
+
+# The Compare and Performance views' plots and background sweeps, and CUDA-GL interop for live GPU runs: a
+# small CUDA library in CUDA builds (nvcc takes none of se_gui's C++ warning flags), else the stand-in that
+# says the build has no CUDA, so the app starts on any machine.
+target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/plot_widgets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/benchmark_job.cpp)
+target_link_libraries(se_gui PRIVATE se_cli) # all_methods(): the same method list as stencil-bench
+if(SE_HAVE_CUDA)
+  add_library(se_gui_interop STATIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_gl_texture.cu)
+  target_include_directories(se_gui_interop PRIVATE ${PROJECT_SOURCE_DIR} ${CUDAToolkit_INCLUDE_DIRS})
+  target_link_libraries(se_gui_interop PRIVATE se_kernels CUDA::cudart_static)
+  set_target_properties(se_gui_interop PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(se_gui PRIVATE se_gui_interop)
+else()
+  target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_gl_texture_none.cpp)
+endif()

@@ -3,12 +3,26 @@
 #include "app/heatmap_renderer.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include <glad/gl.h>
 
 #include "app/shader_sources.hpp"
+#include "core/error.hpp"
 
 namespace se {
+
+namespace {
+
+// The bound 2D texture's filter for both minifying and magnifying; edges clamp (no wrap-around colours).
+void set_bound_texture_sampling(GLint filter) {
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
+
+} // namespace
 
 HeatmapRenderer::HeatmapRenderer()
     : program_(link_program(embedded_shader("heatmap.vert"), embedded_shader("heatmap.frag"), "heat map")),
@@ -23,28 +37,48 @@ HeatmapRenderer::HeatmapRenderer()
   GLint limit = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
   max_side_ = std::clamp(static_cast<int>(limit), 64, 2048);
+  max_texture_side_ = std::max(static_cast<int>(limit), 64);
   set_colormap(colormap_);
+}
+
+HeatmapRenderer::~HeatmapRenderer() { interop_.reset(); }
+
+void HeatmapRenderer::specify_values(int width, int height, const float* data) {
+  interop_.reset(); // re-specifying a registered texture is undefined in CUDA-GL interop
+  glBindTexture(GL_TEXTURE_2D, values_.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, width, height, 0, GL_RED, GL_FLOAT, data);
+  // Values are data, not colours: never interpolate them (the shader uses texelFetch anyway).
+  set_bound_texture_sampling(GL_NEAREST);
+  width_ = width;
+  height_ = height;
+  image_.resize(width_, height_);
 }
 
 void HeatmapRenderer::upload(const GridSlice& slice) {
   if (slice.width <= 0 || slice.height <= 0 || slice.width > max_side_ || slice.height > max_side_ ||
       slice.values.size() != static_cast<std::size_t>(slice.width) * static_cast<std::size_t>(slice.height))
     throw GlError("heat map upload: the slice's size and values disagree");
-  glBindTexture(GL_TEXTURE_2D, values_.id());
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   if (slice.width != width_ || slice.height != height_) {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice.width, slice.height, 0, GL_RED, GL_FLOAT, slice.values.data());
-    // Values are data, not colours: never interpolate them (the shader uses texelFetch anyway).
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    width_ = slice.width;
-    height_ = slice.height;
-    image_.resize(width_, height_);
+    specify_values(slice.width, slice.height, slice.values.data());
   } else {
+    glBindTexture(GL_TEXTURE_2D, values_.id());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RED, GL_FLOAT, slice.values.data());
   }
+}
+
+ValueRange HeatmapRenderer::store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store) {
+  if (width <= 0 || height <= 0 || width > max_texture_side_ || height > max_texture_side_)
+    throw InputError("a " + std::to_string(width) + "x" + std::to_string(height) + " slice exceeds this GL driver's " +
+                     std::to_string(max_texture_side_) + "-texel textures");
+  if (width != width_ || height != height_) specify_values(width, height, nullptr);
+  if (!interop_) {
+    // Registration waits for GL to finish with the texture; GL must not touch it while CUDA has it mapped.
+    glFinish();
+    interop_ = std::make_unique<CudaGlTexture>(values_.id(), width_, height_);
+  }
+  return interop_->store(store);
 }
 
 void HeatmapRenderer::set_colormap(Colormap c) {
@@ -54,10 +88,7 @@ void HeatmapRenderer::set_colormap(Colormap c) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, static_cast<GLsizei>(lut.size()), 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
                lut.data());
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  set_bound_texture_sampling(GL_LINEAR);
   colormap_ = c;
   have_lut_ = true;
 }

@@ -1,8 +1,12 @@
 // Draws a grid slice as a coloured image: values go into an R32F texture, a GLSL pass (shaders/heatmap.*)
-// maps them through a colormap LUT into an RGBA texture that ImGui shows. A CUDA backend can later write
-// the R32F texture directly (cudaGraphicsGLRegisterImage + surface writes) and skip the upload.
+// maps them through a colormap LUT into an RGBA texture that ImGui shows. The values come either from the
+// host (upload) or from a GPU run that stores them through CUDA-GL interop (store_on_device), never both.
 #pragma once
+#include <functional>
+#include <memory>
+
 #include "app/colormap.hpp"
+#include "app/cuda_gl_texture.hpp"
 #include "app/gl_resources.hpp"
 #include "app/grid_slice.hpp"
 
@@ -11,9 +15,14 @@ namespace se {
 class HeatmapRenderer {
 public:
   HeatmapRenderer(); // needs a current GL 3.3 context; throws GlError when the shaders do not build
+  ~HeatmapRenderer();
 
   // Replaces the values texture (re-specified in place when the size changes, so texture ids stay valid).
   void upload(const GridSlice& slice);
+  // Sizes the values texture to width x height (at most max_texture_side()) and lets a GPU run store the
+  // values into it through CUDA-GL interop; returns their finite range. Throws InputError when the texture
+  // cannot be shared with CUDA (no CUDA build or device, GL on a software renderer) or is too large.
+  ValueRange store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store);
   void set_colormap(Colormap c);
   // Colours the values into image_texture(); values outside [value_min, value_max] are clamped.
   void render(float value_min, float value_max);
@@ -27,8 +36,11 @@ public:
   // The largest side upload() takes: the driver's texture limit, capped where more texels than screen
   // pixels would only cost upload time.
   int max_side() const { return max_side_; }
+  int max_texture_side() const { return max_texture_side_; } // the driver's limit: what interop may store
 
 private:
+  void specify_values(int width, int height, const float* data);
+
   GlProgram program_;
   GlVertexArray empty_vao_;
   GlTexture values_;
@@ -38,6 +50,9 @@ private:
   bool have_lut_ = false;
   int width_ = 0, height_ = 0;
   int max_side_ = 2048;
+  int max_texture_side_ = 2048;
+  // Declared after values_: unregistered before the texture is deleted, and whenever it is re-specified.
+  std::unique_ptr<CudaGlTexture> interop_;
   int loc_values_ = -1, loc_colormap_ = -1, loc_min_ = -1, loc_max_ = -1, loc_not_finite_ = -1;
 };
 

@@ -16,6 +16,8 @@ const std::vector<ViewEntry>& explorer_views() {
       {"params", "Parameter matrices (TCStencil, ConvStencil)", draw_params_window},
       {"fft", "FFT (FlashFFTStencil)", draw_fft_window},
       {"fragments", "Fragments", draw_fragments_window},
+      {"compare", "Runs side by side", draw_compare_window},
+      {"performance", "Performance", draw_performance_window},
   };
   return views;
 }

@@ -1,14 +1,17 @@
-// The Simulation window: run controls and live GStencil/s, grid settings, and the heat map with its
-// colour legend. Settings are edited in the state; the app applies them to the simulation each frame.
+// The Simulation window: the method that runs (CPU reference, a CPU emulation or a GPU kernel), run controls with
+// live GStencil/s and the frame's split between stencil steps, texture and drawing, grid settings, and the heat
+// map with its colour legend. Settings are edited in the state; the app applies them to the simulation each frame.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/plot_widgets.hpp"
 #include "app/views.hpp"
 #include "core/error.hpp"
 
@@ -56,9 +59,99 @@ void apply_size_text(ViewContext& ctx) {
   }
 }
 
+// What the window keeps between frames: the method list (gathered once) and the outcome of the last switch.
+struct SimulationWindowMemory {
+  std::optional<MethodCatalogue> catalogue;
+  MethodChoiceCache choices;
+  UiMessage method_message;
+};
+
+void draw_method_picker(ViewContext& ctx) {
+  ExplorerState& st = ctx.state;
+  Simulation& sim = ctx.simulation;
+  auto& memory = ctx.memory.get<SimulationWindowMemory>("simulation");
+  if (!memory.catalogue) memory.catalogue = load_method_catalogue();
+  const MethodCatalogue& catalogue = *memory.catalogue;
+  MethodKey key = sim.method();
+  const float label = ImGui::CalcTextSize("Method").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(-label);
+  if (method_combo(st, "Method", "simulation.method", memory.choices.get(catalogue, st.stencil, st.extent()), key)) {
+    try {
+      sim.use_backend(make_method_backend(method_for(catalogue.methods, key)));
+      memory.method_message.set(fmt::format("now running {}", key.label()), false);
+    } catch (const InputError& e) {
+      memory.method_message.set(fmt::format("{}; still running {}", e.what(), sim.method().label()), true);
+    }
+  }
+  if (!catalogue.gpu_unavailable.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.4f, 1.0f));
+    ImGui::TextWrapped("No GPU (%s): methods run on the CPU, the reference or an emulation.",
+                       catalogue.gpu_unavailable.c_str());
+    ImGui::PopStyleColor();
+  }
+  draw_message(memory.method_message);
+  publish(ctx, "simulation.method", sim.method().label());
+  publish(ctx, "simulation.gpu", catalogue.gpu_unavailable.empty() ? "yes" : "no");
+}
+
+// Where a frame's time goes: the stencil steps (measured on the device for GPU runs), putting the values into
+// the texture, and everything else (colouring, ImGui, presenting) as the rest of the frame.
+void draw_frame_split(ViewContext& ctx) {
+  const Simulation& sim = ctx.simulation;
+  const double frame = ctx.state.frame_seconds;
+  const double steps = ctx.state.playing ? sim.last_advance_seconds() : 0.0;
+  const double store = sim.last_show_seconds();
+  const double rest = std::max(0.0, frame - steps - store);
+  ImGui::Text("frame %.2f ms  (%.0f fps)", frame * 1e3, frame > 0 ? 1.0 / frame : 0.0);
+  {
+    // Drawn empty before the first frame time exists, so the controls below never move.
+    const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetTextLineHeight() * 0.8f;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const double parts[3] = {steps, store, rest};
+    const ImU32 colors[3] = {IM_COL32(86, 180, 233, 255), IM_COL32(230, 159, 0, 255), IM_COL32(120, 124, 134, 255)};
+    float x = at.x;
+    const double total = std::max(frame, steps + store);
+    for (int i = 0; i < 3 && total > 0; ++i) {
+      const float w = static_cast<float>(parts[i] / total) * width;
+      draw->AddRectFilled(ImVec2(x, at.y), ImVec2(x + w, at.y + height), colors[i]);
+      x += w;
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    probe_last_item(ctx.state, "simulation.frame_split");
+  }
+  // A fixed table (names over times) keeps the window's layout steady while the numbers change.
+  const char* names[3] = {"steps", "texture", "drawing"};
+  const double times[3] = {steps, store, rest};
+  const ImVec4 label_colors[3] = {ImVec4(0.34f, 0.71f, 0.91f, 1.0f), ImVec4(0.9f, 0.62f, 0.0f, 1.0f),
+                                  ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)};
+  if (ImGui::BeginTable("simulation.frame_times", 3, ImGuiTableFlags_SizingStretchSame)) {
+    for (int i = 0; i < 3; ++i) {
+      ImGui::TableNextColumn();
+      ImGui::TextColored(label_colors[i], "%s", names[i]);
+    }
+    for (int i = 0; i < 3; ++i) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f ms", times[i] * 1e3);
+    }
+    ImGui::EndTable();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Wall time of the last frame's parts. For GPU runs 'steps' is how long the frame waited for\n"
+                      "them, the GPU's switch from drawing to computing included; the ms/step above is the\n"
+                      "device's own time (CUDA events), which GStencil/s is computed from.");
+  ImGui::TextDisabled("%s", std::string(to_string(sim.frame_path())).c_str());
+  if (const std::string why = sim.interop_problem(); !why.empty() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("CUDA-GL interop is off: %s", why.c_str());
+  publish(ctx, "simulation.frame_path", std::string(to_string(sim.frame_path())));
+  publish(ctx, "simulation.step_ms", fmt::format("{:.6f}", steps * 1e3));
+  publish(ctx, "simulation.texture_ms", fmt::format("{:.6f}", store * 1e3));
+}
+
 void draw_run_controls(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   const Simulation& sim = ctx.simulation;
+  draw_method_picker(ctx);
   const float third = (ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
   if (ImGui::Button(st.playing ? "Pause" : "Play", ImVec2(third, 0))) st.playing = !st.playing;
   probe_last_item(st, "simulation.play");
@@ -83,7 +176,10 @@ void draw_run_controls(ViewContext& ctx) {
   ImGui::Text("%.3f GStencil/s", sim.gstencils());
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Text("step %lld   %.3f ms/step", static_cast<long long>(sim.steps_done()), sim.last_step_seconds() * 1e3);
+  draw_frame_split(ctx);
   if (!st.simulation_ui.blocked.empty()) draw_message(UiMessage{"Waiting: " + st.simulation_ui.blocked, true});
+  if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {} (Reset starts again)", sim.stopped()), true});
+  publish(ctx, "simulation.stopped", sim.stopped());
 }
 
 void draw_grid_controls(ViewContext& ctx) {
@@ -124,11 +220,20 @@ void draw_grid_controls(ViewContext& ctx) {
       g.boundary.value = v;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The fixed value of the points outside the grid.");
   }
+  // Only the CPU reference rounds to a chosen storage; every other method stores in its own precision.
+  const bool reference = ctx.simulation.method() == MethodKey{};
   ImGui::SetNextItemWidth(-label);
+  ImGui::BeginDisabled(!reference);
   enum_combo("Storage", g.storage, std::initializer_list<Precision>{Precision::FP64, Precision::FP32, Precision::FP16});
+  ImGui::EndDisabled();
   probe_last_item(st, "simulation.storage");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Values are rounded to this precision after every step;\nthe arithmetic stays FP64.");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    if (reference)
+      ImGui::SetTooltip("Values are rounded to this precision after every step;\nthe arithmetic stays FP64.");
+    else
+      ImGui::SetTooltip("%s stores and computes in its own precision (%s)", ctx.simulation.method().id.c_str(),
+                        std::string(to_string(ctx.simulation.arithmetic())).c_str());
+  }
   draw_message(ui.message);
 }
 
@@ -258,8 +363,7 @@ void draw_heatmap(ViewContext& ctx) {
 } // namespace
 
 void draw_simulation_window(ViewContext& ctx) {
-  set_default_window_rect("simulation");
-  if (!ImGui::Begin("Simulation")) {
+  if (!begin_view_window(ctx, "simulation", "Simulation")) {
     ImGui::End();
     return;
   }

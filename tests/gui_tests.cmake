@@ -1,6 +1,7 @@
 # GUI tests (headless): tests/gui/*.cpp form test_gui. With no display they run on EGL (Mesa's
 # surfaceless llvmpipe in CI); the hidden-GLFW path is run again under xvfb-run as its own CTest test.
 file(GLOB SE_GUI_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gui/*.cpp)
+list(REMOVE_ITEM SE_GUI_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/gui/test_live_gpu.cpp) # its own binary, below
 add_executable(test_gui main.cpp ${SE_GUI_TESTS})
 target_link_libraries(test_gui PRIVATE se_gui Catch2::Catch2 fmt::fmt)
 target_compile_definitions(test_gui PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
@@ -18,3 +19,11 @@ else()
   add_test(NAME "gui.hidden GLFW window under xvfb-run"
            COMMAND sh -c "echo 'xvfb-run not found: install xvfb and xauth to test the GLFW path'; exit 1")
 endif()
+
+# The live view on a GPU through CUDA-GL interop: its own binary, which exits 77 (skipped, never passed)
+# without a CUDA device. It reads the heat map's texture back with GL, hence glad.
+add_executable(test_live_gpu gui/test_live_gpu.cpp)
+target_link_libraries(test_live_gpu PRIVATE se_gui se_cli se_glad Catch2::Catch2 fmt::fmt)
+target_compile_definitions(test_live_gpu PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" GLFW_INCLUDE_NONE)
+add_test(NAME gui.live-gpu COMMAND test_live_gpu)
+set_tests_properties(gui.live-gpu PROPERTIES SKIP_RETURN_CODE 77)

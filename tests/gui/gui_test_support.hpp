@@ -2,6 +2,7 @@
 // headless explorer driven by synthetic input, and counting the colours of a screenshot.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -67,6 +68,19 @@ inline std::size_t count_distinct_colors(const RgbaImage& image, int x0, int y0,
   return colors.size();
 }
 
+// Fraction of pixels that differ visibly between two frames of the same size.
+inline double differing_fraction(const RgbaImage& a, const RgbaImage& b) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  std::size_t differ = 0;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x) {
+      const std::uint8_t *p = a.pixel(x, y), *q = b.pixel(x, y);
+      if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 24) ++differ;
+    }
+  return static_cast<double>(differ) / (static_cast<double>(a.width) * a.height);
+}
+
 // An explorer on a headless platform, with helpers to click named widgets and run frames.
 class HeadlessExplorer {
 public:
@@ -109,6 +123,14 @@ public:
   void press(int glfw_key) {
     input().press_key(glfw_key);
     settle();
+  }
+  // A value a view published this frame (see ViewFacts); the test fails when there is none.
+  std::string fact(std::string_view key) {
+    const auto& facts = app_->view_facts();
+    const auto it = facts.find(key);
+    INFO("view fact " << key);
+    REQUIRE(it != facts.end());
+    return it->second;
   }
   RgbaImage screenshot() {
     RgbaImage image;

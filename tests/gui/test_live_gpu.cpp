@@ -1,0 +1,151 @@
+// The live view on a GPU (its own binary: exits 77, which CTest reports as skipped, without a CUDA device). A
+// GPU method's frames reach the heat map's R32F texture through CUDA-GL interop, texel for texel what the device
+// holds; and the Simulation window at 4096^2 with one step per frame is timed headless (target: 60 fps on an
+// H100/H200). SE_LIVE_GPU_SCREENSHOT and SE_LIVE_GPU_REPORT name files for the screenshot and a JSON report.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <glad/gl.h>
+#include <nlohmann/json.hpp>
+
+#include "app/bench_cli.hpp"
+#include "app/heatmap_renderer.hpp"
+#include "app/simulation.hpp"
+#include "gui_test_support.hpp"
+#include "kernels/device.hpp"
+#include "kernels/registry.hpp"
+
+using namespace se;
+using se::test::HeadlessExplorer;
+
+namespace {
+
+std::vector<float> read_values_texture(const HeatmapRenderer& heatmap) {
+  std::vector<float> texels(static_cast<std::size_t>(heatmap.width()) * heatmap.height());
+  glBindTexture(GL_TEXTURE_2D, heatmap.values_texture());
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, texels.data());
+  REQUIRE(glGetError() == GL_NO_ERROR);
+  return texels;
+}
+
+int color_distance(const std::uint8_t* p, const Rgba8& c) {
+  return std::abs(p[0] - c[0]) + std::abs(p[1] - c[1]) + std::abs(p[2] - c[2]);
+}
+
+} // namespace
+
+TEST_CASE("a GPU run stores its grid into the GL texture through CUDA-GL interop, texel for texel", "[live-gpu]") {
+  PlatformRequest request;
+  request.kind = PlatformKind::Egl;
+  request.headless = true;
+  request.width = 640;
+  request.height = 480;
+  const auto platform = open_platform(request);
+  INFO("GL platform: " << platform->description() << ", renderer " << gl_renderer_string());
+  const std::vector<Method> methods = all_methods();
+  for (const Extent& e : {Extent{2, {300, 200, 1}}, Extent{3, {40, 36, 20}}}) {
+    INFO("grid " << e.to_string());
+    SimulationSetup setup;
+    setup.stencil = preset(e.dims == 2 ? "heat-2d" : "heat-3d");
+    setup.extent = e;
+    setup.initial = InitialCondition::Random;
+    Simulation sim(make_method_backend(method_for(methods, MethodKey{"cuda-core", Backend::GPU})));
+    sim.reset(setup);
+    sim.advance(3);
+    HeatmapRenderer heatmap;
+    const Simulation::Frame frame = sim.show(heatmap, e.n[2] / 2);
+    INFO("interop problem: " << sim.interop_problem());
+    REQUIRE(sim.frame_path() == FramePath::DeviceInterop);
+    REQUIRE(frame.width == e.n[0]);
+    REQUIRE(frame.height == e.n[1]);
+    REQUIRE(heatmap.width() == e.n[0]);
+    const std::vector<float> texels = read_values_texture(heatmap);
+    const auto values = sim.values(); // the download, only for this check
+    const std::size_t plane = static_cast<std::size_t>(e.n[0] * e.n[1]) * static_cast<std::size_t>(e.n[2] / 2);
+    float lo = 1e30f, hi = -1e30f;
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < texels.size(); ++i) {
+      const float want = static_cast<float>(values[plane + i]);
+      if (texels[i] != want) ++mismatches;
+      lo = std::min(lo, want), hi = std::max(hi, want);
+    }
+    CHECK(mismatches == 0);
+    // The colour range was reduced on the device from the same texels.
+    CHECK(frame.range.min == Approx(lo).epsilon(0));
+    CHECK(frame.range.max == Approx(hi).epsilon(0));
+    CHECK(frame.range.not_finite == 0);
+  }
+}
+
+TEST_CASE("the live view at 4096^2 with one step per frame, on the GPU through interop", "[live-gpu]") {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.view = "simulation";
+  o.stencil = preset("heat-2d");
+  o.size = Extent{2, {4096, 4096, 1}};
+  HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1600, 1000);
+  ex.state().grid.steps_per_frame = 1;
+  ex.state().grid.initial = InitialCondition::Gaussian; // a gradient shows the colour map better than a disc
+  ex.frames(1);
+  ex.click("simulation.method");
+  ex.frames(1);
+  ex.click("simulation.method.cuda-core.gpu");
+  REQUIRE(ex.simulation().method() == MethodKey{"cuda-core", Backend::GPU});
+  ex.frames(30); // warm-up: registration, first launches, driver caches
+  INFO("interop problem: " << ex.simulation().interop_problem());
+  REQUIRE(ex.fact("simulation.frame_path") == std::string(to_string(FramePath::DeviceInterop)));
+
+  const auto steps_before = ex.simulation().steps_done();
+  constexpr int kFrames = 300;
+  const auto t0 = std::chrono::steady_clock::now();
+  ex.frames(kFrames);
+  glFinish(); // every frame's GL work counted, not just queued
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double fps = kFrames / seconds;
+  CHECK(ex.simulation().steps_done() - steps_before == kFrames);
+  const double step_ms = std::stod(ex.fact("simulation.step_ms"));
+  const double texture_ms = std::stod(ex.fact("simulation.texture_ms"));
+  const DeviceInfo device = query_device();
+  std::printf("live view: %s, GL %s via %s: %.1f fps at 4096x4096, one step per frame (step %.3f ms, texture %.3f ms, "
+              "%.1f GStencil/s)\n",
+              device.name.c_str(), ex.app().environment().gl_renderer.c_str(), ex.platform().description().c_str(), fps,
+              step_ms, texture_ms, ex.simulation().gstencils());
+
+  const RgbaImage image = ex.screenshot();
+  const WidgetRect hm = ex.probe("simulation.heatmap");
+  CHECK(se::test::count_distinct_colors(image, int(hm.x0), int(hm.y0), int(hm.x1), int(hm.y1)) > 30);
+  CHECK(color_distance(image.pixel(int(hm.center_x()), int(hm.center_y())), colormap_color(Colormap::Viridis, 1.0)) < 40);
+  CHECK(color_distance(image.pixel(int(hm.x0) + 3, int(hm.y0) + 3), colormap_color(Colormap::Viridis, 0.0)) < 40);
+  if (const char* path = std::getenv("SE_LIVE_GPU_SCREENSHOT")) write_png(image, path);
+  if (const char* path = std::getenv("SE_LIVE_GPU_REPORT"))
+    std::ofstream(path) << nlohmann::json{{"gpu", device.name},
+                                          {"gl_renderer", ex.app().environment().gl_renderer},
+                                          {"platform", ex.platform().description()},
+                                          {"grid", "4096x4096"},
+                                          {"steps_per_frame", 1},
+                                          {"frames", kFrames},
+                                          {"seconds", seconds},
+                                          {"fps", fps},
+                                          {"step_ms", step_ms},
+                                          {"texture_ms", texture_ms},
+                                          {"gstencils", ex.simulation().gstencils()}}
+                                .dump(2)
+                        << "\n";
+  CHECK(fps >= 60.0);
+}
+
+int main(int argc, char** argv) {
+  if (const std::string why = gpu_unavailable_reason(); !why.empty()) {
+    std::printf("test_live_gpu skipped: %s\n", why.c_str());
+    return 77;
+  }
+  return Catch::Session().run(argc, argv);
+}
