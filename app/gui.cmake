@@ -67,6 +67,8 @@ target_link_libraries(stencil-explorer PRIVATE se_gui)
 # says the build has no CUDA, so the app starts on any machine.
 target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/plot_widgets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/benchmark_job.cpp)
 target_link_libraries(se_gui PRIVATE se_cli) # all_methods(): the same method list as stencil-bench
+# The Fragments view's "Record the WMMA layout on this GPU" (kernels/fragment_probe; says why not without CUDA).
+target_link_libraries(se_gui PRIVATE se_fragment_probe)
 if(SE_HAVE_CUDA)
   add_library(se_gui_interop STATIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_gl_texture.cu)
   target_include_directories(se_gui_interop PRIVATE ${PROJECT_SOURCE_DIR} ${CUDAToolkit_INCLUDE_DIRS})

@@ -315,66 +315,94 @@ void draw_dashed(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float thickn
   }
 }
 
-// The legend goes into the corner of the data area that hides the fewest data points. Long legends use a
-// smaller font and several columns; whatever still does not fit ends in "+N more" (each entry's point still
-// has its name in the hover tooltip).
-void draw_legend(ImDrawList* draw, const PlotFrame& f, const std::vector<PlotSeries>& series,
-                 const std::vector<ImVec2>& points) {
+// A legend's size: long legends use a smaller font and several columns to fit `max_w` x `max_h`; whatever
+// still does not fit ends in "+N more" (each entry's point still has its name in the hover tooltip).
+struct LegendLayout {
   std::vector<const PlotSeries*> entries;
+  float size = 0, col_w = 0, row_h = 0, box_w = 0, box_h = 0;
+  int rows = 0, cols = 1, shown = 0;
+};
+
+LegendLayout measure_legend(const std::vector<PlotSeries>& series, float max_w, float max_h) {
+  LegendLayout l;
   for (const auto& s : series)
-    if (!s.name.empty()) entries.push_back(&s);
-  if (entries.empty()) return;
+    if (!s.name.empty()) l.entries.push_back(&s);
+  if (l.entries.empty()) return l;
   ImFont* font = ImGui::GetFont();
   const float base = ImGui::GetFontSize();
-  const float top = f.min.y + ImGui::GetTextLineHeight() + 8.0f; // below the y label
-  const float room_h = f.max.y - top - 12.0f, room_w = f.max.x - f.min.x - 16.0f;
-  float size = base, col_w = 0, row_h = 0;
-  int rows = 0, cols = 1;
+  const int n = static_cast<int>(l.entries.size());
   for (const float scale : {1.0f, 0.85f, 0.75f}) {
-    size = base * scale;
-    row_h = size + 2.0f;
-    col_w = 0;
-    for (const PlotSeries* s : entries) col_w = std::max(col_w, font->CalcTextSizeA(size, FLT_MAX, 0, s->name.c_str()).x);
-    col_w += 34.0f * scale;
-    const int fit_rows = std::max(1, static_cast<int>((room_h - 8.0f) / row_h));
-    cols = (static_cast<int>(entries.size()) + fit_rows - 1) / fit_rows;
-    rows = (static_cast<int>(entries.size()) + cols - 1) / cols;
-    if (cols * col_w <= room_w * 0.6f) break;
+    l.size = base * scale;
+    l.row_h = l.size + 2.0f;
+    l.col_w = 0;
+    for (const PlotSeries* s : l.entries) l.col_w = std::max(l.col_w, font->CalcTextSizeA(l.size, FLT_MAX, 0, s->name.c_str()).x);
+    l.col_w += 34.0f * scale;
+    const int fit_rows = std::max(1, static_cast<int>((max_h - 8.0f) / l.row_h));
+    l.cols = (n + fit_rows - 1) / fit_rows;
+    l.rows = (n + l.cols - 1) / l.cols;
+    if (l.cols * l.col_w <= max_w) break;
   }
-  const int max_cols = std::max(1, static_cast<int>(room_w * 0.6f / col_w));
-  const int shown = std::min(static_cast<int>(entries.size()), max_cols * rows - (cols > max_cols ? 1 : 0));
-  cols = std::min(cols, max_cols);
-  const float box_w = cols * col_w + 6.0f, box_h = rows * row_h + 8.0f;
-  const ImVec2 corners[4] = {ImVec2(f.max.x - box_w - 8.0f, top), ImVec2(f.max.x - box_w - 8.0f, f.max.y - box_h - 8.0f),
-                             ImVec2(f.min.x + 8.0f, f.max.y - box_h - 8.0f), ImVec2(f.min.x + 8.0f, top)};
-  ImVec2 a = corners[0];
-  std::size_t fewest = points.size() + 1;
-  for (const ImVec2& c : corners) {
-    const auto hidden = static_cast<std::size_t>(std::count_if(points.begin(), points.end(), [&](const ImVec2& p) {
-      return p.x >= c.x - 6 && p.x <= c.x + box_w + 6 && p.y >= c.y - 6 && p.y <= c.y + box_h + 6;
-    }));
-    if (hidden < fewest) fewest = hidden, a = c;
-  }
-  draw->AddRectFilled(a, ImVec2(a.x + box_w, a.y + box_h), IM_COL32(20, 22, 27, 200), 3.0f);
-  draw->AddRect(a, ImVec2(a.x + box_w, a.y + box_h), kGridColor, 3.0f);
-  const float k = size / base;
-  for (int i = 0; i < static_cast<int>(entries.size()) && i <= shown; ++i) {
-    const float x = a.x + 4.0f + static_cast<float>(i / rows) * col_w, y = a.y + 4.0f + static_cast<float>(i % rows) * row_h;
-    if (i == shown) { // no room left: say how many are missing
-      const std::string more = fmt::format("+{} more", entries.size() - static_cast<std::size_t>(shown));
-      draw->AddText(font, size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
+  const int max_cols = std::max(1, static_cast<int>(max_w / l.col_w));
+  l.shown = std::min(n, max_cols * l.rows - (l.cols > max_cols ? 1 : 0));
+  l.cols = std::min(l.cols, max_cols);
+  l.box_w = l.cols * l.col_w + 6.0f;
+  l.box_h = l.rows * l.row_h + 8.0f;
+  return l;
+}
+
+void draw_legend(ImDrawList* draw, const LegendLayout& l, ImVec2 a) {
+  if (l.entries.empty()) return;
+  ImFont* font = ImGui::GetFont();
+  draw->AddRectFilled(a, ImVec2(a.x + l.box_w, a.y + l.box_h), IM_COL32(20, 22, 27, 200), 3.0f);
+  draw->AddRect(a, ImVec2(a.x + l.box_w, a.y + l.box_h), kGridColor, 3.0f);
+  const float k = l.size / ImGui::GetFontSize();
+  for (int i = 0; i < static_cast<int>(l.entries.size()) && i <= l.shown; ++i) {
+    const float x = a.x + 4.0f + static_cast<float>(i / l.rows) * l.col_w, y = a.y + 4.0f + static_cast<float>(i % l.rows) * l.row_h;
+    if (i == l.shown) { // no room left: say how many are missing
+      const std::string more = fmt::format("+{} more", l.entries.size() - static_cast<std::size_t>(l.shown));
+      draw->AddText(font, l.size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
       break;
     }
-    const PlotSeries& s = *entries[static_cast<std::size_t>(i)];
-    const ImVec2 c(x + 10.0f * k, y + 0.5f * size);
+    const PlotSeries& s = *l.entries[static_cast<std::size_t>(i)];
+    const ImVec2 c(x + 10.0f * k, y + 0.5f * l.size);
     if (s.style == PlotSeries::Style::Points)
       draw_marker(draw, c, s.color, s.hollow, 4.5f * k);
     else if (s.style == PlotSeries::Style::DashedLine)
       draw_dashed(draw, ImVec2(c.x - 9 * k, c.y), ImVec2(c.x + 9 * k, c.y), s.color, 2.0f);
     else
       draw->AddLine(ImVec2(c.x - 9 * k, c.y), ImVec2(c.x + 9 * k, c.y), s.color, 2.0f);
-    draw->AddText(font, size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
+    draw->AddText(font, l.size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
   }
+}
+
+// Where the legend goes: into the corner of the data area that hides the fewest data (points, and lines
+// sampled along their length, in unit coordinates); when every corner hides some, beside the data area,
+// which then narrows (if it keeps 60% of its width). Returns the legend's top left corner.
+ImVec2 place_legend(PlotFrame& f, LegendLayout& legend, const std::vector<PlotSeries>& series,
+                    const std::vector<ImVec2>& unit_points) {
+  const float top = f.min.y + ImGui::GetTextLineHeight() + 8.0f; // below the y label
+  const float room_w = f.max.x - f.min.x - 16.0f;
+  legend = measure_legend(series, room_w * 0.6f, f.max.y - top - 12.0f);
+  if (legend.entries.empty()) return f.min;
+  const float bw = legend.box_w, bh = legend.box_h;
+  const ImVec2 corners[4] = {ImVec2(f.max.x - bw - 8.0f, top), ImVec2(f.max.x - bw - 8.0f, f.max.y - bh - 8.0f),
+                             ImVec2(f.min.x + 8.0f, f.max.y - bh - 8.0f), ImVec2(f.min.x + 8.0f, top)};
+  ImVec2 best = corners[0];
+  std::size_t fewest = unit_points.size() + 1;
+  for (const ImVec2& c : corners) {
+    const auto hidden = static_cast<std::size_t>(std::count_if(unit_points.begin(), unit_points.end(), [&](const ImVec2& u) {
+      const ImVec2 p = f.to_screen(u.x, u.y);
+      return p.x >= c.x - 6 && p.x <= c.x + bw + 6 && p.y >= c.y - 6 && p.y <= c.y + bh + 6;
+    }));
+    if (hidden < fewest) fewest = hidden, best = c;
+  }
+  if (fewest == 0) return best;
+  const float width = f.max.x - f.min.x;
+  LegendLayout beside = measure_legend(series, 0.4f * width - 12.0f, f.max.y - f.min.y);
+  if (width - beside.box_w - 12.0f < 0.6f * width || beside.shown < legend.shown) return best;
+  legend = beside;
+  f.max.x -= beside.box_w + 12.0f;
+  return ImVec2(f.max.x + 10.0f, f.min.y);
 }
 
 // Zoom (wheel about the cursor, right-drag box), pan (left drag) and reset (double click), applied to the
@@ -445,21 +473,37 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
   if (view.zoomed) x0 = view.x0, x1 = view.x1, y0 = view.y0, y1 = view.y1;
 
   PlotFrame f = begin_frame(id, plot.title, size, y_tick_margin(y0, y1, plot.y_scale));
+  // The data in unit coordinates (lines sampled along their length: they hide a legend's text too), to place
+  // the legend before the data area is final.
+  std::vector<ImVec2> unit_points;
+  for (const auto& s : plot.series) {
+    std::vector<ImVec2> u;
+    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
+      if (plottable(s.x[i], plot.x_scale) && plottable(s.y[i], plot.y_scale))
+        u.push_back(ImVec2(static_cast<float>(to_unit(s.x[i], x0, x1, plot.x_scale)),
+                           static_cast<float>(to_unit(s.y[i], y0, y1, plot.y_scale))));
+    unit_points.insert(unit_points.end(), u.begin(), u.end());
+    if (s.style != PlotSeries::Style::Points)
+      for (std::size_t i = 1; i < u.size(); ++i)
+        for (int k = 1; k < 16; ++k)
+          unit_points.push_back(ImVec2(u[i - 1].x + (u[i].x - u[i - 1].x) * k / 16.0f, u[i - 1].y + (u[i].y - u[i - 1].y) * k / 16.0f));
+  }
+  LegendLayout legend;
+  const ImVec2 legend_at = place_legend(f, legend, plot.series, unit_points);
   handle_zoom(f, view, x0, x1, y0, y1, plot.x_scale, plot.y_scale, true);
   view.shown_x0 = x0, view.shown_x1 = x1, view.shown_y0 = y0, view.shown_y1 = y1;
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw_x_ticks(draw, f, x0, x1, plot.x_scale, true);
   draw_y_ticks(draw, f, y0, y1, plot.y_scale);
-  // Two layers: the legend (channel 0) is placed after the data is known but drawn under it, so it never hides
-  // a point; the data (channel 1) shows through its translucent box.
-  draw->ChannelsSplit(2);
-  draw->ChannelsSetCurrent(1);
+  // Three layers: lines (channel 0), the legend's translucent box (1), markers (2). Where the legend must sit
+  // inside the data area, lines running under it stay out of its text and no point is hidden.
+  draw->ChannelsSplit(3);
+  draw->ChannelsSetCurrent(0);
   draw->PushClipRect(f.min, f.max, true);
   view.hovered_series = view.hovered_point = -1;
   float best = 9.0f * 9.0f;
   ImVec2 best_at{};
-  std::vector<ImVec2> all_points; // for the legend's placement
   for (std::size_t si = 0; si < plot.series.size(); ++si) {
     const PlotSeries& s = plot.series[si];
     const std::size_t n = std::min(s.x.size(), s.y.size());
@@ -470,6 +514,7 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
       points.push_back(f.to_screen(to_unit(s.x[i], x0, x1, plot.x_scale), to_unit(s.y[i], y0, y1, plot.y_scale)));
       index.push_back(i);
     }
+    draw->ChannelsSetCurrent(0);
     if (s.style != PlotSeries::Style::Points)
       for (std::size_t i = 1; i < points.size(); ++i) {
         if (s.style == PlotSeries::Style::DashedLine)
@@ -477,12 +522,7 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
         else
           draw->AddLine(points[i - 1], points[i], s.color, 2.0f);
       }
-    all_points.insert(all_points.end(), points.begin(), points.end());
-    if (s.style != PlotSeries::Style::Points) // a line hides data wherever it runs: sample it
-      for (std::size_t i = 1; i < points.size(); ++i)
-        for (int k = 1; k < 16; ++k)
-          all_points.push_back(ImVec2(points[i - 1].x + (points[i].x - points[i - 1].x) * k / 16.0f,
-                                      points[i - 1].y + (points[i].y - points[i - 1].y) * k / 16.0f));
+    draw->ChannelsSetCurrent(2);
     const bool markers = s.style == PlotSeries::Style::Points || s.style == PlotSeries::Style::LineAndPoints;
     for (std::size_t i = 0; i < points.size(); ++i) {
       if (markers) draw_marker(draw, points[i], s.color, s.hollow, s.style == PlotSeries::Style::Points ? 5.0f : 3.5f);
@@ -498,8 +538,8 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
   }
   if (view.hovered_series >= 0) draw->AddCircle(best_at, 8.0f, IM_COL32(255, 255, 255, 230), 16, 1.5f);
   draw->PopClipRect();
-  draw->ChannelsSetCurrent(0);
-  draw_legend(draw, f, plot.series, all_points);
+  draw->ChannelsSetCurrent(1);
+  draw_legend(draw, legend, legend_at);
   draw->ChannelsMerge();
   draw_axis_labels(draw, f, plot.x_label, plot.y_label);
   finish_frame(f, view);
@@ -517,6 +557,31 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
   }
 }
 
+namespace {
+
+// `label` cut in the middle ("tcstencil-fp64 emu" -> "tcst…64 emu") until `width` says it fits `room`: the
+// method's start and the backend/device at its end both stay readable. Cuts never split a UTF-8 sequence.
+template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
+  if (width(label) <= room) return label;
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  std::string head = label.substr(0, label.size() / 2), tail = label.substr(label.size() / 2);
+  while (!tail.empty() && continuation(tail.front())) head += tail.front(), tail.erase(0, 1);
+  while (!head.empty() || !tail.empty()) {
+    if (head.size() >= tail.size()) { // drop the last character of the head ...
+      while (!head.empty() && continuation(head.back())) head.pop_back();
+      if (!head.empty()) head.pop_back();
+    } else { // ... or the first of the tail, whichever is longer
+      tail.erase(0, 1);
+      while (!tail.empty() && continuation(tail.front())) tail.erase(0, 1);
+    }
+    const std::string cut = head + "\u2026" + tail;
+    if (width(cut) <= room) return cut;
+  }
+  return "\u2026";
+}
+
+} // namespace
+
 void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
   const std::size_t n = chart.values.size();
   double y0 = chart.scale == AxisScale::Log ? std::numeric_limits<double>::infinity() : 0.0, y1 = 0;
@@ -529,14 +594,22 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
   }
   if (view.zoomed) y0 = view.y0, y1 = view.y1;
 
-  // Labels go under the bars, rotated a quarter turn when they would collide.
+  // Labels go under the bars, rotated a quarter turn (in a smaller font) when they would collide.
+  ImFont* font = ImGui::GetFont();
+  const float line = ImGui::GetTextLineHeight(), small = 0.85f * ImGui::GetFontSize();
+  const auto label_width = [&](const std::string& text, bool rotated) {
+    return rotated ? font->CalcTextSizeA(small, FLT_MAX, 0, text.c_str()).x : ImGui::CalcTextSize(text.c_str()).x;
+  };
   float widest = 0;
-  for (const auto& l : chart.labels) widest = std::max(widest, ImGui::CalcTextSize(l.c_str()).x);
-  const float line = ImGui::GetTextLineHeight();
+  for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
   PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale));
   const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
   const bool stacked_labels = widest > slot - 6.0f;
-  // Rotated labels take at most 40% of the height; longer ones lose their start ("...ence cpu").
+  if (stacked_labels) {
+    widest = 0;
+    for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, true));
+  }
+  // Rotated labels take at most 40% of the height; longer ones lose the middle of their name ("tcst…fp64 emu").
   const float label_room = std::min(widest, 0.4f * (f.max.y - f.min.y));
   if (stacked_labels) f.max.y -= label_room + 6.0f - (f.outer_max.y - f.max.y - 4.0f);
   double dummy0 = 0, dummy1 = 1;
@@ -565,20 +638,21 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       draw->AddRect(ImVec2(xa - 2, f.min.y), ImVec2(xb + 2, f.max.y), IM_COL32(255, 255, 255, 120));
     }
     std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
-    if (stacked_labels)
-      while (label.size() > 3 && ImGui::CalcTextSize(label.c_str()).x > label_room)
-        label = "..." + label.substr(4);
     if (stacked_labels) {
-      // Rotated text: each glyph quad turned by hand, reading bottom-up, ending under the bar's centre.
+      label = shortened_label(label, label_room, [&](const std::string& t) { return label_width(t, true); });
+      // Rotated text: each glyph quad turned by hand, reading bottom-up, ending under the bar's centre. The text
+      // is laid out first where the window's clip rectangle keeps all of it (ImGui drops glyphs outside it
+      // before they are turned), from the data area's left edge.
       const int start = draw->VtxBuffer.Size;
-      const float w = ImGui::CalcTextSize(label.c_str()).x;
-      draw->AddText(ImVec2(0.5f * (xa + xb) - w, f.max.y + 4.0f), kAxisColor, label.c_str());
+      const float w = label_width(label, true);
+      const ImVec2 laid(f.min.x, f.max.y + 4.0f); // where the text starts before turning
+      draw->AddText(font, small, laid, kAxisColor, label.c_str());
       const ImVec2 pivot(0.5f * (xa + xb), f.max.y + 4.0f);
       for (int k = start; k < draw->VtxBuffer.Size; ++k) {
         ImVec2& p = draw->VtxBuffer[k].pos;
-        const float dx = p.x - pivot.x, dy = p.y - pivot.y;
-        // Rotate by -90 degrees about the pivot, then shift so the text's end sits at the pivot.
-        p = ImVec2(pivot.x + dy - 0.5f * line, pivot.y - dx);
+        const float dx = p.x - (laid.x + w), dy = p.y - laid.y; // relative to the text's end
+        // Rotate by -90 degrees so the text's end sits at the pivot and it reads upwards.
+        p = ImVec2(pivot.x + dy - 0.5f * small, pivot.y - dx);
       }
     } else {
       const float w = ImGui::CalcTextSize(label.c_str()).x;

@@ -275,7 +275,7 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
     if (p.errormap) draw_colour_bar(texture_id(p.errormap->colormap_texture()), ImGui::GetCursorScreenPos(), w, scale.first,
                                     scale.second, "log10 |error|");
   }
-  ImGui::TextDisabled("%s", std::string(to_string(sim.frame_path())).c_str());
+  ImGui::TextDisabled("texture: %s", std::string(to_string(sim.frame_path())).c_str());
   if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {}", sim.stopped()), true});
   ImGui::EndChild();
 

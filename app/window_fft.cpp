@@ -550,6 +550,9 @@ void draw_fft_window(ViewContext& ctx) {
     return;
   }
   publish(ctx, "fft.tile", fmt::format("{}x{}x{}", mem.plan.tile[0], mem.plan.tile[1], mem.plan.tile[2]));
+  std::vector<double> spectrum_re;
+  for (const auto& k : mem.plan.kernel_spectrum) spectrum_re.push_back(k.real());
+  publish(ctx, "fft.kernel_spectrum", fact_numbers(spectrum_re)); // what tests compare with core's plan
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("fft_pages")) {
     if (begin_view_page(ctx, kView, "tailoring", "Split, fuse, stitch", page)) {

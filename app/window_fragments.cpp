@@ -4,6 +4,7 @@
 // stays in its lane: the butterfly swap and the swizzle need no shuffle.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "core/flashfft/flashfft_plan.hpp"
 #include "core/fragment/fragment_layout.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
+#include "kernels/fragment_probe/wmma_recording.hpp"
 
 namespace se {
 namespace {
@@ -36,8 +38,9 @@ struct LoopStep {
 struct LoraLoop {
   GatherTile tile;
   ButterflySwap swap;
-  BandedPair band;  // the first tensor-core term's U and V
+  BandedPair band;  // the animated term's U and V
   int terms = 0;    // tensor-core terms the loop runs for
+  std::string term; // which term is animated, and why that one
 };
 
 struct FragmentsMemory {
@@ -54,6 +57,10 @@ struct FragmentsMemory {
   LoraLoop lora;
   FlashFftPlan fft;
   std::vector<LoopStep> steps;
+  // The WMMA layout recorded on this machine's GPU (button on the layouts page), or why it could not be.
+  std::optional<WmmaRecordingReport> wmma;
+  std::string wmma_error;
+  bool draw_recorded = false; // draw the recorded layouts instead of core's
 };
 
 // 32 lanes in well-separated hues (golden-ratio steps around the wheel), light enough for dark text.
@@ -90,6 +97,78 @@ MatrixPicture layout_picture(const char* id, const FragmentLayout& layout, bool 
   return m;
 }
 
+// The recorded check of one operand of `shape`, if the recorder ran and covered it.
+const WmmaLayoutCheck* recorded_check(const FragmentsMemory& mem, MmaShape shape, Operand op) {
+  if (!mem.wmma) return nullptr;
+  for (const WmmaLayoutCheck& c : mem.wmma->checks)
+    if (c.recording.shape == shape && c.recording.operand == op) return &c;
+  return nullptr;
+}
+
+// Cells whose lane or register differ between two layouts of the same tile.
+std::vector<char> differing_cells(const FragmentLayout& a, const FragmentLayout& b) {
+  std::vector<char> out(static_cast<std::size_t>(a.rows * a.cols), 0);
+  for (int r = 0; r < a.rows; ++r)
+    for (int c = 0; c < a.cols; ++c) out[static_cast<std::size_t>(r * a.cols + c)] = a.owner(r, c) == b.owner(r, c) ? 0 : 1;
+  return out;
+}
+
+// The button that records the WMMA layout on this machine's GPU, and what the recording found for `info`.
+void draw_wmma_recorder(ViewContext& ctx, FragmentsMemory& mem, const MmaShapeInfo& info) {
+  if (info.layout_observed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.45f, 1.0f));
+    ImGui::TextWrapped("NVIDIA does not specify this layout: what is drawn was observed on sm_80 and sm_90 GPUs.");
+    ImGui::PopStyleColor();
+    const bool can_record = ctx.environment.cuda_device;
+    ImGui::BeginDisabled(!can_record);
+    if (ImGui::Button("Record the WMMA layout on this GPU")) {
+      try {
+        mem.wmma = record_wmma_layouts();
+        mem.wmma_error.clear();
+      } catch (const std::exception& e) { // no device after all, or a failed launch: said, never fatal
+        mem.wmma.reset();
+        mem.wmma_error = e.what();
+      }
+    }
+    ImGui::EndDisabled();
+    probe_last_item(ctx.state, "fragments.record_wmma");
+    publish(ctx, "fragments.record_enabled", can_record ? "yes" : "no");
+    if (!can_record) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(disabled: %s)", ctx.environment.compute_device.c_str());
+      publish(ctx, "fragments.record_disabled", ctx.environment.compute_device);
+    }
+  }
+  if (!mem.wmma_error.empty()) {
+    draw_message(UiMessage{mem.wmma_error, true});
+    publish(ctx, "fragments.record", mem.wmma_error);
+  }
+  bool any = false, all_match = true, drawable = true;
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    const WmmaLayoutCheck* check = recorded_check(mem, info.shape, op);
+    if (check == nullptr) continue;
+    if (!any) ImGui::Text("Recorded on %s with wmma::load_matrix_sync:", mem.wmma->device.c_str());
+    any = true;
+    all_match = all_match && check->matches();
+    drawable = drawable && check->layout.has_value();
+    const std::string head = fmt::format("{}: {}", to_string(op), check->recording.fragment);
+    if (check->matches()) {
+      ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1.0f), "%s matches core's table%s", head.c_str(),
+                         info.layout_observed ? "" : " (mma.m8n8k4.f64's documented layout)");
+    } else if (ImGui::TreeNode(check->title().c_str(), "%s differs from core's table (%zu line%s)", head.c_str(),
+                               check->differences.size(), check->differences.size() == 1 ? "" : "s")) {
+      for (const std::string& d : check->differences) ImGui::BulletText("%s", d.c_str());
+      ImGui::TreePop();
+    }
+  }
+  if (!any) return;
+  publish(ctx, "fragments.record", all_match ? "matches core's table" : "differs from core's table");
+  if (!all_match && drawable) {
+    ImGui::Checkbox("draw the recorded layout (cells that differ outlined)", &mem.draw_recorded);
+    probe_last_item(ctx.state, "fragments.draw_recorded");
+  }
+}
+
 void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
   const auto& shapes = mma_shapes();
   mem.shape = std::clamp(mem.shape, 0, static_cast<int>(shapes.size()) - 1);
@@ -107,38 +186,39 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
   probe_last_item(ctx.state, "fragments.by_register");
   const MmaShapeInfo& info = shapes[static_cast<std::size_t>(mem.shape)];
   ImGui::TextWrapped("%s", info.ptx.c_str());
-  ImGui::TextDisabled("%s", info.note.c_str());
-  if (info.layout_observed) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.45f, 1.0f));
-    ImGui::TextWrapped("NVIDIA does not specify this layout: what is drawn was observed on sm_80 and sm_90 GPUs.");
-    ImGui::PopStyleColor();
-    ImGui::BeginDisabled(true);
-    ImGui::Button("Record the WMMA layout on this GPU");
-    ImGui::EndDisabled();
-    probe_last_item(ctx.state, "fragments.record_wmma");
-    ImGui::SameLine();
-    const std::string why = ctx.environment.cuda_device
-                                ? "the recording kernel is not part of this build; the layout shown is core/fragment's "
-                                  "observed one"
-                                : "no CUDA device: " + ctx.environment.compute_device;
-    ImGui::TextDisabled("(disabled: %s)", why.c_str());
-    publish(ctx, "fragments.record_disabled", why);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", info.note.c_str()); // long notes wrap instead of running off the window
+  ImGui::PopStyleColor();
+  draw_wmma_recorder(ctx, mem, info);
+  // Core's tables, or (on request, after a recording that differs) what the GPU did, differences outlined.
+  std::vector<const FragmentLayout*> layouts;
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    const FragmentLayout& core = hardware_fragment_layout(info.shape, op);
+    const WmmaLayoutCheck* check = recorded_check(mem, info.shape, op);
+    const bool recorded = mem.draw_recorded && check != nullptr && check->layout && !check->matches();
+    layouts.push_back(recorded ? &*check->layout : &core);
   }
-  const FragmentLayout& a = hardware_fragment_layout(info.shape, Operand::A);
-  const FragmentLayout& b = hardware_fragment_layout(info.shape, Operand::B);
-  const FragmentLayout& c = hardware_fragment_layout(info.shape, Operand::C);
+  const FragmentLayout &a = *layouts[0], &b = *layouts[1], &c = *layouts[2];
   const float avail = ImGui::GetContentRegionAvail().x - 60.0f;
   const float wanted = ImGui::CalcTextSize("31:7").x + 8.0f;
   const float by_width = avail / static_cast<float>(a.cols + b.cols + c.cols);
   const float by_height = (ImGui::GetContentRegionAvail().y - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
                           static_cast<float>(std::max({a.rows, b.rows, c.rows}));
   const float cell = std::floor(std::clamp(std::min({wanted, by_width, by_height}), 6.0f, 60.0f));
-  const MatrixDrawn ad = draw_matrix(layout_picture("A", a, mem.color_by_register, cell));
+  const char* ids[3] = {"A", "B", "C"};
+  MatrixDrawn ad;
+  for (int i = 0; i < 3; ++i) {
+    MatrixPicture m = layout_picture(ids[i], *layouts[static_cast<std::size_t>(i)], mem.color_by_register, cell);
+    const FragmentLayout& core = hardware_fragment_layout(info.shape, layouts[static_cast<std::size_t>(i)]->operand);
+    if (layouts[static_cast<std::size_t>(i)] != &core) {
+      m.title += " as recorded";
+      m.outlined = differing_cells(*layouts[static_cast<std::size_t>(i)], core);
+    }
+    if (i > 0) ImGui::SameLine(0, 30.0f);
+    const MatrixDrawn drawn = draw_matrix(m);
+    if (i == 0) ad = drawn;
+  }
   probe_rect(ctx.state, "fragments.A", ad.min, ad.max);
-  ImGui::SameLine(0, 30.0f);
-  draw_matrix(layout_picture("B", b, mem.color_by_register, cell));
-  ImGui::SameLine(0, 30.0f);
-  draw_matrix(layout_picture("C", c, mem.color_by_register, cell));
   if (info.sparse)
     ImGui::TextWrapped("mma.sp: A is given compressed (%d×%d, two kept values of every group of four) with 2-bit "
                        "metadata per value; one lane in four carries a metadata register, chosen by the selector.",
@@ -192,6 +272,93 @@ std::vector<LoopStep> fft_steps() {
   };
 }
 
+// Where a term of the plan sits, to find it again and to name it as the pyramid view does (C1, C2, ...).
+struct TermAt {
+  const LoraPlane* plane = nullptr;
+  std::size_t band = 0; // index into plane->bands / gathers
+  int number = 0;       // 1-based among the plane's decomposition terms (CUDA-core apexes counted)
+};
+
+std::optional<TermAt> first_term(const LoraStencilPlan& plan, bool chains_only) {
+  for (const LoraPlane& p : plan.planes) {
+    if (p.kind != PlaneKind::TensorCores) continue;
+    std::size_t band = 0;
+    for (std::size_t t = 0; t < p.decomposition.terms.size(); ++t) {
+      if (p.decomposition.terms[t].on_cuda_cores) continue;
+      if (band < p.gathers.size() && (!chains_only || p.gathers[band].kind == GatherKind::Chain))
+        return TermAt{&p, band, static_cast<int>(t) + 1};
+      ++band;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string decomposition_text(DecompositionKind k) {
+  switch (k) {
+  case DecompositionKind::Pyramid: return "the pyramid";
+  case DecompositionKind::Svd: return "the SVD";
+  case DecompositionKind::Cross: return "the cross split";
+  }
+  return "";
+}
+
+std::string gather_kind_text(GatherKind k) {
+  switch (k) {
+  case GatherKind::Chain: return "a full U·X·V chain";
+  case GatherKind::Rows: return "a single product U·X (its v is one weight), which the GPU runs without the feed";
+  case GatherKind::Columns: return "a single product X·V (its u is one weight), which the GPU runs without the feed";
+  case GatherKind::CudaCores: return "a single weight, which the GPU adds on CUDA cores";
+  }
+  return "";
+}
+
+// The loop of one base step (T = 1) animates its first full U·X·V chain. A plan without one (a star's cross
+// split gathers rows and columns alone) is looked at with the fusion depth the cost model picks, whose kernel
+// usually has chains; failing that, the first term is animated as if it were one, and the view says so.
+LoraLoop lora_loop(const Stencil& s) {
+  LoraStencilOptions one_step;
+  one_step.fused_steps = 1;
+  std::vector<LoraStencilPlan> plans{make_lorastencil_plan(s, one_step)};
+  if (!first_term(plans[0], true)) {
+    try {
+      LoraStencilPlan fused = make_lorastencil_plan(s, LoraStencilOptions{});
+      if (fused.fused_steps > 1) plans.push_back(std::move(fused));
+    } catch (const InputError&) { // no deeper fusion for this stencil: stay with T = 1
+    }
+  }
+  const LoraStencilPlan* plan = &plans[0];
+  std::optional<TermAt> at;
+  for (const LoraStencilPlan& p : plans)
+    if ((at = first_term(p, true))) {
+      plan = &p;
+      break;
+    }
+  const bool chain = at.has_value();
+  if (!chain) at = first_term(plans[0], false);
+  if (!at) throw InputError("no plane of this stencil goes to the tensor cores");
+  const LoraPlane& p = *at->plane;
+  const TermGather& g = p.gathers[at->band];
+  LoraLoop l;
+  l.tile = plan->tile;
+  l.swap = plan->swap;
+  l.band = p.bands[at->band];
+  l.terms = p.decomposition.tensor_core_terms();
+  const std::string where = fmt::format("{}{}{} of {}", plan->fused_steps > 1 ? fmt::format("the T = {} fused kernel's ", plan->fused_steps) : "",
+                                        s.dims == 3 ? fmt::format("plane dz = {}, ", p.dz) : "",
+                                        fmt::format("term C{}", at->number), decomposition_text(p.decomposition.kind));
+  if (chain && plan == &plans[0])
+    l.term = fmt::format("Animated: {}, the first term that is {} (u {} wide, v {} wide).", where, gather_kind_text(g.kind),
+                         2 * g.wu + 1, 2 * g.wv + 1);
+  else if (chain)
+    l.term = fmt::format("One step of '{}' has no U·X·V chain (every term is a single product, no feed). Animated: {}, "
+                         "its first full chain (u {} wide, v {} wide).",
+                         s.name, where, 2 * g.wu + 1, 2 * g.wv + 1);
+  else
+    l.term = fmt::format("No term of '{}' is a full U·X·V chain. Animated: {}, {}; shown as the full chain it would be.",
+                         s.name, where, gather_kind_text(g.kind));
+  return l;
+}
+
 void rebuild_loop(FragmentsMemory& mem, const Stencil& s) {
   mem.built = true;
   mem.built_for = s;
@@ -203,20 +370,7 @@ void rebuild_loop(FragmentsMemory& mem, const Stencil& s) {
       if (s.dims == 1)
         throw InputError("a 1D stencil runs as a single gather Y = X·V: there is no second product to feed, so no "
                          "butterfly swap (choose a 2D stencil)");
-      LoraStencilOptions o;
-      o.fused_steps = 1;
-      const LoraStencilPlan plan = make_lorastencil_plan(s, o);
-      LoraLoop l;
-      l.tile = plan.tile;
-      l.swap = plan.swap;
-      for (const LoraPlane& p : plan.planes)
-        if (p.kind == PlaneKind::TensorCores && !p.bands.empty()) {
-          l.band = p.bands.front();
-          l.terms = p.decomposition.tensor_core_terms();
-          break;
-        }
-      if (l.terms == 0) throw InputError("no plane of this stencil goes to the tensor cores");
-      mem.lora = std::move(l);
+      mem.lora = lora_loop(s);
       mem.steps = lora_steps(mem.lora);
     } else {
       mem.fft = make_flashfft_plan(s);
@@ -260,6 +414,8 @@ std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int 
 // memory, small beside them with the current step's blocks outlined.
 void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step) {
   const LoraLoop& l = mem.lora;
+  ImGui::TextWrapped("%s", l.term.c_str());
+  publish(ctx, "fragments.loop_term", l.term);
   const GatherTile& g = l.tile;
   const FragmentLayout& cl = hardware_fragment_layout(g.shape, Operand::C);
   const FragmentLayout& al = hardware_fragment_layout(g.shape, Operand::A);
@@ -267,7 +423,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const float title_h = ImGui::GetTextLineHeight() + 4.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
-                                                   (avail.y - 3.0f * title_h - ImGui::GetTextLineHeightWithSpacing()) /
+                                                   (avail.y - 4.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                        static_cast<float>(2 * g.tile_rows + 1)),
                                           8.0f, 48.0f));
   const float small = std::max(5.0f, std::floor(big * 0.42f));

@@ -329,6 +329,10 @@ XYPlot roofline_plot(const PerformanceMemory& m, const std::vector<RooflinePoint
   }
   p.x_min = x0;
   p.x_max = x1;
+  // What the two marker kinds mean, once for all methods (legend entries without points).
+  const ImU32 key_color = IM_COL32(200, 204, 212, 255);
+  p.series.push_back(PlotSeries{"cost model (hollow)", key_color, PlotSeries::Style::Points, true, {}, {}, {}});
+  p.series.push_back(PlotSeries{"measured (filled)", key_color, PlotSeries::Style::Points, false, {}, {}, {}});
   for (const auto& pt : points) {
     // Model points (hollow) share the legend entry of their method's measurements.
     PlotSeries& series = p.series_for(pt.method.label() + (pt.measured ? "" : " model"),

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Packs what scripts/gpu_check.sh runs on the GPU machine into .devbin/gpu (ignored by git; name it in the
-# device tool's `carry`): stencil-bench and test_gpu from a build folder, stripped and gzipped, plus libfmt.
+# device tool's `carry`): stencil-bench, test_gpu and test_wmma_recorder from a build folder, stripped and
+# gzipped, plus libfmt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build-gpu}
-cmake --build "$BUILD" -j2 --target stencil-bench test_gpu
+cmake --build "$BUILD" -j2 --target stencil-bench test_gpu test_wmma_recorder
 rm -rf .devbin/gpu && mkdir -p .devbin/gpu
-for exe in app/stencil-bench tests/gpu/test_gpu; do
+for exe in app/stencil-bench tests/gpu/test_gpu tests/gpu/test_wmma_recorder; do
   strip -o ".devbin/gpu/$(basename "$exe")" "$BUILD/$exe"
   gzip -9 ".devbin/gpu/$(basename "$exe")"
 done

@@ -2,14 +2,17 @@
 // stencil being edited (checked through the facts each view publishes against core's own functions), follows
 // weight edits made in the Stencil window, takes synthetic input on its controls, and says why a method cannot
 // take a stencil.
+#include <complex>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "core/flashfft/flashfft_plan.hpp"
+#include "core/lorastencil/lorastencil_plan.hpp"
 #include "core/lorastencil/weight_decomposition.hpp"
 #include "core/tcstencil/tcstencil_plan.hpp"
 #include "gui_test_support.hpp"
@@ -71,6 +74,25 @@ void type_into(HeadlessExplorer& ex, const std::string& probe, const std::string
   ex.input().type_text(text);
   ex.input().press_key(GLFW_KEY_ENTER);
   ex.settle();
+}
+
+// The number (C1, C2, ...) of the first tensor-core term of `plan` that runs as a full U·X·V chain, or 0.
+int first_chain_term(const LoraStencilPlan& plan) {
+  for (const LoraPlane& p : plan.planes) {
+    if (p.kind != PlaneKind::TensorCores) continue;
+    std::size_t band = 0;
+    for (std::size_t t = 0; t < p.decomposition.terms.size(); ++t) {
+      if (p.decomposition.terms[t].on_cuda_cores) continue;
+      if (p.gathers.at(band++).kind == GatherKind::Chain) return static_cast<int>(t) + 1;
+    }
+  }
+  return 0;
+}
+
+std::vector<double> real_parts(const std::vector<std::complex<double>>& v) {
+  std::vector<double> out;
+  for (const auto& c : v) out.push_back(c.real());
+  return out;
 }
 
 } // namespace
@@ -207,6 +229,87 @@ TEST_CASE("the teaching views' controls take synthetic input", "[gui][egl][views
     CHECK_THAT(fact(ex, "fragments.step_text"), Catch::Contains("swizzled"));
     CHECK(fact(ex, "fragments.feed_in_lane") == "yes");
   }
+}
+
+TEST_CASE("every teaching view redraws core's plan of the stencil as a weight is edited", "[gui][egl][views]") {
+  // heat-2d's corners set to 0.05 (the symmetry lock mirrors the edit to all four): a 9-point box.
+  const auto edit = [](HeadlessExplorer& ex) {
+    type_into(ex, "stencil.weight.-1.1.0", "0.05");
+    ex.frames(1);
+    REQUIRE(ex.state().stencil.at(1, -1) == 0.05);
+    return ex.state().stencil;
+  };
+  SECTION("sparse24") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("sparse24", "heat-2d"), 1280, 800);
+    ex.frames(2);
+    ex.click("sparse24.row.1"); // the kernel row dy = +1, where two of the corners are
+    REQUIRE(fact(ex, "sparse24.row") == "1");
+    const std::string before = fact(ex, "sparse24.swapped");
+    edit(ex);
+    CHECK(fact(ex, "sparse24.swapped") != before);
+    CHECK(fact(ex, "sparse24.validator") == "pass");
+  }
+  SECTION("params") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-2d"), 1280, 800);
+    ex.frames(2);
+    const std::string before = fact(ex, "params.tc.operand");
+    const Stencil s = edit(ex);
+    const TCStencilPlan plan = make_tcstencil_plan(s, Precision::FP16);
+    CHECK(fact(ex, "params.tc.matrix") == plan.matrices[0].name);
+    CHECK(fact(ex, "params.tc.operand") == fact_numbers(plan.matrices[0].operand));
+    CHECK(fact(ex, "params.tc.operand") != before);
+  }
+  SECTION("fft") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("fft", "heat-2d"), 1280, 800);
+    ex.frames(2);
+    const std::string before = fact(ex, "fft.kernel_spectrum");
+    CHECK(before == fact_numbers(real_parts(make_flashfft_plan(preset("heat-2d"), FlashFftOptions{4}).kernel_spectrum)));
+    const Stencil s = edit(ex);
+    CHECK(fact(ex, "fft.kernel_spectrum") == fact_numbers(real_parts(make_flashfft_plan(s, FlashFftOptions{4}).kernel_spectrum)));
+    CHECK(fact(ex, "fft.kernel_spectrum") != before);
+  }
+  SECTION("fragments: the step-through follows the plan's terms") {
+    HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "heat-2d"), 1280, 800);
+    ex.frames(2);
+    click_tab(ex, "fragments.tab.loop");
+    // One step of heat-2d is a cross split into single products: the fused kernel's first chain is shown.
+    LoraStencilOptions one_step;
+    one_step.fused_steps = 1;
+    REQUIRE(first_chain_term(make_lorastencil_plan(preset("heat-2d"), one_step)) == 0);
+    const LoraStencilPlan fused = make_lorastencil_plan(preset("heat-2d"));
+    REQUIRE(first_chain_term(fused) > 0);
+    const std::string before = fact(ex, "fragments.loop_term");
+    CHECK_THAT(before, Catch::Contains("has no U·X·V chain"));
+    CHECK_THAT(before, Catch::Contains(fmt::format("T = {} fused kernel's term C{}", fused.fused_steps, first_chain_term(fused))));
+    const Stencil s = edit(ex);
+    const int chain = first_chain_term(make_lorastencil_plan(s, one_step));
+    REQUIRE(chain > 0);
+    const std::string after = fact(ex, "fragments.loop_term");
+    CHECK_THAT(after, Catch::Contains(fmt::format("term C{} of", chain)));
+    CHECK_THAT(after, Catch::Contains("the first term that is a full U·X·V chain"));
+    // The feed of the chain keeps every register in its lane.
+    for (int i = 0; i < 20 && fact(ex, "fragments.step_text").find("Butterfly") == std::string::npos; ++i) ex.click("fragments.next");
+    CHECK(fact(ex, "fragments.feed_in_lane") == "yes");
+  }
+}
+
+TEST_CASE("the WMMA recorder button: disabled with the reason where there is no CUDA device", "[gui][egl][views]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "heat-2d"), 1280, 800);
+  ex.frames(2);
+  CHECK_FALSE(has_fact(ex, "fragments.record_enabled")); // m8n8k4.f64 has a documented layout: nothing to record
+  ex.click("fragments.shape");
+  ex.click("fragments.shape.wmma.m16n16k16.f16.f32");
+  if (fact(ex, "fragments.record_enabled") == "yes") {
+    // A GPU machine: the recording runs and is compared with core's table (tests/gpu checks it in detail).
+    ex.click("fragments.record_wmma");
+    CHECK(has_fact(ex, "fragments.record"));
+    return;
+  }
+  const std::string why = fact(ex, "fragments.record_disabled");
+  CHECK(why.rfind("no CUDA device: ", 0) == 0);
+  CHECK(why.find("no CUDA device: no CUDA device") == std::string::npos);
+  ex.click("fragments.record_wmma"); // disabled: nothing runs
+  CHECK_FALSE(has_fact(ex, "fragments.record"));
 }
 
 TEST_CASE("teaching views say why a method cannot take the stencil", "[gui][egl][views]") {
