@@ -423,7 +423,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const float title_h = ImGui::GetTextLineHeight() + 4.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
-                                                   (avail.y - 4.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                                                   (avail.y - 3.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                        static_cast<float>(2 * g.tile_rows + 1)),
                                           8.0f, 48.0f));
   const float small = std::max(5.0f, std::floor(big * 0.42f));

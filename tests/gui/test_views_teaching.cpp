@@ -11,7 +11,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "app/matrix_widget.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
+#include "core/fragment/fragment_layout.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
 #include "core/lorastencil/weight_decomposition.hpp"
 #include "core/tcstencil/tcstencil_plan.hpp"
@@ -22,7 +24,8 @@ using se::test::HeadlessExplorer;
 
 namespace {
 
-const std::vector<std::string> kTeachingViews{"pyramid", "sparse24", "params", "fft", "fragments"};
+// Every view `--view` can show large, the run views too: each must look unlike all the others.
+const std::vector<std::string> kLargeViews{"pyramid", "sparse24", "params", "fft", "fragments", "compare", "performance"};
 
 StartupState focused(const std::string& view, const std::string& stencil = "box-2d25p") {
   ExplorerOptions o;
@@ -97,9 +100,9 @@ std::vector<double> real_parts(const std::vector<std::complex<double>>& v) {
 
 } // namespace
 
-TEST_CASE("each teaching view renders non-blank and unlike the other views", "[gui][egl][views]") {
+TEST_CASE("each view renders non-blank and unlike the other views", "[gui][egl][views]") {
   std::vector<RgbaImage> shots;
-  for (const std::string& view : kTeachingViews) {
+  for (const std::string& view : kLargeViews) {
     HeadlessExplorer ex(PlatformKind::Egl, focused(view), 1100, 700);
     ex.frames(3);
     const RgbaImage image = ex.screenshot();
@@ -116,7 +119,7 @@ TEST_CASE("each teaching view renders non-blank and unlike the other views", "[g
   }
   for (std::size_t i = 0; i < shots.size(); ++i)
     for (std::size_t j = i + 1; j < shots.size(); ++j) {
-      INFO(kTeachingViews[i] << " vs " << kTeachingViews[j]);
+      INFO(kLargeViews[i] << " vs " << kLargeViews[j]);
       CHECK(differing_fraction(shots[i], shots[j]) > 0.08);
     }
 }
@@ -291,6 +294,37 @@ TEST_CASE("every teaching view redraws core's plan of the stencil as a weight is
     for (int i = 0; i < 20 && fact(ex, "fragments.step_text").find("Butterfly") == std::string::npos; ++i) ex.click("fragments.next");
     CHECK(fact(ex, "fragments.feed_in_lane") == "yes");
   }
+}
+
+TEST_CASE("equal weights share a colour and a letter; zeros are drawn as zeros", "[gui][views]") {
+  const WeightMatrix w = weight_matrix(preset("box-2d25p"));
+  ValuePalette palette;
+  palette.add(w.values);
+  // box-2d25p is 1/(1+d²) normalised: one value per distance d² in {0, 1, 2, 4, 5, 8}.
+  CHECK(palette.size() == 6);
+  const double corner = w.values.front(), other_corner = w.values.back();
+  CHECK(palette.color(corner) == palette.color(other_corner));
+  CHECK(palette.letter(corner) == palette.letter(other_corner));
+  CHECK(palette.color(corner * (1 + 1e-13)) == palette.color(corner)); // rounding residue is the same weight
+  CHECK(palette.color(w.values[2]) != palette.color(corner));
+  CHECK(palette.letter(w.values[12]) == "a"); // the centre, the largest
+  CHECK(palette.color(0.0) == zero_cell_color());
+  CHECK(palette.color(1e-17) == zero_cell_color()); // below the figure's zero tolerance
+  CHECK(palette.letter(0.0) == "0");
+  CHECK(compact_number(0.0) == "0");
+  CHECK(compact_number(-0.0) == "0");
+}
+
+TEST_CASE("hovering a fragment cell names its lane and register", "[gui][egl][views]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "box-2d25p"), 1280, 800);
+  ex.frames(2);
+  // m8n8k4.f64's A, 8x4 below its title (which is wider than the cells): the bottom-left cell is (7, 0).
+  const WidgetRect a = ex.probe("fragments.A");
+  ex.input().move_mouse(a.x0 + 4, a.y1 - 4);
+  ex.settle();
+  ex.frames(1);
+  const FragmentOwner o = hardware_fragment_layout(MmaShape::M8N8K4_F64, Operand::A).owner(7, 0);
+  CHECK(fact(ex, "fragments.hover") == fmt::format("A lane {} reg {}", o.lane, o.reg));
 }
 
 TEST_CASE("the WMMA recorder button: disabled with the reason where there is no CUDA device", "[gui][egl][views]") {
