@@ -1,0 +1,138 @@
+// 2D CUDA-core step. A block owns a 128-column strip of two 32-row tiles. Rows of each tile, with the halo
+// widened to a 16-byte boundary, are fetched as 16-byte cp.async chunks; both tiles are in flight as soon as
+// the block starts, and the second arrives while the first is computed. Each thread slides down a column of 8
+// outputs, so every shared-memory value it loads feeds up to 2R+1 outputs from registers.
+// The shape was chosen by measurement on an H200 (notes/gpu.md): what matters is the bytes in flight per SM
+// (two blocks of 72 KB here) with no register spills; longer pipelines per block and persistent grids were slower.
+//
+// The boundary is a template parameter: the periodic store, which also writes the halo images, needs index
+// registers that cost the Dirichlet kernel 2-3% at its 64-register cap (measured). step_2d.cu instantiates the
+// Dirichlet kernels, step_2d_periodic.cu the periodic ones, so the two compile in parallel.
+#pragma once
+#include "kernels/cuda_core/step_common.cuh"
+#include "kernels/cuda_core/step_kernels.hpp"
+
+namespace se {
+
+namespace step2d {
+
+// Tile shape per radius. Radius 1 (the bandwidth-bound presets) takes 128-wide tiles in two blocks of 512
+// threads per SM at 64 registers. Wider stencils need more registers per thread (the weights and the
+// partial sums of 8 rows) and would spill at that cap, so they take 64-wide tiles, three blocks of 256.
+template <int R> struct Shape {
+  static constexpr int kTileX = R == 1 ? 128 : 64; // threads along x, one output column each
+  static constexpr int kMinBlocks = R == 1 ? 2 : 3;
+};
+constexpr int kThreadsY = 4;
+constexpr int kRowsPerThread = 8;
+constexpr int kTileY = kThreadsY * kRowsPerThread;
+constexpr int kTilesPerBlock = 2; // both fetched at the start: the second lands while the first is computed
+
+// Elements per 16-byte chunk, and the staged row's left offset: the halo widened to a whole chunk so that
+// every fetch is an aligned 16-byte copy (the padded layout aligns rows and the interior to 128 bytes).
+template <typename S> constexpr int kChunk = static_cast<int>(16 / sizeof(S));
+template <typename S, int R> constexpr int kLeft = (R + kChunk<S> - 1) / kChunk<S> * kChunk<S>;
+template <typename S, int R> constexpr int kRowWidth = Shape<R>::kTileX + 2 * kLeft<S, R>;
+
+template <typename S, int R> constexpr std::size_t tile_elements() {
+  return static_cast<std::size_t>(kTileY + 2 * R) * kRowWidth<S, R>;
+}
+
+template <typename S, int R, bool kPeriodic>
+__global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBlocks)
+    step_2d_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L,
+                   KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1)> w) {
+  using C = compute_t<S>;
+  constexpr int kTileX = Shape<R>::kTileX;
+  constexpr int kSide = 2 * R + 1, kW = kRowWidth<S, R>, kH = kTileY + 2 * R, kA = kLeft<S, R>;
+  constexpr int kChunks = kW / kChunk<S>; // 16-byte chunks per staged row
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  S* buffers = reinterpret_cast<S*>(shared_bytes); // two tiles of kH x kW
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kTileX;
+  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
+  const std::int64_t first_tile = static_cast<std::int64_t>(blockIdx.y) * kTilesPerBlock;
+  const int tiles = static_cast<int>(tiles_y - first_tile < kTilesPerBlock ? tiles_y - first_tile : kTilesPerBlock);
+  // Chunks of the padded row from the staged row's first column; chunks past the row's end feed no output.
+  const std::int64_t chunks_left = (L.pitch_y - L.origin[0] - (x0 - kA)) / kChunk<S>;
+  const int tid = ty * kTileX + tx;
+
+  // Consecutive threads fetch consecutive chunks of a row, so each warp reads contiguous 512-byte runs.
+  // Rows past the padding feed no output and are not fetched.
+  const auto fetch = [&](int t, S* dst) {
+    const std::int64_t y0 = (first_tile + t) * kTileY;
+    const S* base = in + L.index(x0 - kA, y0 - R, 0);
+    const std::int64_t rows_left = L.n[1] + R - (y0 - R);
+    for (int i = tid; i < kH * kChunks; i += kTileX * kThreadsY) {
+      const int r = i / kChunks, c = i - r * kChunks;
+      if (r < rows_left && c < chunks_left)
+        __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * L.pitch_y + c * kChunk<S>, 16);
+    }
+    __pipeline_commit();
+  };
+
+  fetch(0, buffers);
+  for (int t = 0; t < tiles; ++t) {
+    S* tile = buffers + (t & 1) * kH * kW;
+    if (t + 1 < tiles) fetch(t + 1, buffers + ((t + 1) & 1) * kH * kW);
+    else __pipeline_commit(); // an empty group keeps "all but the newest group done" meaning tile t
+    __pipeline_wait_prior(1);
+    __syncthreads();
+
+    C acc[kRowsPerThread];
+#pragma unroll
+    for (int i = 0; i < kRowsPerThread; ++i) acc[i] = C(0);
+    const int y_local = ty * kRowsPerThread;
+    // Columns are a run-time loop for R > 2: smaller code, and the weights are then read by index.
+#pragma unroll(R <= 2 ? kSide : 1)
+    for (int dx = 0; dx < kSide; ++dx)
+#pragma unroll
+      for (int j = 0; j < kRowsPerThread + 2 * R; ++j) {
+        const C v = load_as<C>(tile[(y_local + j) * kW + tx + dx + (kA - R)]);
+#pragma unroll
+        for (int i = 0; i < kRowsPerThread; ++i) {
+          const int dy = j - i; // row of the weight array this input meets for output row i
+          if (dy >= 0 && dy < kSide) acc[i] = fma(w.w[dy * kSide + dx], v, acc[i]);
+        }
+      }
+    const std::int64_t x = x0 + tx, y0 = (first_tile + t) * kTileY + y_local;
+    if (x < L.n[0]) {
+#pragma unroll
+      for (int i = 0; i < kRowsPerThread; ++i)
+        if (y0 + i < L.n[1]) store_with_images(out, L, kPeriodic, x, y0 + i, std::int64_t(0), store_as<S>(acc[i]));
+    }
+    __syncthreads(); // the next iteration fetches into the buffer just read
+  }
+}
+
+template <typename S, bool kPeriodic>
+void launch(int radius, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+            cudaStream_t stream) {
+  dispatch_radius(radius, [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>(weights);
+    const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
+    constexpr int kTileX = Shape<R>::kTileX;
+    const dim3 grid(grid_blocks(L.n[0], kTileX), grid_blocks(tiles_y, kTilesPerBlock));
+    const std::size_t smem = 2 * tile_elements<S, R>() * sizeof(S);
+    // Once per kernel: the attribute holds for the process, and setting it on every launch costs host time.
+    static const bool opted_in = [&] {
+      if (smem > 48 * 1024)
+        SE_CUDA_CHECK(cudaFuncSetAttribute(step_2d_kernel<S, R, kPeriodic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)));
+      return true;
+    }();
+    (void)opted_in;
+    step_2d_kernel<S, R, kPeriodic><<<grid, dim3(kTileX, kThreadsY), smem, stream>>>(in, out, L, w);
+    SE_CUDA_CHECK_LAUNCH("step_2d_kernel");
+  });
+}
+
+// Defined in step_2d_periodic.cu.
+template <typename S>
+void launch_periodic(int radius, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+                     cudaStream_t stream);
+
+} // namespace step2d
+
+} // namespace se
