@@ -237,6 +237,7 @@ void export_png_callback(const ImDrawList*, const ImDrawCmd* cmd) {
 
 void finish_frame(const PlotFrame& f, PlotView& view) {
   view.rect[0] = f.outer_min.x, view.rect[1] = f.outer_min.y, view.rect[2] = f.outer_max.x, view.rect[3] = f.outer_max.y;
+  view.data_rect[0] = f.min.x, view.data_rect[1] = f.min.y, view.data_rect[2] = f.max.x, view.data_rect[3] = f.max.y;
   if (!view.png_path.empty()) ImGui::GetWindowDrawList()->AddCallback(export_png_callback, &view);
 }
 

@@ -73,6 +73,7 @@ struct PlotView {
   std::string png_written; // the path of the last PNG written
   std::string png_error;
   float rect[4] = {0, 0, 0, 0}; // the plot's screen rectangle in the last frame
+  float data_rect[4] = {0, 0, 0, 0}; // its data area (x0, y0, x1, y1), where shown_* map to
 };
 
 // Draws the plot into a `size` rectangle at the cursor (an invisible button takes the input). Mouse wheel

@@ -531,6 +531,11 @@ void draw_performance_window(ViewContext& ctx) {
         probe_last_item(ctx.state, "performance.scaling");
         draw_xy_plot("performance.roofline", dv.roofline, m.roofline, cell);
         probe_last_item(ctx.state, "performance.roofline");
+        if (m.roofline.hovered_series >= 0) { // the tooltip's text, for tests
+          const PlotSeries& hs = dv.roofline.series[static_cast<std::size_t>(m.roofline.hovered_series)];
+          const auto i = static_cast<std::size_t>(m.roofline.hovered_point);
+          publish(ctx, "performance.roofline_hover", i < hs.hover.size() ? hs.hover[i] : hs.name);
+        }
         ImGui::SameLine();
         draw_xy_plot("performance.accuracy", dv.accuracy, m.accuracy, cell);
         probe_last_item(ctx.state, "performance.accuracy");
@@ -556,6 +561,8 @@ void draw_performance_window(ViewContext& ctx) {
                               : "");
   publish(ctx, "performance.roofline_zoom", fact_numbers({m.roofline.shown_x0, m.roofline.shown_x1, m.roofline.shown_y0,
                                                           m.roofline.shown_y1}));
+  const float* a = m.roofline.data_rect;
+  publish(ctx, "performance.roofline_area", fact_numbers({a[0], a[1], a[2], a[3]}));
   publish(ctx, "performance.message", m.message.text);
   publish(ctx, "performance.methods_selected", std::to_string(std::count(m.selected.begin(), m.selected.end(), 1)));
 }

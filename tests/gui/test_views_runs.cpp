@@ -2,6 +2,7 @@
 // window; synthetic input picks methods, starts and cancels a sweep, zooms a plot and exports (the CSV, JSON and
 // PNGs are read back); the Simulation window's method selector runs CPU emulations and stops an FP16 run before
 // it overflows. The plain parts (ticks, costs, roofline points, recorded results, CSV) are checked directly.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #define STB_IMAGE_STATIC
@@ -54,6 +56,20 @@ template <typename F> bool frames_until(HeadlessExplorer& ex, F done, double sec
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
+}
+
+// Types `folder` into the Performance view's export field (replacing what is there) and presses Export.
+void export_performance(HeadlessExplorer& ex, const std::string& folder) {
+  const WidgetRect field = ex.probe("performance.export_dir");
+  ex.input().click(field.center_x(), field.center_y());
+  ex.input().key(GLFW_KEY_LEFT_CONTROL, true);
+  ex.input().press_key(GLFW_KEY_A);
+  ex.input().key(GLFW_KEY_LEFT_CONTROL, false);
+  ex.input().press_key(GLFW_KEY_BACKSPACE);
+  ex.input().type_text(folder);
+  ex.input().press_key(GLFW_KEY_ENTER);
+  ex.settle();
+  ex.click("performance.export");
 }
 
 std::string read_file(const std::filesystem::path& p) {
@@ -404,16 +420,7 @@ TEST_CASE("performance: a first sweep at opening, a sweep started and cancelled,
   // Export into a fresh folder: CSV and JSON read back with the records, each PNG decodes.
   TempDir dir;
   const std::string out = (dir.path() / "export").string();
-  const WidgetRect field = ex.probe("performance.export_dir");
-  ex.input().click(field.center_x(), field.center_y());
-  ex.input().key(GLFW_KEY_LEFT_CONTROL, true);
-  ex.input().press_key(GLFW_KEY_A);
-  ex.input().key(GLFW_KEY_LEFT_CONTROL, false);
-  ex.input().press_key(GLFW_KEY_BACKSPACE);
-  ex.input().type_text(out);
-  ex.input().press_key(GLFW_KEY_ENTER);
-  ex.settle();
-  ex.click("performance.export");
+  export_performance(ex, out);
   ex.frames(2);
   CHECK_THAT(ex.fact("performance.message"), Catch::Contains("4 plots as PNG"));
   const int records = std::stoi(ex.fact("performance.records")) + std::stoi(ex.fact("performance.recorded"));
@@ -437,4 +444,34 @@ TEST_CASE("performance: a first sweep at opening, a sweep started and cancelled,
     stbi_image_free(pixels);
     CHECK(colors.size() > 20);
   }
+}
+
+TEST_CASE("performance: hovering a roofline point gives its numbers", "[gui][egl][runs]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("performance"), 1600, 1000);
+  ex.frames(2);
+  // The points, from the JSON export; the plot's area and range, from its facts.
+  TempDir dir;
+  export_performance(ex, dir.str());
+  ex.frames(2);
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir.path() / "performance.json"));
+  std::istringstream area(ex.fact("performance.roofline_area")), range(ex.fact("performance.roofline_zoom"));
+  double ax0, ay0, ax1, ay1, x0, x1, y0, y1;
+  area >> ax0 >> ay0 >> ax1 >> ay1;
+  range >> x0 >> x1 >> y0 >> y1;
+  REQUIRE(ax1 > ax0);
+  // A measured point (filled markers are drawn over the legend), moved to along the log axes.
+  const auto measured = std::find_if(j["roofline"].begin(), j["roofline"].end(),
+                                     [](const nlohmann::json& p) { return p["kind"] == "measured"; });
+  REQUIRE(measured != j["roofline"].end());
+  const double ix = (*measured)["flop_per_byte"].get<double>(), fy = (*measured)["flops"].get<double>();
+  const double px = ax0 + (ax1 - ax0) * std::log10(ix / x0) / std::log10(x1 / x0);
+  const double py = ay1 - (ay1 - ay0) * std::log10(fy / y0) / std::log10(y1 / y0);
+  ex.input().move_mouse(static_cast<float>(px), static_cast<float>(py));
+  ex.settle();
+  ex.frames(1);
+  const std::string hover = ex.fact("performance.roofline_hover");
+  CHECK_THAT(hover, Catch::Contains("FLOP/byte"));
+  CHECK_THAT(hover, Catch::Contains("GStencil/s"));
+  // The nearest point is this one or one on top of it: the same intensity either way.
+  CHECK_THAT(hover, Catch::Contains(fmt::format("{:.3g} FLOP/byte", ix)));
 }
