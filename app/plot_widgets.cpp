@@ -560,14 +560,15 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
 
 namespace {
 
-// `label` cut in the middle ("tcstencil-fp64 emu" -> "tcst…64 emu") until `width` says it fits `room`: the
-// method's start and the backend/device at its end both stay readable. Cuts never split a UTF-8 sequence.
-template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
+// `label` cut in the middle ("tcstencil-fp64 emu" -> "tcst…64 emu") until `width` says it fits `room`, keeping at
+// least `min_head` bytes of its start; "" when that is impossible. Cuts never split a UTF-8 sequence.
+template <typename Width>
+std::string middle_cut(const std::string& label, float room, Width&& width, std::size_t min_head) {
   if (width(label) <= room) return label;
   const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
   std::string head = label.substr(0, label.size() / 2), tail = label.substr(label.size() / 2);
   while (!tail.empty() && continuation(tail.front())) head += tail.front(), tail.erase(0, 1);
-  while (!head.empty() || !tail.empty()) {
+  while (head.size() >= min_head && (!head.empty() || !tail.empty())) {
     if (head.size() >= tail.size()) { // drop the last character of the head ...
       while (!head.empty() && continuation(head.back())) head.pop_back();
       if (!head.empty()) head.pop_back();
@@ -576,8 +577,18 @@ template <typename Width> std::string shortened_label(const std::string& label, 
       while (!tail.empty() && continuation(tail.front())) tail.erase(0, 1);
     }
     const std::string cut = head + "\u2026" + tail;
-    if (width(cut) <= room) return cut;
+    if (head.size() >= min_head && width(cut) <= room) return cut;
   }
+  return "";
+}
+
+// A bar's label that fits `room`: whole; cut in the middle while that keeps a readable start of the method;
+// else the method alone ("cuda-core-fp32 H200" -> "cuda-core-fp32", the bar's colour and tooltip say the rest),
+// cut in the middle if it must be ("cud…p32": both ends tell the variants apart).
+template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
+  if (std::string cut = middle_cut(label, room, width, 8); !cut.empty()) return cut;
+  const std::string method = label.substr(0, label.find(' '));
+  if (std::string cut = middle_cut(method, room, width, 1); !cut.empty()) return cut;
   return "\u2026";
 }
 
