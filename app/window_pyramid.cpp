@@ -67,12 +67,23 @@ PyramidFigure build_figure(const Stencil& s, int plane) {
       return f;
     }
     f.svd_mma_per_point = make_lorastencil_plan(s, one_step(DecompositionChoice::Svd)).cost.mma_per_point;
+    const WeightDecomposition* planned = nullptr; // the plan's own split of this plane
     for (const LoraPlane& p : plan.planes)
-      if (p.dz == plane) f.plane_kind = p.kind;
+      if (p.dz == plane) {
+        f.plane_kind = p.kind;
+        if (p.kind == PlaneKind::TensorCores) planned = &p.decomposition;
+      }
     f.weights = weight_matrix(s, plane);
     f.pyramid_obstacle = pyramid_obstacle(f.weights);
     f.svd = svd_decomposition(f.weights);
-    f.decomposition = f.pyramid_obstacle.empty() ? pyramid_decomposition(f.weights) : f.svd;
+    // The pyramid where W has one (the paper's figure); where it has none, what the plan runs: the cross split of
+    // a star (cheaper than the SVD, which is priced beside it) or the SVD.
+    if (f.pyramid_obstacle.empty())
+      f.decomposition = pyramid_decomposition(f.weights);
+    else if (planned != nullptr && planned->kind == DecompositionKind::Cross)
+      f.decomposition = *planned;
+    else
+      f.decomposition = f.svd;
     f.tile = plan.tile;
     f.swap = plan.swap;
     for (const RankOneTerm& t : f.decomposition.terms)
@@ -210,6 +221,10 @@ void draw_cost_lines(const PyramidFigure& f) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
     ImGui::TextWrapped("No pyramid: %s.", f.pyramid_obstacle.c_str());
     ImGui::PopStyleColor();
+    if (f.decomposition.kind == DecompositionKind::Cross)
+      ImGui::TextWrapped("LoRAStencil's plan takes the cross split below: %d term(s) on tensor cores, each gathered by a "
+                         "single product where u or v is one weight; %.3g MMAs per point against the SVD's %.3g.",
+                         f.decomposition.tensor_core_terms(), f.mma_per_point, f.svd_mma_per_point);
     ImGui::TextWrapped("The SVD alternative (Eq. 8) splits W into rank(W) = %d full-size terms, all on tensor cores: "
                        "%d × %d = %d MMAs per 8×8 tile (%.3g per point). A pyramid of this size would put at most "
                        "h = %d terms on tensor cores (%d MMAs, its 1×1 apex on CUDA cores): the SVD costs %.2f× that.",
@@ -451,7 +466,9 @@ void draw_pyramid_window(ViewContext& ctx) {
 
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("pyramid_pages")) {
-    const char* first = f.decomposition.kind == DecompositionKind::Pyramid ? "Pyramid" : "SVD (no pyramid)";
+    const char* first = f.decomposition.kind == DecompositionKind::Pyramid ? "Pyramid"
+                        : f.decomposition.kind == DecompositionKind::Cross ? "Cross split (no pyramid)"
+                                                                           : "SVD (no pyramid)";
     if (begin_view_page(ctx, kView, "pyramid", first, page)) {
       draw_decomposition_page(f);
       ImGui::EndTabItem();

@@ -159,6 +159,23 @@ TEST_CASE("the pyramid draws core's decomposition and follows weight edits in th
   CHECK(fact(ex, "pyramid.W") == fact_numbers(w.values));
 }
 
+TEST_CASE("the pyramid view shows the plan's cross split of a star (which has no pyramid)", "[gui][egl][views]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("pyramid", "heat-2d"), 1280, 800);
+  ex.frames(2);
+  LoraStencilOptions one_step;
+  one_step.fused_steps = 1;
+  const LoraStencilPlan plan = make_lorastencil_plan(preset("heat-2d"), one_step);
+  REQUIRE(plan.planes.size() == 1);
+  const WeightDecomposition& d = plan.planes[0].decomposition;
+  REQUIRE(d.kind == DecompositionKind::Cross);
+  CHECK(fact(ex, "pyramid.kind") == "cross");
+  CHECK(fact(ex, "pyramid.terms") == std::to_string(d.terms.size()));
+  for (std::size_t i = 0; i < d.terms.size(); ++i) {
+    CHECK(fact(ex, fmt::format("pyramid.u{}", i + 1)) == fact_numbers(d.terms[i].u));
+    CHECK(fact(ex, fmt::format("pyramid.v{}", i + 1)) == fact_numbers(d.terms[i].v));
+  }
+}
+
 TEST_CASE("the teaching views' controls take synthetic input", "[gui][egl][views]") {
   SECTION("pyramid: the RDG page and its term buttons") {
     HeadlessExplorer ex(PlatformKind::Egl, focused("pyramid", "box-2d49p"), 1100, 700);
