@@ -376,7 +376,13 @@ void draw_plot(const char* id, const char* title, const std::vector<PlotSeries>&
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
   const float left = ImGui::CalcTextSize("1e-15").x + 10.0f;
-  const ImVec2 p0(at.x + left, at.y + line + 6.0f), p1(at.x + size.x - 8.0f, at.y + size.y - line - 8.0f);
+  // The legend goes right of the title, or on a line of its own below it: never over the curves.
+  float legend_w = 0;
+  for (const auto& s : series) legend_w += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
+  const float title_w = ImGui::CalcTextSize(title).x;
+  const bool legend_beside_title = title_w + 24.0f + legend_w <= size.x;
+  const float top = at.y + (legend_beside_title ? line + 6.0f : 2.0f * line + 8.0f);
+  const ImVec2 p0(at.x + left, top), p1(at.x + size.x - 8.0f, at.y + size.y - line - 8.0f);
   dl->AddRectFilled(p0, p1, IM_COL32(24, 26, 32, 255));
   dl->AddRect(p0, p1, IM_COL32(90, 94, 104, 255));
   dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), title);
@@ -410,7 +416,8 @@ void draw_plot(const char* id, const char* title, const std::vector<PlotSeries>&
   const std::string hi = compact_number(x_hi, 3);
   dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(hi.c_str()).x, p1.y + 4.0f), dim, hi.c_str());
   dl->AddText(ImVec2(0.5f * (p0.x + p1.x) - 0.5f * ImGui::CalcTextSize(x_label).x, p1.y + 4.0f), dim, x_label);
-  float legend_x = p0.x + 8.0f;
+  float legend_x = legend_beside_title ? at.x + size.x - 8.0f - legend_w + 16.0f : p0.x;
+  const float legend_y = legend_beside_title ? at.y : at.y + line + 2.0f;
   for (const auto& s : series) {
     for (std::size_t i = 0; i + 1 < s.x.size(); ++i)
       if (std::isfinite(s.y[i]) && std::isfinite(s.y[i + 1]))
@@ -418,7 +425,7 @@ void draw_plot(const char* id, const char* title, const std::vector<PlotSeries>&
     if (s.x.size() <= 64)
       for (std::size_t i = 0; i < s.x.size(); ++i)
         if (std::isfinite(s.y[i])) dl->AddCircleFilled(to_screen(s.x[i], s.y[i]), 3.0f, s.color);
-    dl->AddText(ImVec2(legend_x, p0.y + 4.0f), s.color, s.name.c_str());
+    dl->AddText(ImVec2(legend_x, legend_y), s.color, s.name.c_str());
     legend_x += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
   }
   if (hovered && !series.empty() && !series[0].x.empty()) {
