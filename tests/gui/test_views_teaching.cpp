@@ -344,6 +344,24 @@ TEST_CASE("hovering a fragment cell names its lane and register", "[gui][egl][vi
   CHECK(fact(ex, "fragments.hover") == fmt::format("A lane {} reg {}", o.lane, o.reg));
 }
 
+TEST_CASE("the LoRAStencil step-through takes every 2D and 3D preset; 1D says why not", "[gui][egl][views]") {
+  for (const std::string name : {"box-2d9p", "star-2d13p", "box-2d49p", "heat-3d", "box-3d27p"}) {
+    INFO(name);
+    HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", name), 1100, 700);
+    ex.frames(2);
+    click_tab(ex, "fragments.tab.loop");
+    CHECK_FALSE(has_fact(ex, "fragments.unsupported"));
+    CHECK_THAT(fact(ex, "fragments.loop_term"), Catch::Contains("Animated: "));
+    for (int i = 0; i < 40 && fact(ex, "fragments.step_text").find("Butterfly") == std::string::npos; ++i)
+      ex.click("fragments.next");
+    CHECK(fact(ex, "fragments.feed_in_lane") == "yes");
+  }
+  HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "heat-1d"), 1100, 700);
+  ex.frames(2);
+  click_tab(ex, "fragments.tab.loop");
+  CHECK_THAT(fact(ex, "fragments.unsupported"), Catch::Contains("1D"));
+}
+
 TEST_CASE("the WMMA recorder button: disabled with the reason where there is no CUDA device", "[gui][egl][views]") {
   HeadlessExplorer ex(PlatformKind::Egl, focused("fragments", "heat-2d"), 1280, 800);
   ex.frames(2);
