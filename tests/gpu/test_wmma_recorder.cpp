@@ -18,8 +18,9 @@ TEST_CASE("the WMMA register layout recorded on this GPU is core's table", "[gpu
   std::cout << report.summary();
   REQUIRE(report.checks.size() == wmma_recording_plan().size());
   for (const WmmaLayoutCheck& check : report.checks) {
-    INFO(check.title() << " on " << report.device);
-    for (const std::string& d : check.differences) INFO(d);
+    std::string differences;
+    for (const std::string& d : check.differences) differences += "\n  " + d;
+    INFO(check.title() << " on " << report.device << differences);
     CHECK(check.recording.elements_per_lane > 0);
     if (check.core_layout_observed) {
       // Core's emulation of TCStencil and the fragments view rely on this table.
