@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a GPU machine: the GPU tests, the measured ceilings, the FP64 cuda-core target runs and the benchmark
+# On a GPU machine: the GPU tests (test_gpu, test_wmma_recorder), the measured ceilings, the FP64 cuda-core target runs and the benchmark
 # suite, from binaries built elsewhere and carried in .devbin/ (see notes/gpu.md). Everything lands in $OUT
 # (default ./out) as at most five files: gpu_check.log, ceilings.json, targets.jsonl, suite.json, suite.csv.
 # Usage: scripts/gpu_check.sh [all|tests|targets|suite|tests,targets]; SUITE_SECONDS (time per run) and
@@ -33,6 +33,11 @@ if [[ $MODE == all || $MODE == *tests* ]]; then
   section "test_gpu"
   timeout 300 "$BIN/test_gpu" --durations yes >>"$LOG" 2>&1
   echo "test_gpu exit code $?" | tee -a "$LOG"
+  if [ -x "$BIN/test_wmma_recorder" ]; then
+    section "test_wmma_recorder"
+    timeout 60 "$BIN/test_wmma_recorder" >>"$LOG" 2>&1
+    echo "test_wmma_recorder exit code $?" | tee -a "$LOG"
+  fi
   grep -E "test cases|assertions" "$LOG" | tail -2
 fi
 
