@@ -1,6 +1,7 @@
 // Device building blocks of the LoRAStencil kernels: m8n8k4 FP64 MMA and cp.async wrappers, staging a tile
 // (with the boundary rule) into shared memory, and one warp's 8x32 output tile for each kind of rank-1 term.
 #pragma once
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include "kernels/lorastencil/lora_pass_args.hpp"
@@ -28,6 +29,13 @@ __device__ __forceinline__ void mma1684(double (&d)[4], double a0, double a1, do
 __device__ __forceinline__ void cp_async16(double* shared, const double* global) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global));
+}
+// The same 16-byte copy to a shared-memory address already converted (one conversion per plane, not per copy).
+__device__ __forceinline__ void cp_async16_at(unsigned shared, const double* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared), "l"(global));
+}
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 __device__ __forceinline__ void cp_async8(double* shared, const double* global) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
@@ -67,26 +75,178 @@ __device__ __forceinline__ void stage_pair(const PassArgs& a, double* dst, long 
 }
 
 // Stage plane z of the block tile at (x0, y0): rows y0-R .. y0+staged_rows-R-1, columns x0-halo ..
-// x0+64+halo-1. Interior tiles (the common case) take a plain row loop of 16-byte copies: one 64-bit
-// pointer per row, no division and no bounds test per value; tiles at a face take the per-pair path.
-__device__ __forceinline__ void stage_plane(const PassArgs& a, double* dst, long long x0, long long y0, long long z) {
+// x0+64+halo-1, for any nx: one value pair at a time, each with its own bounds test (odd nx only).
+__device__ __forceinline__ void stage_plane_any(const PassArgs& a, double* dst, long long x0, long long y0, long long z) {
   const int pairs = kTileCols / 2 + a.halo;
-  const bool interior = a.aligned_rows && x0 - a.halo >= 0 && x0 + kTileCols + a.halo <= a.nx && y0 - a.radius >= 0 &&
-                        y0 - a.radius + a.staged_rows <= a.ny && z >= 0 && z < a.nz;
-  if (interior) {
-    const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
-    const double* src = a.in + (z * a.ny + y0 - a.radius) * a.nx + x0 - a.halo;
-    for (int i = warp; i < a.staged_rows; i += warps) {
-      const double* s = src + i * a.nx;
-      double* d = dst + i * a.pitch;
-      for (int k = lane; k < pairs; k += 32) cp_async16(d + 2 * k, s + 2 * k);
-    }
-    return;
-  }
   const int total = a.staged_rows * pairs;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
     const int i = idx / pairs, k = idx - i * pairs;
     stage_pair(a, dst + i * a.pitch + 2 * k, x0 - a.halo + 2 * k, y0 - a.radius + i, z);
+  }
+}
+
+// Where the staged pair at grid column gx (even) comes from: gx inside the grid, its periodic image, or -1 past a
+// Dirichlet face (the boundary value is written instead). With nx even a pair never straddles a face.
+__device__ __forceinline__ int pair_source(const PassArgs& a, int gx) {
+  if (gx >= 0 && gx < a.nx) return gx;
+  return a.periodic ? static_cast<int>(wrap_index(gx, a.nx)) : -1;
+}
+
+// The same plane when nx is even (16-byte aligned rows), every tile face or not: a warp per staged row, lane l
+// copying pairs l and l+32. The column sources are the same in every row, so the boundary rule costs a test per
+// lane per plane and one per row, and a row costs about a dozen instructions (no division, no 64-bit index).
+__device__ __forceinline__ void stage_plane(const PassArgs& a, double* dst, long long x0, long long y0, long long z) {
+  if (!a.aligned_rows) {
+    stage_plane_any(a, dst, x0, y0, z);
+    return;
+  }
+  const int warp = threadIdx.x >> 5, warps = blockDim.x >> 5, lane = threadIdx.x & 31;
+  const int first = static_cast<int>(x0) - a.halo + 2 * lane;
+  const int c0 = pair_source(a, first);
+  const int c1 = lane + 32 < kTileCols / 2 + a.halo ? pair_source(a, first + 64) : -2; // -2: no second pair
+  long long zz = z;
+  bool plane_inside = true;
+  if (z < 0 || z >= a.nz) {
+    if (a.periodic) zz = wrap_index(z, a.nz);
+    else plane_inside = false;
+  }
+  const double* plane = a.in + zz * a.ny * a.nx;
+  const unsigned lane_shared = shared_address(dst) + 16u * lane;
+  const double2 fill = make_double2(a.boundary_value, a.boundary_value);
+  const int row0 = static_cast<int>(y0) - a.radius;
+  for (int i = warp; i < a.staged_rows; i += warps) {
+    int y = row0 + i;
+    bool inside = plane_inside;
+    if (y < 0 || y >= a.ny) {
+      if (a.periodic) y = static_cast<int>(wrap_index(y, a.ny));
+      else inside = false;
+    }
+    const double* row = plane + static_cast<long long>(y) * a.nx;
+    const unsigned s = lane_shared + 8u * static_cast<unsigned>(i * a.pitch);
+    double2* d = reinterpret_cast<double2*>(dst + i * a.pitch) + lane;
+    if (inside && c0 >= 0) cp_async16_at(s, row + c0);
+    else *d = fill;
+    if (inside && c1 >= 0) cp_async16_at(s + 512u, row + c1);
+    else if (c1 != -2) d[32] = fill;
+  }
+}
+
+// ---- Hopper: one bulk copy (cp.async.bulk) per staged row, completion counted on an mbarrier ----
+// Every warp stages some rows of a plane (row i goes to warp i mod W, lane i / W) and issues one copy per row
+// (the inside part of the row; a periodic row wraps into at most three); each warp arrives once on the plane's
+// barrier, announcing its bytes, so the barrier counts W arrivals. Spreading the rows keeps the warps in step:
+// a copy costs a warp a few instructions per lane (the address goes to a uniform register). Needs nx even
+// (16-byte aligned rows) and, when periodic, nx at least a staged row's width (each side wraps at most once).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SE_LORA_BULK 1
+#else
+#define SE_LORA_BULK 0
+#endif
+
+__device__ __forceinline__ bool use_bulk_staging(const PassArgs& a) {
+  return SE_LORA_BULK && a.aligned_rows && (!a.periodic || a.nx >= kTileCols + 2 * a.halo);
+}
+
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
+#if SE_LORA_BULK
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+// Waits until the current phase of `bar` with the given parity has completed (all copies landed).
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+#if SE_LORA_BULK
+  const unsigned b = shared_address(bar);
+  unsigned done = 0;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(b), "r"(parity)
+                 : "memory");
+  } while (!done);
+#endif
+}
+
+__device__ __forceinline__ void bulk_copy(double* dst, const double* src, unsigned bytes, unsigned long long* bar) {
+#if SE_LORA_BULK
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+#endif
+}
+
+// Stage plane z of the block tile at (x0, y0) with bulk copies completing on `bar` (called by every thread of
+// the block; `bar` expects one arrival per warp). A warp first writes the Dirichlet value into its rows' parts
+// past a face with plain stores, then its lane 0 arrives announcing the warp's bytes, then the copies go out.
+__device__ __forceinline__ void stage_plane_bulk(const PassArgs& a, double* dst, long long x0, long long y0, long long z,
+                                                 unsigned long long* bar) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int cols = kTileCols + 2 * a.halo;
+  const long long gx0 = x0 - a.halo, gx1 = gx0 + cols;
+  long long zz = z;
+  bool plane_inside = true;
+  if (z < 0 || z >= a.nz) {
+    if (a.periodic) zz = wrap_index(z, a.nz);
+    else plane_inside = false;
+  }
+  // Columns [lo, hi) of a row lie inside the grid; [gx0, lo) and [hi, gx1) are past the faces.
+  const long long lo = gx0 > 0 ? gx0 : 0, hi = gx1 < a.nx ? gx1 : a.nx;
+  const long long ylo = y0 - a.radius;
+  const auto row_y = [&](int i, bool& inside) {
+    long long y = ylo + i;
+    inside = plane_inside;
+    if (y < 0 || y >= a.ny) {
+      if (a.periodic) y = wrap_index(y, a.ny);
+      else inside = false;
+    }
+    return y;
+  };
+  const int first = warp + lane * warps, step = 32 * warps;
+  unsigned bytes = 0;
+  if (a.periodic) {
+    for (int i = first; i < a.staged_rows; i += step) bytes += static_cast<unsigned>(cols) * 8;
+  } else {
+    const double2 fill = make_double2(a.boundary_value, a.boundary_value);
+    for (int i = first; i < a.staged_rows; i += step) {
+      bool inside;
+      row_y(i, inside);
+      if (inside && lo == gx0 && hi == gx1) { // the common case: the whole row comes from the grid
+        bytes += static_cast<unsigned>(cols) * 8;
+        continue;
+      }
+      if (inside && hi > lo) bytes += static_cast<unsigned>(hi - lo) * 8;
+      double* d = dst + i * a.pitch - gx0; // d[x] holds grid column x
+      for (long long x = gx0; x < gx1; x += 2)
+        if (!inside || x < lo || x >= hi) *reinterpret_cast<double2*>(d + x) = fill;
+        else x = hi - 2; // skip the inside columns
+    }
+  }
+  bytes = __reduce_add_sync(0xffffffffu, bytes);
+  if (lane == 0) {
+#if SE_LORA_BULK
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
+                 : "memory");
+#else
+    (void)bytes; // sm_80 builds never take this path (use_bulk_staging)
+#endif
+  }
+  if (first >= a.staged_rows) return;
+#if SE_LORA_BULK
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // earlier plain accesses before the async writes
+#endif
+  for (int i = first; i < a.staged_rows; i += step) {
+    bool inside;
+    const long long y = row_y(i, inside);
+    if (!inside) continue;
+    const double* row = a.in + (zz * a.ny + y) * a.nx;
+    double* d = dst + i * a.pitch - gx0; // d[x] holds grid column x
+    if (hi > lo) bulk_copy(d + lo, row + lo, static_cast<unsigned>(hi - lo) * 8, bar);
+    if (a.periodic) {
+      if (lo > gx0) bulk_copy(d + gx0, row + gx0 + a.nx, static_cast<unsigned>(lo - gx0) * 8, bar);
+      if (hi < gx1) bulk_copy(d + hi, row + hi - a.nx, static_cast<unsigned>(gx1 - hi) * 8, bar);
+    }
   }
 }
 
@@ -183,52 +343,48 @@ __device__ __forceinline__ void scalar_term(const double* x, int pitch, double s
   }
 }
 
-// Every term of one plane into this warp's accumulators. `plane` is the staged tile (row 0 = tile row -R,
-// column xs = tile column -R); (oy0, ox0) is the warp's first output inside the block tile.
-template <int Tiles>
-__device__ __forceinline__ void plane_terms(const PassArgs& a, int plane_index, const double* plane,
-                                            const double* tables, int oy0, int ox0, double (&acc)[Tiles][4]) {
+// The staged-plane offsets of a lane's first read, per kind of term, for the warp tile at (oy0, ox0) of the block
+// tile: row-type terms (U·X gathers and chains) read row q + 4c, column g + 8n; X·V gathers row g, column q + 4m;
+// scalar terms row g, columns 2q, 2q+1. A term adds its own offset (TermDesc::offset). Computed once per kernel.
+struct LaneBase {
+  int rows, cols, scalar;
+};
+__device__ __forceinline__ LaneBase lane_base(int pitch, int oy0, int ox0) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  const int R = a.radius, xs = a.halo - a.radius, P = a.pitch;
-  const int first = a.plane_first[plane_index], count = a.plane_count[plane_index];
+  return {(oy0 + q) * pitch + ox0 + g, (oy0 + g) * pitch + ox0 + q, (oy0 + g) * pitch + ox0 + 2 * q};
+}
+
+// Terms first .. first+count-1 (one plane's) into this warp's accumulators. `plane` is the staged tile (row 0 =
+// tile row -R, column 0 = tile column -halo). One descriptor load and one jump per term: the key selects the
+// instantiation, the host computed the offset.
+template <int Tiles>
+__device__ __forceinline__ void plane_terms(const PassArgs& a, int first, int count, const double* plane,
+                                            const double* tables, const LaneBase& lb, double (&acc)[Tiles][4]) {
+  const int lane = threadIdx.x & 31, P = a.pitch;
   for (int k = first; k < first + count; ++k) {
     const TermDesc& t = a.terms[k];
     const double* tab = tables + t.table * 32;
     const double2* utab = reinterpret_cast<const double2*>(tab) + lane;
-    switch (t.kind) {
-    case kFull: {
-      const double* x = plane + (oy0 + R - t.wu + q) * P + ox0 + xs + R - t.wv + g;
-      const double* vtab = tab + 2 * t.kc * 32 + lane;
-      switch (t.kc * 2 + t.wide) { // kc = 4 + ceil(wu/2), wide = wv > 4: every pair that occurs
-      case 10: full_term<5, false, Tiles>(x, P, utab, vtab, acc); break;
-      case 11: full_term<5, true, Tiles>(x, P, utab, vtab, acc); break;
-      case 12: full_term<6, false, Tiles>(x, P, utab, vtab, acc); break;
-      case 13: full_term<6, true, Tiles>(x, P, utab, vtab, acc); break;
-      case 14: full_term<7, false, Tiles>(x, P, utab, vtab, acc); break;
-      case 15: full_term<7, true, Tiles>(x, P, utab, vtab, acc); break;
-      case 16: full_term<8, false, Tiles>(x, P, utab, vtab, acc); break;
-      case 17: full_term<8, true, Tiles>(x, P, utab, vtab, acc); break;
-      default: break;
-      }
-      break;
-    }
-    case kRowGather: { // Y += U·X: the term's v is one weight (folded into u)
-      const double* x = plane + (oy0 + R - t.wu + q) * P + ox0 + xs + R + g;
-      switch (t.kc) {
-      case 5: gather_rows<5, Tiles>(x, P, utab, acc); break;
-      case 6: gather_rows<6, Tiles>(x, P, utab, acc); break;
-      case 7: gather_rows<7, Tiles>(x, P, utab, acc); break;
-      case 8: gather_rows<8, Tiles>(x, P, utab, acc); break;
-      default: break;
-      }
-      break;
-    }
-    case kColGather:
-      col_term_any<Tiles>(t.kc, plane + (oy0 + R + g) * P + ox0 + xs + R - t.wv + q, P, tab + lane, acc);
-      break;
-    default:
-      scalar_term<Tiles>(plane + (oy0 + R + t.dy + g) * P + ox0 + xs + R + t.dx + 2 * q, P, t.scalar, acc);
-      break;
+    const double* x = plane + t.offset;
+    switch (t.key) {
+#define SE_LORA_FULL(KC)                                                                                           \
+  case term_key(kFull, KC, 0): full_term<KC, false, Tiles>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc); break; \
+  case term_key(kFull, KC, 1): full_term<KC, true, Tiles>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc); break;
+      SE_LORA_FULL(5)
+      SE_LORA_FULL(6)
+      SE_LORA_FULL(7)
+      SE_LORA_FULL(8)
+#undef SE_LORA_FULL
+    case term_key(kRowGather, 5, 0): gather_rows<5, Tiles>(x + lb.rows, P, utab, acc); break;
+    case term_key(kRowGather, 6, 0): gather_rows<6, Tiles>(x + lb.rows, P, utab, acc); break;
+    case term_key(kRowGather, 7, 0): gather_rows<7, Tiles>(x + lb.rows, P, utab, acc); break;
+    case term_key(kRowGather, 8, 0): gather_rows<8, Tiles>(x + lb.rows, P, utab, acc); break;
+    case term_key(kColGather, 3, 0): col_term<3, Tiles>(x + lb.cols, P, tab + lane, acc); break;
+    case term_key(kColGather, 4, 0): col_term<4, Tiles>(x + lb.cols, P, tab + lane, acc); break;
+    case term_key(kColGather, 5, 0): col_term<5, Tiles>(x + lb.cols, P, tab + lane, acc); break;
+    case term_key(kColGather, 6, 0): col_term<6, Tiles>(x + lb.cols, P, tab + lane, acc); break;
+    case term_key(kScalar, 0, 0): scalar_term<Tiles>(x + lb.scalar, P, t.scalar, acc); break;
+    default: break; // no other key is made (make_pass_args, test_lora_gpu_plan)
     }
   }
 }
@@ -236,7 +392,7 @@ __device__ __forceinline__ void plane_terms(const PassArgs& a, int plane_index, 
 // Two values of a C fragment to row `row` at column c (even): one 16-byte store when the row is aligned.
 __device__ __forceinline__ void store_pair(const PassArgs& a, double* row, long long c, double v0, double v1) {
   if (a.aligned_rows && c + 1 < a.nx) {
-    *reinterpret_cast<double2*>(row + c) = make_double2(v0, v1);
+    asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(row + c), "d"(v0), "d"(v1));
   } else {
     if (c < a.nx) row[c] = v0;
     if (c + 1 < a.nx) row[c + 1] = v1;
@@ -257,18 +413,76 @@ __device__ __forceinline__ void store_tile(const PassArgs& a, const double (&acc
   }
 }
 
-// The host side of every pass kernel: `blocks` 0 returns the resident blocks per SM, else launches.
-template <typename Kernel>
-int launch_or_occupancy(Kernel kernel, int threads, const PassArgs& args, int blocks, std::size_t shared,
-                        cudaStream_t stream) {
+// The host side of every pass kernel: `blocks` 0 returns the resident blocks per SM, else launches with `params`.
+template <typename Kernel, typename... Params>
+int launch_or_occupancy(Kernel kernel, int threads, int blocks, std::size_t shared, cudaStream_t stream,
+                        const Params&... params) {
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
   if (blocks == 0) {
     int per_sm = 0;
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared);
     return per_sm;
   }
-  kernel<<<blocks, threads, shared, stream>>>(args);
+  kernel<<<blocks, threads, shared, stream>>>(params...);
   return blocks;
+}
+
+// The 2D/3D staged planes: after the tables, rounded up to kStagedAlign bytes (shared_bytes counts the slack).
+__device__ __forceinline__ double* staged_base(double* after_tables) {
+  const unsigned misalign = shared_address(after_tables) & (kStagedAlign - 1);
+  return after_tables + (misalign ? (kStagedAlign - misalign) / sizeof(double) : 0);
+}
+
+__device__ __forceinline__ void tma_copy_plane(const PassArgs& a, const CUtensorMap& map, double* dst, int x0, int y0,
+                                               int z, unsigned long long* bar);
+
+// Plane z of the block tile at (x0, y0) by the TMA from the pass's tensor map (box pitch x staged_rows, at
+// column x0 - halo, row y0 - R), completing on `bar`, which expects one arrival per warp: lane 0 of warp 0
+// announces the box's bytes and issues the copy, lane 0 of every other warp just arrives. Elements outside the
+// grid arrive as zeros: callers use it where the box lies inside the grid or the boundary is Dirichlet 0.
+__device__ __forceinline__ void stage_plane_tma(const PassArgs& a, const CUtensorMap& map, double* dst, int x0, int y0,
+                                                int z, unsigned long long* bar) {
+#if SE_LORA_BULK
+  if ((threadIdx.x & 31) != 0) return;
+  const unsigned b = shared_address(bar);
+  if (threadIdx.x != 0) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(b) : "memory");
+    return;
+  }
+#endif
+  tma_copy_plane(a, map, dst, x0, y0, z, bar);
+}
+
+// The TMA copy itself, by one thread: announce the box's bytes on `bar` (one arrival), then issue the copy.
+__device__ __forceinline__ void tma_copy_plane(const PassArgs& a, const CUtensorMap& map, double* dst, int x0, int y0,
+                                               int z, unsigned long long* bar) {
+#if SE_LORA_BULK
+  const unsigned b = shared_address(bar);
+  const unsigned bytes = static_cast<unsigned>(a.pitch * a.staged_rows) * sizeof(double);
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  const unsigned long long m = reinterpret_cast<unsigned long long>(&map);
+  const int gx = x0 - a.halo, gy = y0 - a.radius;
+  if (a.dims == 2)
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+                 "[%4];" ::"r"(shared_address(dst)),
+                 "l"(m), "r"(gx), "r"(gy), "r"(b)
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
+                 "%4}], [%5];" ::"r"(shared_address(dst)),
+                 "l"(m), "r"(gx), "r"(gy), "r"(z), "r"(b)
+                 : "memory");
+#endif
+}
+
+// Whether the TMA box of the tile at (x0, y0), plane z, may stage it: the box lies inside the grid, or every
+// element outside it is the Dirichlet value 0 (what the TMA fills in).
+__device__ __forceinline__ bool tma_fits(const PassArgs& a, int x0, int y0, int z) {
+  if (!a.tensor_map) return false;
+  if (!a.periodic && a.boundary_value == 0.0) return true;
+  const long long gx = x0 - a.halo, gy = y0 - a.radius;
+  return gx >= 0 && gx + a.pitch <= a.nx && gy >= 0 && gy + a.staged_rows <= a.ny && z >= 0 && z < a.nz;
 }
 
 } // namespace se::lora_gpu

@@ -77,19 +77,40 @@ template <int M, int K> __global__ void __launch_bounds__(256) dmma_probe(double
   if (s == 12345.678) sink[threadIdx.x] = s; // keeps the chains alive without a store per thread
 }
 
-template <int M, int K> double time_probe() {
-  int device = 0, sms = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+// Latency and occupancy of mma.m16n8k4.f64: `Chains` independent accumulators per warp, `warps` warps per block,
+// one block per SM (so warps / 4 per SM sub-partition); B either in a register or loaded from shared memory
+// right before each MMA (as the kernels' gathers do).
+template <int Chains, bool FromShared> __global__ void __launch_bounds__(512) dmma_grid_probe(double* sink, int iterations) {
+  __shared__ double b_values[256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) b_values[i] = 1e-6 * (i + 1);
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  const double a[2] = {1.0 + 1e-3 * threadIdx.x, 2.0 + 1e-3 * threadIdx.x}, b = 1e-6 * a[0];
+  double c[Chains][4];
+  for (int k = 0; k < Chains; ++k) c[k][0] = c[k][1] = c[k][2] = c[k][3] = 0.0;
+  const double* bp = b_values + lane;
+  for (int it = 0; it < iterations; ++it)
+#pragma unroll
+    for (int k = 0; k < Chains; ++k) {
+      const double bk = FromShared ? bp[32 * ((it + k) & 7)] : b;
+      Shape<16, 4>::mma(c[k], a, &bk);
+    }
+  double s = 0;
+  for (int k = 0; k < Chains; ++k) s += c[k][0] + c[k][1] + c[k][2] + c[k][3];
+  if (s == 12345.678) sink[threadIdx.x] = s;
+}
+
+// Milliseconds of launch(sink, iterations), after a warm-up launch(sink, 64), timed with events on a sink of
+// 1024 doubles that the probes never write in practice; throws on a failed allocation or launch.
+template <typename Launch> float time_launches(Launch launch, int iterations, const char* what) {
   double* sink = nullptr;
-  if (cudaMalloc(&sink, 256 * sizeof(double)) != cudaSuccess) throw InputError("dmma probe: cudaMalloc failed");
-  const int blocks = sms * 4, iterations = 4096;
-  dmma_probe<M, K><<<blocks, 256>>>(sink, 64); // warm-up
+  if (cudaMalloc(&sink, 1024 * sizeof(double)) != cudaSuccess) throw InputError("dmma probe: cudaMalloc failed");
+  launch(sink, 64);
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   cudaEventRecord(start);
-  dmma_probe<M, K><<<blocks, 256>>>(sink, iterations);
+  launch(sink, iterations);
   cudaEventRecord(stop);
   cudaEventSynchronize(stop);
   float ms = 0;
@@ -98,7 +119,30 @@ template <int M, int K> double time_probe() {
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   cudaFree(sink);
-  if (err != cudaSuccess) throw InputError(std::string("dmma probe failed: ") + cudaGetErrorString(err));
+  if (err != cudaSuccess) throw InputError(std::string(what) + " failed: " + cudaGetErrorString(err));
+  return ms;
+}
+
+int multiprocessors() {
+  int device = 0, sms = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return sms;
+}
+
+template <int Chains, bool FromShared> double time_grid_probe(int warps) {
+  const int sms = multiprocessors(), iterations = 2048;
+  const float ms = time_launches(
+      [&](double* sink, int n) { dmma_grid_probe<Chains, FromShared><<<sms, warps * 32>>>(sink, n); }, iterations,
+      "dmma grid probe");
+  const double mmas = static_cast<double>(sms) * warps * iterations * Chains;
+  return mmas * Shape<16, 4>::flops / (ms * 1e-3) / 1e12;
+}
+
+template <int M, int K> double time_probe() {
+  const int blocks = multiprocessors() * 4, iterations = 4096;
+  const float ms = time_launches([&](double* sink, int n) { dmma_probe<M, K><<<blocks, 256>>>(sink, n); }, iterations,
+                                 "dmma probe");
   const double mmas = static_cast<double>(blocks) * 8 * iterations * kChains; // 8 warps per block
   return mmas * Shape<M, K>::flops / (ms * 1e-3) / 1e12;
 }
@@ -108,6 +152,17 @@ template <int M, int K> double time_probe() {
 const std::vector<std::string>& dmma_shapes() {
   static const std::vector<std::string> shapes = {"m8n8k4", "m16n8k4", "m16n8k8", "m16n8k16"};
   return shapes;
+}
+
+double measure_dmma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared) {
+  const auto pick = [&](auto reg, auto shm) { return b_from_shared ? shm(warps_per_sm) : reg(warps_per_sm); };
+  switch (chains) {
+  case 1: return pick(time_grid_probe<1, false>, time_grid_probe<1, true>);
+  case 2: return pick(time_grid_probe<2, false>, time_grid_probe<2, true>);
+  case 4: return pick(time_grid_probe<4, false>, time_grid_probe<4, true>);
+  case 8: return pick(time_grid_probe<8, false>, time_grid_probe<8, true>);
+  default: throw InputError("dmma grid probe: chains 1, 2, 4 or 8");
+  }
 }
 
 double measure_dmma_tflops(const std::string& shape) {

@@ -107,6 +107,19 @@ std::string_view kind_name(int kind) {
   }
 }
 
+// The descriptor with its dispatch key and its staged-plane offset for the pitch and halo of `a` (see TermDesc).
+TermDesc with_offsets(TermDesc d, const PassArgs& a) {
+  const int R = a.radius, P = a.pitch, xs = a.halo - a.radius;
+  d.key = term_key(d.kind, d.kind == kScalar ? 0 : d.kc, d.wide);
+  switch (d.kind) {
+  case kFull: d.offset = (R - d.wu) * P + xs + R - d.wv; break;
+  case kRowGather: d.offset = (R - d.wu) * P + xs + R; break;
+  case kColGather: d.offset = R * P + xs + R - d.wv; break;
+  default: d.offset = (R + d.dy) * P + xs + R + d.dx; break;
+  }
+  return d;
+}
+
 int pitch_for(int cols) {
   // 8-byte fragment loads of a half-warp touch 4 rows x 4 columns: a pitch of 4 or 12 mod 16 doubles puts
   // them in 16 distinct bank pairs.
@@ -135,7 +148,7 @@ LoraStencilOptions kernel_plan_options(const Stencil& s, LoraStencilOptions opti
 
 LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options) {
   LoraStencilOptions o = kernel_plan_options(s, options);
-  if (o.fused_steps != 0 || s.radius == 0 || s.dims == 2) return make_lorastencil_plan(s, o);
+  if (o.fused_steps != 0 || s.radius == 0) return make_lorastencil_plan(s, o);
   if (s.dims == 3) {
     // The roofline sees bytes and MMAs only. A fused 3D pass also stages 2R+3 planes per block, which halves
     // the warps per SM with each fused step; fused 3D passes measured slower than T = 1 even with the cross
@@ -150,8 +163,11 @@ LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options
                                    weighed.fused_steps);
     return plan;
   }
-  // 1D: the same cost model over every depth up to radius kMaxRadius, not only the paper's 3 steps. The line
-  // gather costs under 1% of the tensor peak at any depth, so each step fused divides the bytes per step.
+  // 1D and 2D: the same cost model over every depth up to radius kMaxRadius, not only the paper's 3 steps. The
+  // line gather costs under 1% of the tensor peak at any depth, so each step fused divides the bytes per step; in
+  // 2D the model's estimate peaks at T = 4 for the radius-1 stencils (heat-2d, box-2d9p), which the H200
+  // confirmed: heat-2d 560 GStencil/s at T = 4 against 539 at T = 3, box-2d9p 507 against 483
+  // (notes/lorastencil-gpu.md, run 11).
   std::vector<FusionCandidate> candidates;
   LoraStencilPlan best;
   for (int t = 1; t <= kMaxRadius / s.radius; ++t) {
@@ -164,8 +180,8 @@ LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options
   }
   best.fusion_candidates = candidates;
   best.fusion_rule = fmt::format("T = {} of 1..{}: the cost model's smallest max(global bytes / {:.0f} GB/s, tensor "
-                                 "FLOPs / {:.1f} TFLOP/s) per point and base step; in 1D every depth up to radius {} "
-                                 "is weighed (the gather's tensor work is negligible), a deeper one must win by 2%",
+                                 "FLOPs / {:.1f} TFLOP/s) per point and base step; in 1D and 2D every depth up to "
+                                 "radius {} is weighed, not only the paper's 3; a deeper one must win by 2%",
                                  best.fused_steps, candidates.size(), options.device.memory_gbs,
                                  options.device.tensor_fp64_tflops, kMaxRadius);
   return best;
@@ -269,10 +285,17 @@ int block_threads(const PassArgs& a) {
   return a.dims == 1 ? kLineThreads : a.dims == 2 ? kThreads : (a.tile_rows / kWarpRows) * (kTileCols / k3dWarpCols) * 32;
 }
 
+int staged_plane_stride(const PassArgs& a) {
+  if (a.dims == 1) return (a.staged_rows + kLineSlackRows) * a.pitch;
+  // 2D/3D planes start 128-byte aligned (the TMA's shared-memory destination): the stride rounds up to 16 doubles.
+  const int values = (a.staged_rows + kSlackRows) * a.pitch;
+  return (values + 15) / 16 * 16;
+}
+
 std::size_t shared_bytes(const PassArgs& a) {
-  const int slack = a.dims == 1 ? kLineSlackRows : kSlackRows;
-  return static_cast<std::size_t>(a.tables_in_shared ? a.table_slots : 0) * kSlot * sizeof(double) +
-         static_cast<std::size_t>(staged_plane_count(a)) * (a.staged_rows + slack) * a.pitch * sizeof(double);
+  const std::size_t align_slack = a.dims == 1 ? 0 : kStagedAlign; // the kernels round the staged base up
+  return static_cast<std::size_t>(a.tables_in_shared ? a.table_slots : 0) * kSlot * sizeof(double) + align_slack +
+         static_cast<std::size_t>(staged_plane_count(a)) * staged_plane_stride(a) * sizeof(double);
 }
 
 PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundary& boundary) {
@@ -293,21 +316,20 @@ PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundar
   a.tables_in_shared =
       pass.dims < 3 || static_cast<std::size_t>(pass.table_slots) * kSlot * sizeof(double) <= 32 * 1024 ? 1 : 0;
   a.term_count = static_cast<int>(pass.terms.size());
-  for (std::size_t i = 0; i < pass.terms.size(); ++i) a.terms[i] = pass.terms[i].desc;
+  a.aligned_rows = (pass.dims == 1 || a.nx % 2 == 0) ? 1 : 0;
+  a.pitch = pitch_for((pass.dims == 1 ? kLineCols : kTileCols) + 2 * a.halo);
+  for (std::size_t i = 0; i < pass.terms.size(); ++i) a.terms[i] = with_offsets(pass.terms[i].desc, a);
   for (std::size_t p = 0; p < pass.plane_first.size(); ++p) {
     a.plane_first[p] = pass.plane_first[p];
     a.plane_count[p] = pass.plane_count[p];
   }
-  a.aligned_rows = (pass.dims == 1 || a.nx % 2 == 0) ? 1 : 0;
   if (pass.dims == 1) {
     a.tile_rows = kLineRows;
     a.staged_rows = kLineRows;
-    a.pitch = pitch_for(kLineCols + 2 * a.halo);
-    a.plane_stride = (a.staged_rows + kLineSlackRows) * a.pitch;
+    a.plane_stride = staged_plane_stride(a);
     a.items = ceil_div(a.nx, static_cast<long long>(kLineRows) * kLineCols);
     return a;
   }
-  a.pitch = pitch_for(kTileCols + 2 * a.halo);
   a.tiles_x = static_cast<int>(ceil_div(a.nx, static_cast<long long>(kTileCols)));
   a.tile_rows = kTileRows;
   if (pass.dims == 3) {
@@ -316,14 +338,18 @@ PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundar
     a.tile_rows = kTileRows / 2;
     while (a.tile_rows > kWarpRows) {
       a.staged_rows = a.tile_rows + 2 * a.radius;
+      a.plane_stride = staged_plane_stride(a);
       if (shared_bytes(a) <= kBudget) break;
       a.tile_rows /= 2;
     }
   }
   a.staged_rows = a.tile_rows + 2 * a.radius;
-  a.plane_stride = (a.staged_rows + kSlackRows) * a.pitch;
+  a.plane_stride = staged_plane_stride(a);
   a.tiles_y = static_cast<int>(ceil_div(a.ny, static_cast<long long>(a.tile_rows)));
   const long long tiles = static_cast<long long>(a.tiles_x) * a.tiles_y;
+  if (tiles >= (1LL << 31))
+    throw InputError(fmt::format("a {}x{} plane has {} LoRAStencil tiles; the kernels index at most 2^31", a.nx, a.ny,
+                                 tiles));
   if (pass.dims == 2) {
     a.items = tiles;
   } else {
@@ -331,6 +357,9 @@ PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundar
     // halo planes per chunk stay a few percent.
     a.z_chunk = static_cast<int>(std::min<long long>(a.nz, std::max(64, 8 * a.radius)));
     a.items = tiles * ceil_div(a.nz, static_cast<long long>(a.z_chunk));
+    if (a.items >= (1LL << 31))
+      throw InputError(fmt::format("a {}x{}x{} grid has {} LoRAStencil work items; the kernels index at most 2^31",
+                                   a.nx, a.ny, a.nz, a.items));
   }
   return a;
 }

@@ -46,8 +46,9 @@ LoraStencilOptions gpu_plan_options();
 // `options` with the kernels' warp tile for `s`: m16n8k4, 4 C fragments per warp in 1D and 2D, 2 in 3D, so
 // that core counts (and picks its decomposition and fusion by) exactly the MMAs the kernels issue.
 LoraStencilOptions kernel_plan_options(const Stencil& s, LoraStencilOptions options);
-// Core's plan for the kernels' tile with the cost model's fusion; for 1D stencils the model weighs every
-// depth up to kMaxRadius instead of the paper's 3 (its estimate, not a measurement, picks the depth either way).
+// Core's plan for the kernels' tile with the cost model's fusion; for 1D and 2D stencils the model weighs every
+// depth up to kMaxRadius instead of the paper's 3 (its estimate, not a measurement, picks the depth either way);
+// 3D stays at T = 1.
 LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options);
 
 // Throws InputError when the plan exceeds what one pass holds (radius > 8, more than kMaxTerms terms).
@@ -62,8 +63,10 @@ double swapped_v_fragment(const std::vector<double>& v, int d, int h, int lane);
 
 // The tile geometry of a pass on a grid: pitch, staged rows, work items; `in`, `out`, `tables` left null.
 PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundary& boundary);
-// Shared memory one block needs for these arguments (tables + staged planes).
+// Shared memory one block needs for these arguments (tables + staged planes; 2D/3D: + kStagedAlign).
 std::size_t shared_bytes(const PassArgs& args);
+// Doubles per staged plane: staged rows plus the slack rows, in 2D/3D rounded up to 16 (128-byte aligned planes).
+int staged_plane_stride(const PassArgs& args);
 int staged_plane_count(const PassArgs& args); // ring slots: 2 for 1D/2D, 2R+2 for 3D
 int block_threads(const PassArgs& args);
 

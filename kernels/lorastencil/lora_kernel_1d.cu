@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(kLineThreads, 3) lora_pass_1d(const PassArgs a
 } // namespace
 
 int run_pass_1d(const PassArgs& args, int blocks, std::size_t shared, cudaStream_t stream) {
-  return launch_or_occupancy(lora_pass_1d, kLineThreads, args, blocks, shared, stream);
+  return launch_or_occupancy(lora_pass_1d, kLineThreads, blocks, shared, stream, args);
 }
 
 } // namespace se::lora_gpu

@@ -1,5 +1,6 @@
 // The 3D LoRAStencil pass (paper Algorithm 2): a block streams one xy tile along a chunk of z, keeping the
-// 2R+1 input planes it needs in a ring of 2R+3 staged planes, the next two copied in while it computes.
+// 2R+1 input planes it needs in a ring of 2R+3 staged planes, the next two copied in while it computes (on
+// Hopper by a bulk copy per staged row, one mbarrier per ring slot; elsewhere by every thread's cp.async).
 // Warps take 16x16 outputs (not 16x32 as in 2D): the ring fills shared memory, so twice the warps per tile
 // is the only way to more warps per SM, which the latency-bound 3D pass needs more than the MMA reuse.
 // Each output plane sums the 2D LoRAStencil of every input plane (single-weight planes on CUDA cores).
@@ -12,37 +13,66 @@ namespace {
 // TablesInShared false: general 3D stencils whose many SVD terms' fragments outgrow shared memory read
 // them from global memory (L1-cached); a separate instantiation keeps the common path on shared loads.
 template <bool TablesInShared>
-__global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a) {
+__global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, const __grid_constant__ CUtensorMap map) {
   extern __shared__ __align__(16) double shared[];
+  __shared__ unsigned long long full[kMaxPlanes + 2]; // bulk staging: ring slot s's copies have landed
   const double* tables = TablesInShared ? shared : a.tables;
-  double* staged = shared + (TablesInShared ? a.table_slots * 32 : 0);
+  double* staged = staged_base(shared + (TablesInShared ? a.table_slots * 32 : 0));
   const int R = a.radius;
   const int ring = 2 * R + 3;
-  const auto slot = [&](long long z) { return staged + wrap_index(z, ring) * a.plane_stride; };
+  const bool bulk = use_bulk_staging(a);
+  if (bulk && threadIdx.x == 0)
+    for (int s = 0; s < ring; ++s) mbarrier_init(&full[s], blockDim.x / 32); // one arrival per warp
   prepare_block(a, shared, staged, ring);
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int oy0 = kWarpRows * (warp >> 2), ox0 = k3dWarpCols * (warp & 3);
-  const long long tiles = static_cast<long long>(a.tiles_x) * a.tiles_y;
+  const LaneBase lb = lane_base(a.pitch, oy0, ox0);
+  const int tiles = a.tiles_x * a.tiles_y, items = static_cast<int>(a.items), nz = static_cast<int>(a.nz);
+  // Ring slot s holds plane z0 - R + s (mod ring) of the current item; slot indices stay below 2 ring.
+  const auto wrap_slot = [&](int s) { return s >= ring ? s - ring : s; };
+  const auto slot = [&](int s) { return staged + wrap_slot(s) * a.plane_stride; };
+  unsigned phases = 0; // bulk: bit s = parity of the next phase of slot s to complete (same in every thread)
+  const auto wait_slot = [&](int s) {
+    s = wrap_slot(s);
+    mbarrier_wait(&full[s], (phases >> s) & 1u);
+    phases ^= 1u << s;
+  };
 
-  for (long long item = blockIdx.x; item < a.items; item += gridDim.x) {
-    const long long tile = item % tiles, chunk = item / tiles;
-    const long long x0 = (tile % a.tiles_x) * kTileCols, y0 = (tile / a.tiles_x) * a.tile_rows;
-    const long long z0 = chunk * a.z_chunk;
-    const long long z1 = z0 + a.z_chunk < a.nz ? z0 + a.z_chunk : a.nz;
-    for (long long z = z0 - R; z <= z0 + R; ++z) stage_plane(a, slot(z), x0, y0, z);
-    cp_async_commit();
-    if (z0 + 1 < z1) stage_plane(a, slot(z0 + R + 1), x0, y0, z0 + R + 1);
-    cp_async_commit();
-    for (long long z = z0; z < z1; ++z) {
+  // Fewer than 2^31 items and tiles (make_pass_args): indices and coordinates in 32-bit arithmetic.
+  for (int item = blockIdx.x; item < items; item += gridDim.x) {
+    const int tile = item % tiles, chunk = item / tiles;
+    const int x0 = (tile % a.tiles_x) * kTileCols, y0 = (tile / a.tiles_x) * a.tile_rows;
+    const int z0 = chunk * a.z_chunk;
+    const int z1 = z0 + a.z_chunk < nz ? z0 + a.z_chunk : nz;
+    // Plane zp into slot s. Hopper: one TMA box, or where the box would cross a face that is not Dirichlet 0 a
+    // bulk copy per staged row; elsewhere every thread's cp.async.
+    const auto stage = [&](int s, int zp) {
+      if (!bulk) stage_plane(a, slot(s), x0, y0, zp);
+      else if (tma_fits(a, x0, y0, zp)) stage_plane_tma(a, map, slot(s), x0, y0, zp, &full[wrap_slot(s)]);
+      else stage_plane_bulk(a, slot(s), x0, y0, zp, &full[wrap_slot(s)]);
+    };
+    for (int i = 0; i <= 2 * R; ++i) stage(i, z0 - R + i);
+    if (!bulk) cp_async_commit();
+    if (z0 + 1 < z1) stage(2 * R + 1, z0 + R + 1);
+    if (!bulk) cp_async_commit();
+    if (bulk)
+      for (int i = 0; i < 2 * R; ++i) wait_slot(i);
+    int base = 0; // slot of plane z - R
+    for (int z = z0; z < z1; ++z) {
       // Plane z+R+2 goes into the slot of z-R-1, which the previous output plane was the last to read.
-      if (z + 2 < z1) stage_plane(a, slot(z + R + 2), x0, y0, z + R + 2);
-      cp_async_commit();
-      cp_async_wait<2>();
-      __syncthreads();
+      if (z + 2 < z1) stage(base + 2 * R + 2, z + R + 2);
+      if (bulk) {
+        wait_slot(base + 2 * R); // plane z+R, the one this output plane is the first to read
+      } else {
+        cp_async_commit();
+        cp_async_wait<2>();
+        __syncthreads();
+      }
       double acc[k3dOutTilesPerWarp][4] = {};
-      for (int p = 0; p <= 2 * R; ++p) plane_terms(a, p, slot(z + p - R), tables, oy0, ox0, acc);
+      for (int p = 0; p <= 2 * R; ++p) plane_terms(a, a.plane_first[p], a.plane_count[p], slot(base + p), tables, lb, acc);
       store_tile(a, acc, x0 + ox0 + 2 * (lane & 3), y0 + oy0 + (lane >> 2), z);
+      base = base + 1 == ring ? 0 : base + 1;
       __syncthreads();
     }
   }
@@ -52,8 +82,11 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a) {
 
 int run_pass_3d(const PassArgs& args, int blocks, std::size_t shared, cudaStream_t stream) {
   const int threads = (args.tile_rows / kWarpRows) * (kTileCols / k3dWarpCols) * 32;
-  return args.tables_in_shared ? launch_or_occupancy(lora_pass_3d<true>, threads, args, blocks, shared, stream)
-                               : launch_or_occupancy(lora_pass_3d<false>, threads, args, blocks, shared, stream);
+  PassArgs a = args;
+  CUtensorMap map{};
+  a.tensor_map = blocks > 0 && encode_tile_map(a, &map) ? 1 : 0;
+  return args.tables_in_shared ? launch_or_occupancy(lora_pass_3d<true>, threads, blocks, shared, stream, a, map)
+                               : launch_or_occupancy(lora_pass_3d<false>, threads, blocks, shared, stream, a, map);
 }
 
 } // namespace se::lora_gpu

@@ -37,5 +37,8 @@ void launch_band_fix(const BandFixArgs& args, cudaStream_t stream);
 // with independent accumulators in every warp of a full grid.
 double measure_dmma_tflops(const std::string& shape);
 const std::vector<std::string>& dmma_shapes();
+// mma.m16n8k4.f64 rate with one block of `warps_per_sm` warps per SM and `chains` independent accumulators per
+// warp (1, 2, 4, 8), B in a register or loaded from shared memory before each MMA: latency and occupancy.
+double measure_dmma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared);
 
 } // namespace se::lora_gpu

@@ -31,6 +31,7 @@ constexpr int kLineStages = 3;                             // tiles in flight pe
 // columns past a row's end (into the next row); those inputs meet zero weights. Rows past a staged plane are zeroed once per block, so every value
 // read is finite (0 x NaN would not vanish). 1D reads at most a few columns past a row: one row suffices.
 constexpr int kSlackRows = 3;
+constexpr int kStagedAlign = 128; // bytes: 2D/3D staged planes start this aligned (TMA destination)
 constexpr int kLineSlackRows = 1;
 
 // How a rank-1 term u v^T is executed (u down the rows, v along x):
@@ -40,8 +41,21 @@ constexpr int kLineSlackRows = 1;
 //   Scalar    - Y += s * X(dx, dy) on CUDA cores: the pyramid's apex, or a single-weight 3D plane
 enum TermKind : int { kFull = 0, kRowGather = 1, kColGather = 2, kScalar = 3 };
 
+// One switch key per kernel instantiation a term selects (kind, chunk count, wide), so that the kernels
+// dispatch a term with one jump.
+#ifdef __CUDACC__
+#define SE_LORA_HD __host__ __device__
+#else
+#define SE_LORA_HD
+#endif
+SE_LORA_HD constexpr int term_key(int kind, int kc, int wide) { return kind * 32 + kc * 2 + wide; }
+
 struct TermDesc {
   int kind = kScalar;
+  int key = term_key(kScalar, 0, 0); // term_key(kind, kc, wide): what the kernels switch on
+  int offset = 0;      // staged-plane offset of the term's first read from the lane base of its kind (make_pass_args):
+                       // rows (Full, RowGather) (R-wu)*P + xs + R - wv; columns (R*P + xs + R - wv);
+                       // scalar (R+dy)*P + xs + R + dx, with xs = halo - R and P the pitch
   int wu = 0, wv = 0;  // half-widths of u and v (the term covers (2wu+1) x (2wv+1), centred)
   int kc = 0;          // k-chunks of 4 of the first (or only) product (U·X: 16 output rows; X·V: 8 columns)
   int table = 0;       // first slot of this term's fragments in the table (a slot = 32 doubles, one per lane;
@@ -74,6 +88,7 @@ struct PassArgs {
   int tiles_x = 1, tiles_y = 1;
   int z_chunk = 1;
   int aligned_rows = 0;   // 1 when every grid row starts 16-byte aligned (nx even): 16-byte copies and stores
+  int tensor_map = 0;     // 1 when the launch passes a TMA tensor map of `in` (box: pitch x staged_rows [x 1])
   TermDesc terms[kMaxTerms];
 };
 
