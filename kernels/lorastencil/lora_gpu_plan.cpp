@@ -364,6 +364,37 @@ PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundar
   return a;
 }
 
+std::vector<int> split_into_passes(int steps, int T, const std::vector<double>& pass_cost) {
+  if (steps < 0 || T < 1) throw InputError(fmt::format("cannot split {} steps into passes of at most {}", steps, T));
+  int full = steps / T;
+  const int rest = steps % T;
+  std::vector<int> out(static_cast<std::size_t>(full), T);
+  if (rest == 0) return out;
+  bool known = static_cast<int>(pass_cost.size()) >= T;
+  for (int d = 1; known && d <= T; ++d) known = pass_cost[static_cast<std::size_t>(d - 1)] > 0;
+  if (!known) {
+    out.push_back(rest);
+    return out;
+  }
+  if (full > 0) out.pop_back(); // the last full pass joins the rest
+  const int n = rest + (full > 0 ? T : 0);
+  std::vector<double> best(static_cast<std::size_t>(n) + 1, 0.0);
+  std::vector<int> last(static_cast<std::size_t>(n) + 1, 0);
+  for (int m = 1; m <= n; ++m)
+    for (int d = std::min(T, m); d >= 1; --d) { // deeper first: a tie keeps fewer passes
+      const double c = best[static_cast<std::size_t>(m - d)] + pass_cost[static_cast<std::size_t>(d - 1)];
+      if (last[static_cast<std::size_t>(m)] == 0 || c < best[static_cast<std::size_t>(m)] * (1 - 1e-9)) {
+        best[static_cast<std::size_t>(m)] = c;
+        last[static_cast<std::size_t>(m)] = d;
+      }
+    }
+  std::vector<int> tail;
+  for (int m = n; m > 0; m -= last[static_cast<std::size_t>(m)]) tail.push_back(last[static_cast<std::size_t>(m)]);
+  std::sort(tail.rbegin(), tail.rend());
+  out.insert(out.end(), tail.begin(), tail.end());
+  return out;
+}
+
 std::vector<FixBox> band_fix_boxes(const Extent& e, int radius, int fused_steps, std::size_t shared_budget) {
   std::vector<FixBox> boxes;
   if (fused_steps <= 1 || radius == 0) return boxes;

@@ -70,6 +70,12 @@ int staged_plane_stride(const PassArgs& args);
 int staged_plane_count(const PassArgs& args); // ring slots: 2 for 1D/2D, 2R+2 for 3D
 int block_threads(const PassArgs& args);
 
+// The pass depths that advance `steps` base steps at fusion T: passes of T, and when T does not divide `steps`,
+// the last T + rest steps (or the rest alone) split into the depths of least total cost. pass_cost[d-1] is the
+// cost of one depth-d pass (the cost model's time per point); without a positive cost for every depth 1..T the
+// rest is one shallower pass. Deepest passes first; the depths always sum to `steps`.
+std::vector<int> split_into_passes(int steps, int T, const std::vector<double>& pass_cost);
+
 // Boxes of the Dirichlet band (points within (T-1)*r of a face) that a fused pass must recompute exactly.
 struct FixBox {
   long long x0 = 0, y0 = 0, z0 = 0;

@@ -34,7 +34,8 @@ public:
   std::vector<double> download() const;
   void download(std::span<double> values) const; // waits for the stream
   const double* current() const { return grid_[current_]; }
-  // Queues `steps` base steps (passes of T, then one shallower pass for the rest); returns at once.
+  // Queues `steps` base steps; returns at once. Passes of T, and when T does not divide `steps` the last T + rest
+  // steps split into the passes the cost model says are quickest (e.g. 3 + 3 rather than 4 + 2 at T = 4).
   void advance(int steps);
   // advance(steps) between two events, synchronized: the seconds the device spent.
   double timed_advance(int steps);

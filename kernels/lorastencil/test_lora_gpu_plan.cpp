@@ -434,3 +434,33 @@ TEST_CASE("passes the kernels cannot hold are refused with a reason", "[lora-gpu
   CHECK_NOTHROW(make_gpu_pass(make_lorastencil_plan(s, with_fusion(1))));
   CHECK_THROWS_AS(make_gpu_pass(make_lorastencil_plan(big, with_fusion(1))), InputError);
 }
+
+TEST_CASE("steps that T does not divide end in the cheapest passes", "[lora-gpu]") {
+  using V = std::vector<int>;
+  // heat-2d's cost model, per pass (depth x ps per point and step): T = 4 is the deepest and cheapest per step.
+  const std::vector<double> heat2d = {3.953, 2 * 2.071, 3 * 1.445, 4 * 1.279};
+  CHECK(split_into_passes(0, 4, heat2d).empty());
+  CHECK(split_into_passes(8, 4, heat2d) == V{4, 4});
+  CHECK(split_into_passes(6, 4, heat2d) == V{3, 3});
+  CHECK(split_into_passes(5, 4, heat2d) == V{3, 2});
+  CHECK(split_into_passes(7, 4, heat2d) == V{4, 3});
+  CHECK(split_into_passes(33, 4, heat2d) == V{4, 4, 4, 4, 4, 4, 4, 3, 2});
+  CHECK(split_into_passes(3, 4, heat2d) == V{3});
+  CHECK(split_into_passes(1, 4, heat2d) == V{1});
+  // Without the model's costs: passes of T, then one pass of the rest.
+  CHECK(split_into_passes(6, 4, {}) == V{4, 2});
+  CHECK(split_into_passes(6, 4, {1, 0, 1, 1}) == V{4, 2});
+  for (int steps = 0; steps < 60; ++steps)
+    for (int T = 1; T <= 7; ++T) {
+      std::vector<double> cost;
+      for (int d = 1; d <= T; ++d) cost.push_back(1.0 + 0.1 * d);
+      int sum = 0;
+      for (int d : split_into_passes(steps, T, cost)) {
+        CHECK(d >= 1);
+        CHECK(d <= T);
+        sum += d;
+      }
+      CHECK(sum == steps);
+    }
+  CHECK_THROWS_AS(split_into_passes(-1, 4, heat2d), InputError);
+}
