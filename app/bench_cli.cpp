@@ -20,6 +20,7 @@
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
 #include "kernels/device.hpp"
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
 #include "kernels/registry.hpp"
 
 namespace se {
@@ -151,6 +152,43 @@ int cmd_plan(const std::string& method, const std::string& stencil, const std::s
   return 0;
 }
 
+// The cost model beside a GPU measurement: what the plan says one point and base step costs (bytes moved,
+// arithmetic executed, MMAs), what the measured rate therefore moved and computed, and for LoRAStencil the
+// prediction of core's plan for the kernel's own tile on the roofline its fusion was chosen for.
+void print_model_beside(const Method& m, const Stencil& s, double gstencils, int fused_steps) {
+  if (m.backend != Backend::GPU || gstencils <= 0) return;
+  if (m.id == "lorastencil") {
+    const LoraStencilOptions options = lora_gpu::gpu_plan_options();
+    LoraStencilPlan plan;
+    try {
+      plan = lora_gpu::plan_for_gpu(s, options);
+    } catch (const InputError&) {
+      return;
+    }
+    const FusionCandidate* c = nullptr;
+    for (const FusionCandidate& f : plan.fusion_candidates)
+      if (f.steps == fused_steps) c = &f;
+    if (c == nullptr || c->estimated_ps_per_point <= 0) return;
+    const double predicted = 1e3 / c->estimated_ps_per_point;
+    const double tensor_flops = c->mma_per_point * 1024.0; // m16n8k4: 16 x 8 x 4 multiply-adds, 2 FLOP each
+    std::printf("  cost model (core's plan for the kernel's m16n8k4 tile, T=%d): %.3f MMAs, %.2f bytes, %.0f tensor FLOP "
+                "per point and step (intensity %.1f FLOP/B), %s-bound on %s (%.0f GB/s, %.1f TFLOP/s): predicts %.1f "
+                "GStencil/s; measured %.1f = %.0f%% of it (%.0f GB/s, %.1f TFLOP/s)\n",
+                fused_steps, c->mma_per_point, c->global_bytes_per_point, tensor_flops,
+                c->global_bytes_per_point > 0 ? tensor_flops / c->global_bytes_per_point : 0.0, c->bound.c_str(),
+                options.device.name.c_str(), options.device.memory_gbs, options.device.tensor_fp64_tflops, predicted,
+                gstencils, 100.0 * gstencils / predicted, gstencils * c->global_bytes_per_point,
+                gstencils * tensor_flops / 1e3);
+    return;
+  }
+  // A CUDA-core or vendor method: each pass reads and writes every point once.
+  const double bytes = 2.0 * bytes_per_value(m.precision) / std::max(1, fused_steps);
+  const double flops = 2.0 * s.nonzero_count();
+  std::printf("  model: %.2f bytes and %.0f useful FLOP per point and step (intensity %.2f FLOP/B): the measured rate "
+              "moves %.0f GB/s\n",
+              bytes, flops, flops / bytes, gstencils * bytes);
+}
+
 struct RunOptions {
   std::string method = "cpu-reference";
   std::string backend;
@@ -218,6 +256,7 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
     std::printf(", rel L2 %.3e, max abs %.3e vs FP64 reference (bound %.0e) %s\n", err.rel_l2, err.max_abs, bound,
                 ok ? "ok" : "FAILED");
   if (timing.fused_steps > 1) std::printf("  %d base steps per launch (temporal fusion)\n", timing.fused_steps);
+  print_model_beside(m, s, gs, timing.fused_steps);
   if (!reference_source.empty() && reference_source != "cpu-reference")
     std::printf("  reference: %s\n", reference_source.c_str());
 

@@ -28,15 +28,36 @@ def render():
         lines.append(f"**{suite.get('gpu', '?')}** — [{name}]({name})"
                      + (f", measured copy bandwidth {copy:.0f} GB/s" if copy else "")
                      + (" (suite incomplete: see the file)" if suite.get("incomplete") else "") + "\n")
+        for note in suite.get("sources", []):
+            lines.append(f"- {note}")
+        if suite.get("sources"):
+            lines.append("")
+        papers = [r for r in rows if r.get("experiment", "papers") != "sweep"]
+        sweep = [r for r in rows if r.get("experiment") == "sweep"]
         lines.append("| method | stencil | precision | size | steps fused | GStencil/s | % of copy roof | rel L2 vs FP64 | check |")
         lines.append("| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |")
-        for r in rows:
+        for r in papers:
             size = "x".join(str(n) for n in r.get("size", []))
             roof = r.get("roof_fraction")
             lines.append(f"| {r['method']} | {r['stencil']} | {r['precision']} | {size} | {r.get('fused_steps', 1)} | "
                          f"{r['gstencils']:.1f} | {'' if roof is None else f'{100 * roof:.0f}%'} | "
                          f"{fmt_err(r.get('rel_l2_error'))} | {'ok' if r.get('passed', True) else 'FAILED'} |")
         lines.append("")
+        if sweep:
+            # The size sweep as one row per grid size, one column per method (GStencil/s; * = failed its check).
+            methods = list(dict.fromkeys(r["method"] for r in sweep))
+            sizes = list(dict.fromkeys("x".join(str(n) for n in r.get("size", [])) for r in sweep))
+            cell = {("x".join(str(n) for n in r.get("size", [])), r["method"]): r for r in sweep}
+            lines.append(f"Size sweep, {sweep[0]['stencil']} (GStencil/s; * = above the precision's error bound):\n")
+            lines.append("| size | " + " | ".join(methods) + " |")
+            lines.append("| --- |" + " ---: |" * len(methods))
+            for size in sizes:
+                vals = []
+                for m in methods:
+                    r = cell.get((size, m))
+                    vals.append("" if r is None else f"{r['gstencils']:.1f}" + ("" if r.get("passed", True) else "*"))
+                lines.append(f"| {size} | " + " | ".join(vals) + " |")
+            lines.append("")
     if not lines:
         lines = ["No GPU results recorded yet.", ""]
     return "\n".join(lines)

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Combines `stencil-bench suite` JSON files measured on one GPU into the file assets/results/ records, when the
+suite ran in several device calls (each call is limited in time). Rows are taken whole, never edited:
+
+  merge_suites.py --out assets/results/NVIDIA_H200.json --base A.json \
+      [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--note TEXT ...]
+
+--base           the papers' experiments of every method (its own sweep rows are dropped when --sweep-from is given)
+--method-from    replaces every papers row of METHOD with FILE's papers rows of METHOD
+--sweep-from     the size-sweep rows come from FILE
+--note           a line saying where the rows come from (written to `sources`, shown above the README table)
+The GPUs named in the files must agree; `copy_gbs` stays the base file's."""
+import argparse
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--method-from", action="append", default=[], metavar="METHOD=FILE")
+    ap.add_argument("--sweep-from")
+    ap.add_argument("--note", action="append", default=[])
+    a = ap.parse_args()
+
+    base = load(a.base)
+    rows = list(base.get("results", []))
+    gpu = base.get("gpu")
+
+    def same_gpu(other, path):
+        if other.get("gpu") != gpu:
+            sys.exit(f"{path} was measured on {other.get('gpu')!r}, the base on {gpu!r}")
+
+    if a.sweep_from:
+        rows = [r for r in rows if r.get("experiment") != "sweep"]
+    for spec in a.method_from:
+        if "=" not in spec:
+            sys.exit(f"--method-from takes METHOD=FILE, not {spec!r}")
+        method, path = spec.split("=", 1)
+        other = load(path)
+        same_gpu(other, path)
+        taken = [r for r in other.get("results", []) if r.get("method") == method and r.get("experiment") != "sweep"]
+        if not taken:
+            sys.exit(f"{path} has no papers rows of {method}")
+        # Each row replaces the base's row of the same stencil and backend, in place; the rest are appended.
+        key = lambda r: (r.get("stencil"), r.get("backend"))
+        fresh = {key(r): r for r in taken}
+        replaced = []
+        for i, r in enumerate(rows):
+            if r.get("method") == method and r.get("experiment") != "sweep" and key(r) in fresh:
+                rows[i] = fresh[key(r)]
+                replaced.append(key(r))
+        rows = [r for r in rows if not (r.get("method") == method and r.get("experiment") != "sweep"
+                                        and key(r) not in fresh)]
+        rows += [r for r in taken if key(r) not in replaced]
+    if a.sweep_from:
+        other = load(a.sweep_from)
+        same_gpu(other, a.sweep_from)
+        sweep = [r for r in other.get("results", []) if r.get("experiment") == "sweep"]
+        if not sweep:
+            sys.exit(f"{a.sweep_from} has no sweep rows")
+        rows += sweep
+
+    out = {k: v for k, v in base.items() if k != "results"}
+    out["results"] = rows
+    if a.note:
+        out["sources"] = a.note
+    with open(a.out, "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(f"{a.out}: {len(rows)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
