@@ -1,36 +1,21 @@
 // stencil-bench as a user runs it: exit codes (0 ok, 2 bad input), printed results and the JSON record.
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <string>
 
-#include <sys/wait.h>
-
 #include <nlohmann/json.hpp>
+
+#include "tests/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out; // stdout and stderr together
-};
+using se::testing::CommandResult;
 
-Result bench(const std::string& args) {
-  const std::string cmd = std::string(SE_BENCH_EXE) + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
-  const int status = pclose(pipe.release());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+CommandResult bench(const std::string& args) { return se::testing::run_command(std::string(SE_BENCH_EXE) + " " + args); }
 
 fs::path temp_dir() {
   const fs::path d = fs::temp_directory_path() / "se_test_cli";
@@ -41,19 +26,19 @@ fs::path temp_dir() {
 } // namespace
 
 TEST_CASE("list shows the stencils, the methods and the device") {
-  const Result r = bench("list");
-  CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("box-2d49p"));
-  CHECK_THAT(r.out, Catch::Contains("cpu-reference"));
-  CHECK_THAT(r.out, Catch::Contains("device:"));
+  const CommandResult r = bench("list");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("box-2d49p"));
+  CHECK_THAT(r.output, Catch::Contains("cpu-reference"));
+  CHECK_THAT(r.output, Catch::Contains("device:"));
 }
 
 TEST_CASE("run writes a JSON record with the documented keys") {
   const fs::path json = temp_dir() / "run.json";
-  const Result r = bench("run --method cpu-reference --stencil box-2d9p --size 96x80 --steps 3 --seed 1 --json " + json.string());
-  INFO(r.out);
-  REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("GStencil/s"));
+  const CommandResult r = bench("run --method cpu-reference --stencil box-2d9p --size 96x80 --steps 3 --seed 1 --json " + json.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("GStencil/s"));
   std::ifstream in(json);
   const auto j = nlohmann::json::parse(in);
   for (const char* key : {"method", "stencil", "precision", "backend", "size", "steps", "seconds", "gstencils",
@@ -69,11 +54,11 @@ TEST_CASE("run writes a JSON record with the documented keys") {
 
 TEST_CASE("run takes a stencil JSON file; show writes one") {
   const fs::path json = temp_dir() / "star.json";
-  REQUIRE(bench("show --stencil star-2d13p --json " + json.string()).code == 0);
-  const Result r = bench("run --stencil " + json.string() + " --size 40x40 --steps 2");
-  INFO(r.out);
-  CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("star-2d13p"));
+  REQUIRE(bench("show --stencil star-2d13p --json " + json.string()).exit_code == 0);
+  const CommandResult r = bench("run --stencil " + json.string() + " --size 40x40 --steps 2");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("star-2d13p"));
 }
 
 TEST_CASE("bad input exits with code 2 and a one-line message") {
@@ -99,10 +84,10 @@ TEST_CASE("bad input exits with code 2 and a one-line message") {
   };
   for (const auto& [args, msg] : cases) {
     INFO(args);
-    const Result r = bench(args);
-    INFO(r.out);
-    CHECK(r.code == 2);
-    CHECK_THAT(r.out, Catch::Contains("error"));
-    CHECK_THAT(r.out, Catch::Contains(msg));
+    const CommandResult r = bench(args);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("error"));
+    CHECK_THAT(r.output, Catch::Contains(msg));
   }
 }

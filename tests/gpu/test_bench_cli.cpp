@@ -3,37 +3,23 @@
 // CUDA device". CUDA_VISIBLE_DEVICES=-1 hides any GPU, so these hold on a GPU machine too.
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <string>
 
-#include <sys/wait.h>
-
 #include <nlohmann/json.hpp>
+
+#include "tests/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out; // stdout and stderr together
-};
+using se::testing::CommandResult;
 
-Result bench(const std::string& args, bool hide_gpu = true) {
-  const std::string cmd =
-      std::string(hide_gpu ? "CUDA_VISIBLE_DEVICES=-1 " : "") + SE_BENCH_EXE + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
-  const int status = pclose(pipe.release());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+CommandResult bench(const std::string& args, bool hide_gpu = true) {
+  return se::testing::run_command(std::string(hide_gpu ? "CUDA_VISIBLE_DEVICES=-1 " : "") + SE_BENCH_EXE + " " + args);
 }
 
 fs::path temp_dir() {
@@ -55,10 +41,10 @@ TEST_CASE("suite --quick writes one JSON object and a CSV with the same results"
   const fs::path json = temp_dir() / "suite.json", csv = temp_dir() / "suite.csv";
   fs::remove(json);
   fs::remove(csv);
-  const Result r = bench("suite --quick --seed 9 --json " + json.string() + " --csv " + csv.string());
-  INFO(r.out);
-  REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("GStencil/s") && Catch::Contains("cpu-reference"));
+  const CommandResult r = bench("suite --quick --seed 9 --json " + json.string() + " --csv " + csv.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("GStencil/s") && Catch::Contains("cpu-reference"));
   const auto j = nlohmann::json::parse(read_file(json));
   CHECK(j["gpu"].is_null());
   CHECK(j["copy_gbs"].is_null());
@@ -97,31 +83,31 @@ TEST_CASE("suite --quick writes one JSON object and a CSV with the same results"
 
 TEST_CASE("suite --methods takes a subset and rejects unknown ids") {
   const fs::path json = temp_dir() / "subset.json";
-  const Result ok = bench("suite --quick --no-sweep --methods cpu-reference --stencils heat-1d,heat-3d --json " +
+  const CommandResult ok = bench("suite --quick --no-sweep --methods cpu-reference --stencils heat-1d,heat-3d --json " +
                           json.string());
-  INFO(ok.out);
-  REQUIRE(ok.code == 0);
+  INFO(ok.output);
+  REQUIRE(ok.exit_code == 0);
   const auto j = nlohmann::json::parse(read_file(json));
   CHECK(j["results"].size() == 2);
-  const Result bad = bench("suite --quick --methods cpu-reference,warp-drive");
-  CHECK(bad.code == 2);
-  CHECK_THAT(bad.out, Catch::Contains("unknown method 'warp-drive'"));
-  CHECK(bench("suite --quick --seconds 0").code == 2);
+  const CommandResult bad = bench("suite --quick --methods cpu-reference,warp-drive");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("unknown method 'warp-drive'"));
+  CHECK(bench("suite --quick --seconds 0").exit_code == 2);
 }
 
 TEST_CASE("GPU methods without a device: listed as unavailable, and running one exits 2 saying why") {
-  const Result list = bench("list");
-  CHECK(list.code == 0);
+  const CommandResult list = bench("list");
+  CHECK(list.exit_code == 0);
   for (const char* id : {"cuda-core", "cuda-core-fp32", "cuda-core-fp16", "cuda-core-tb", "cudnn", "cudnn-fp32", "cufft"})
-    CHECK_THAT(list.out, Catch::Contains(id));
-  CHECK_THAT(list.out, Catch::Contains("no CUDA device"));
+    CHECK_THAT(list.output, Catch::Contains(id));
+  CHECK_THAT(list.output, Catch::Contains("no CUDA device"));
   for (const char* method : {"cuda-core", "cuda-core-tb", "cudnn", "cufft"}) {
-    const Result r = bench(std::string("run --method ") + method + " --size 64x64 --steps 2");
-    INFO(method << ": " << r.out);
-    CHECK(r.code == 2);
-    CHECK_THAT(r.out, Catch::Contains("error") && Catch::Contains("no CUDA device"));
+    const CommandResult r = bench(std::string("run --method ") + method + " --size 64x64 --steps 2");
+    INFO(method << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("error") && Catch::Contains("no CUDA device"));
   }
-  const Result dev = bench("device");
-  CHECK(dev.code == 2);
-  CHECK_THAT(dev.out, Catch::Contains("no CUDA device"));
+  const CommandResult dev = bench("device");
+  CHECK(dev.exit_code == 2);
+  CHECK_THAT(dev.output, Catch::Contains("no CUDA device"));
 }

@@ -10,13 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 
 #include "app/explorer_app.hpp"
 #include "app/platform.hpp"
 #include "app/screenshot.hpp"
+#include "tests/run_command.hpp"
 
 namespace se::test {
 
@@ -41,22 +40,8 @@ private:
   std::filesystem::path path_;
 };
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output; // stdout and stderr together
-};
-
-inline CommandResult run_command(const std::string& command) {
-  CommandResult r;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using se::testing::CommandResult;
+using se::testing::run_command;
 
 inline std::size_t count_distinct_colors(const RgbaImage& image, int x0, int y0, int x1, int y1) {
   std::set<std::uint32_t> colors;
