@@ -6,7 +6,8 @@ suite ran in several device calls (each call is limited in time). Rows are taken
       [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--note TEXT ...]
 
 --base           the papers' experiments of every method (its own sweep rows are dropped when --sweep-from is given)
---method-from    replaces every papers row of METHOD with FILE's papers rows of METHOD
+--method-from    FILE's papers rows of METHOD replace the base's rows of the same METHOD, stencil and backend
+                 (rows the base lacks are appended; the base's other rows of METHOD stay)
 --sweep-from     the size-sweep rows come from FILE
 --note           a line saying where the rows come from (written to `sources`, shown above the README table)
 The GPUs named in the files must agree; `copy_gbs` stays the base file's."""
@@ -56,8 +57,6 @@ def main():
             if r.get("method") == method and r.get("experiment") != "sweep" and key(r) in fresh:
                 rows[i] = fresh[key(r)]
                 replaced.append(key(r))
-        rows = [r for r in rows if not (r.get("method") == method and r.get("experiment") != "sweep"
-                                        and key(r) not in fresh)]
         rows += [r for r in taken if key(r) not in replaced]
     if a.sweep_from:
         other = load(a.sweep_from)

@@ -28,10 +28,6 @@ constexpr int kRowsPerThread = 8;
 constexpr int kTileY = kThreadsY * kRowsPerThread;
 constexpr int kTilesPerBlock = 2; // both fetched at the start: the second lands while the first is computed
 
-// Elements per 16-byte chunk, and the staged row's left offset: the halo widened to a whole chunk so that
-// every fetch is an aligned 16-byte copy (the padded layout aligns rows and the interior to 128 bytes).
-template <typename S> constexpr int kChunk = static_cast<int>(16 / sizeof(S));
-template <typename S, int R> constexpr int kLeft = (R + kChunk<S> - 1) / kChunk<S> * kChunk<S>;
 template <typename S, int R> constexpr int kRowWidth = Shape<R>::kTileX + 2 * kLeft<S, R>;
 
 template <typename S, int R> constexpr std::size_t tile_elements() {

@@ -3,6 +3,8 @@
 // device memory stays busy while a plane is computed. Every thread turns its (2R+1)^2 neighbours into 2R+1
 // partial sums, one per weight plane, that accumulate in a register queue of 2R+1 outputs: shared loads
 // per output are (2R+1)^2 instead of (2R+1)^3, and each plane is read from device memory once (plus halos).
+// Plane rows, their halo widened to 16 bytes, arrive as 16-byte cp.async chunks: 107 -> 166 GStencil/s on
+// heat-3d-shaped 512^3 FP64 (H200, notes/gpu.md); wider tiles and deeper rings measured slower.
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/step_kernels.hpp"
 
@@ -15,39 +17,38 @@ constexpr int kTileY = 16;
 constexpr int kPlanesPerBlock = 64;
 constexpr int kStages = 4; // plane buffers in the ring; kStages - 1 planes in flight
 
-template <int R> constexpr int plane_elements() { return (kTileY + 2 * R) * (kTileX + 2 * R); }
+template <typename S, int R> constexpr int kPlaneWidth = kTileX + 2 * kLeft<S, R>;
+template <typename S, int R> constexpr int kPlaneElements = (kTileY + 2 * R) * kPlaneWidth<S, R>;
 
 template <typename S, int R>
 __global__ void __launch_bounds__(kTileX * kTileY)
     step_3d_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, bool periodic,
                    KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)> w) {
   using C = compute_t<S>;
-  constexpr int kSide = 2 * R + 1, kW = kTileX + 2 * R, kH = kTileY + 2 * R;
-  constexpr int kRowIters = (kH + kTileY - 1) / kTileY;
+  constexpr int kSide = 2 * R + 1, kW = kPlaneWidth<S, R>, kH = kTileY + 2 * R, kA = kLeft<S, R>;
+  constexpr int kChunks = kW / kChunk<S>; // 16-byte chunks per staged row
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   S* ring = reinterpret_cast<S*>(shared_bytes);
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kTileX;
   const std::int64_t y0 = static_cast<std::int64_t>(blockIdx.y) * kTileY;
   const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPlanesPerBlock;
   const std::int64_t z_end = z0 + kPlanesPerBlock < L.n[2] ? z0 + kPlanesPerBlock : L.n[2];
-  const std::int64_t rows_left = L.n[1] + R - (y0 - R), cols_left = L.n[0] + R - (x0 - R);
-  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t rows_left = L.n[1] + R - (y0 - R);
+  // Chunks of the padded row from the staged row's first column; chunks past the row's end feed no output.
+  const std::int64_t chunks_left = (L.pitch_y - L.origin[0] - (x0 - kA)) / kChunk<S>;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTileX + tx;
   const std::int64_t x = x0 + tx, y = y0 + ty;
   const bool owner = x < L.n[0] && y < L.n[1];
   const std::int64_t first = z0 - R, planes = z_end + R - first; // planes z0-R .. z_end+R-1
 
   const auto fetch = [&](std::int64_t i) { // plane first + i into ring slot i % kStages
     if (i < planes) {
-      S* dst = ring + (i % kStages) * plane_elements<R>();
-      const S* base = in + L.index(x0 - R, y0 - R, first + i);
-#pragma unroll
-      for (int k = 0; k < kRowIters; ++k) {
-        const int r = ty + k * kTileY;
-        if (r < kH && r < rows_left) {
-          const S* row = base + r * L.pitch_y;
-          if (tx < cols_left) copy_async(dst + r * kW + tx, row + tx);
-          if (tx < 2 * R && kTileX + tx < cols_left) copy_async(dst + r * kW + kTileX + tx, row + kTileX + tx);
-        }
+      S* dst = ring + (i % kStages) * kPlaneElements<S, R>;
+      const S* base = in + L.index(x0 - kA, y0 - R, first + i);
+      for (int k = tid; k < kH * kChunks; k += kTileX * kTileY) {
+        const int r = k / kChunks, c = k - r * kChunks;
+        if (r < rows_left && c < chunks_left)
+          __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * L.pitch_y + c * kChunk<S>, 16);
       }
     }
     __pipeline_commit(); // possibly empty: one group per plane keeps the wait count uniform
@@ -61,7 +62,7 @@ __global__ void __launch_bounds__(kTileX * kTileY)
     fetch(i + kStages - 1);
     __pipeline_wait_prior(kStages - 1);
     __syncthreads();
-    const S* plane = ring + (i % kStages) * plane_elements<R>();
+    const S* plane = ring + (i % kStages) * kPlaneElements<S, R>;
     // part[dz]: this plane's contribution through weight plane dz. Rows are a run-time loop for R > 2 so the
     // registers hold one row of inputs, not the whole (2R+1)^2 neighbourhood.
     C part[kSide];
@@ -71,7 +72,7 @@ __global__ void __launch_bounds__(kTileX * kTileY)
     for (int dy = 0; dy < kSide; ++dy) {
       C v[kSide];
 #pragma unroll
-      for (int dx = 0; dx < kSide; ++dx) v[dx] = load_as<C>(plane[(ty + dy) * kW + tx + dx]);
+      for (int dx = 0; dx < kSide; ++dx) v[dx] = load_as<C>(plane[(ty + dy) * kW + tx + dx + (kA - R)]);
 #pragma unroll
       for (int dz = 0; dz < kSide; ++dz)
 #pragma unroll
@@ -97,7 +98,7 @@ void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>(weights);
     const dim3 grid(grid_blocks(L.n[0], kTileX), grid_blocks(L.n[1], kTileY), grid_blocks(L.n[2], kPlanesPerBlock));
-    const std::size_t smem = static_cast<std::size_t>(kStages) * plane_elements<R>() * sizeof(S);
+    const std::size_t smem = static_cast<std::size_t>(kStages) * kPlaneElements<S, R> * sizeof(S);
     if (smem > 48 * 1024)
       SE_CUDA_CHECK(cudaFuncSetAttribute(step_3d_kernel<S, R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem)));

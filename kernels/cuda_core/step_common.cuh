@@ -38,13 +38,11 @@ template <typename F> void dispatch_radius(int radius, F&& f) {
   }
 }
 
-// Global -> shared copy that does not wait: cp.async for 4- and 8-byte values (sm_80+), so a thread can have
-// a whole tile in flight without holding it in registers; FP16 values (2 bytes, below cp.async's minimum)
-// go through a register.
-template <typename S> __device__ inline void copy_async(S* shared_dst, const S* global_src) {
-  if constexpr (sizeof(S) >= 4) __pipeline_memcpy_async(shared_dst, global_src, sizeof(S));
-  else *shared_dst = *global_src;
-}
+// Elements per 16-byte chunk, and a staged row's left offset: the halo widened to a whole chunk so that every
+// fetch of a row is an aligned 16-byte cp.async (the padded layout aligns rows and the interior to 128 bytes).
+// 16-byte copies keep far more bytes in flight per thread than element copies (measured: notes/gpu.md).
+template <typename S> constexpr int kChunk = static_cast<int>(16 / sizeof(S));
+template <typename S, int R> constexpr int kLeft = (R + kChunk<S> - 1) / kChunk<S> * kChunk<S>;
 
 // The three storage types every single-step launcher is compiled for.
 #define SE_INSTANTIATE_STEP_LAUNCHER(launcher)                                                                  \
