@@ -41,7 +41,6 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
   using C = compute_t<S>;
   constexpr int kTileX = Shape<R>::kTileX;
   constexpr int kSide = 2 * R + 1, kW = kRowWidth<S, R>, kH = kTileY + 2 * R, kA = kLeft<S, R>;
-  constexpr int kChunks = kW / kChunk<S>; // 16-byte chunks per staged row
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   S* buffers = reinterpret_cast<S*>(shared_bytes); // two tiles of kH x kW
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -49,21 +48,13 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
   const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
   const std::int64_t first_tile = static_cast<std::int64_t>(blockIdx.y) * kTilesPerBlock;
   const int tiles = static_cast<int>(tiles_y - first_tile < kTilesPerBlock ? tiles_y - first_tile : kTilesPerBlock);
-  // Chunks of the padded row from the staged row's first column; chunks past the row's end feed no output.
-  const std::int64_t chunks_left = (L.pitch_y - L.origin[0] - (x0 - kA)) / kChunk<S>;
+  const std::int64_t chunks_left = chunks_to_row_end<S>(L, x0 - kA);
   const int tid = ty * kTileX + tx;
 
-  // Consecutive threads fetch consecutive chunks of a row, so each warp reads contiguous 512-byte runs.
-  // Rows past the padding feed no output and are not fetched.
   const auto fetch = [&](int t, S* dst) {
     const std::int64_t y0 = (first_tile + t) * kTileY;
-    const S* base = in + L.index(x0 - kA, y0 - R, 0);
-    const std::int64_t rows_left = L.n[1] + R - (y0 - R);
-    for (int i = tid; i < kH * kChunks; i += kTileX * kThreadsY) {
-      const int r = i / kChunks, c = i - r * kChunks;
-      if (r < rows_left && c < chunks_left)
-        __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * L.pitch_y + c * kChunk<S>, 16);
-    }
+    stage_rows_async<S, kW, kH>(dst, in + L.index(x0 - kA, y0 - R, 0), L.pitch_y, L.n[1] + R - (y0 - R), chunks_left,
+                                tid, kTileX * kThreadsY);
     __pipeline_commit();
   };
 

@@ -26,7 +26,6 @@ __global__ void __launch_bounds__(kTileX * kTileY)
                    KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)> w) {
   using C = compute_t<S>;
   constexpr int kSide = 2 * R + 1, kW = kPlaneWidth<S, R>, kH = kTileY + 2 * R, kA = kLeft<S, R>;
-  constexpr int kChunks = kW / kChunk<S>; // 16-byte chunks per staged row
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   S* ring = reinterpret_cast<S*>(shared_bytes);
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kTileX;
@@ -34,23 +33,16 @@ __global__ void __launch_bounds__(kTileX * kTileY)
   const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPlanesPerBlock;
   const std::int64_t z_end = z0 + kPlanesPerBlock < L.n[2] ? z0 + kPlanesPerBlock : L.n[2];
   const std::int64_t rows_left = L.n[1] + R - (y0 - R);
-  // Chunks of the padded row from the staged row's first column; chunks past the row's end feed no output.
-  const std::int64_t chunks_left = (L.pitch_y - L.origin[0] - (x0 - kA)) / kChunk<S>;
+  const std::int64_t chunks_left = chunks_to_row_end<S>(L, x0 - kA);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTileX + tx;
   const std::int64_t x = x0 + tx, y = y0 + ty;
   const bool owner = x < L.n[0] && y < L.n[1];
   const std::int64_t first = z0 - R, planes = z_end + R - first; // planes z0-R .. z_end+R-1
 
   const auto fetch = [&](std::int64_t i) { // plane first + i into ring slot i % kStages
-    if (i < planes) {
-      S* dst = ring + (i % kStages) * kPlaneElements<S, R>;
-      const S* base = in + L.index(x0 - kA, y0 - R, first + i);
-      for (int k = tid; k < kH * kChunks; k += kTileX * kTileY) {
-        const int r = k / kChunks, c = k - r * kChunks;
-        if (r < rows_left && c < chunks_left)
-          __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * L.pitch_y + c * kChunk<S>, 16);
-      }
-    }
+    if (i < planes)
+      stage_rows_async<S, kW, kH>(ring + (i % kStages) * kPlaneElements<S, R>, in + L.index(x0 - kA, y0 - R, first + i),
+                                  L.pitch_y, rows_left, chunks_left, tid, kTileX * kTileY);
     __pipeline_commit(); // possibly empty: one group per plane keeps the wait count uniform
   };
 

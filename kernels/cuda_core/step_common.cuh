@@ -44,6 +44,29 @@ template <typename F> void dispatch_radius(int radius, F&& f) {
 template <typename S> constexpr int kChunk = static_cast<int>(16 / sizeof(S));
 template <typename S, int R> constexpr int kLeft = (R + kChunk<S> - 1) / kChunk<S> * kChunk<S>;
 
+#if defined(__CUDACC__)
+// 16-byte chunks of the padded row from column x_first (a multiple of kChunk<S>, as every staged row's first
+// column is) to the row's end: chunks past it would read the next row, and feed no output.
+template <typename S> __device__ inline std::int64_t chunks_to_row_end(const PaddedLayout& L, std::int64_t x_first) {
+  return (L.pitch_y - L.origin[0] - x_first) / kChunk<S>;
+}
+
+// Stages kH rows of kW elements, from `base` (rows `pitch` apart in device memory) into `dst` (rows kW apart), as
+// 16-byte cp.async chunks spread over `threads` threads: consecutive threads take consecutive chunks of a row, so
+// a warp reads contiguous runs. Rows from rows_left on (past the padding) and chunks from chunks_left on are
+// not fetched. The caller commits the group.
+template <typename S, int kW, int kH>
+__device__ inline void stage_rows_async(S* dst, const S* base, std::int64_t pitch, std::int64_t rows_left,
+                                        std::int64_t chunks_left, int tid, int threads) {
+  constexpr int kChunks = kW / kChunk<S>;
+  for (int i = tid; i < kH * kChunks; i += threads) {
+    const int r = i / kChunks, c = i - r * kChunks;
+    if (r < rows_left && c < chunks_left)
+      __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * pitch + c * kChunk<S>, 16);
+  }
+}
+#endif
+
 // The three storage types every single-step launcher is compiled for.
 #define SE_INSTANTIATE_STEP_LAUNCHER(launcher)                                                                  \
   template void launcher<double>(int, const double*, double*, const PaddedLayout&, bool, const std::vector<double>&, \
