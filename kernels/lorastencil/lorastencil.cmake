@@ -35,12 +35,4 @@ elseif(EXISTS ${PROJECT_SOURCE_DIR}/kernels/registry.hpp)
   target_link_libraries(se_kernels PUBLIC se_lora_gpu_plan)
 endif()
 
-if(SE_BUILD_TESTS)
-  # The top level enables testing after adding kernels/; this directory's tests need it now.
-  enable_testing()
-  find_package(Catch2 2 REQUIRED)
-  include(Catch)
-  add_executable(test_lora_gpu_plan ${PROJECT_SOURCE_DIR}/tests/main.cpp ${SE_LORA_DIR}/test_lora_gpu_plan.cpp)
-  target_link_libraries(test_lora_gpu_plan PRIVATE se_lora_gpu_plan Catch2::Catch2)
-  catch_discover_tests(test_lora_gpu_plan)
-endif()
+se_kernels_unit_test(test_lora_gpu_plan ${SE_LORA_DIR}/test_lora_gpu_plan.cpp se_lora_gpu_plan)

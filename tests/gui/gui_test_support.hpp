@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
 
 #include "app/explorer_app.hpp"
@@ -107,6 +108,18 @@ public:
   }
   void press(int glfw_key) {
     input().press_key(glfw_key);
+    settle();
+  }
+  // Clicks the text field `name`, selects all it holds (Ctrl+A), deletes it, types `text` and presses Enter.
+  void replace_text(std::string_view name, const std::string& text) {
+    const WidgetRect r = probe(name);
+    input().click(r.center_x(), r.center_y());
+    input().key(GLFW_KEY_LEFT_CONTROL, true);
+    input().press_key(GLFW_KEY_A);
+    input().key(GLFW_KEY_LEFT_CONTROL, false);
+    input().press_key(GLFW_KEY_BACKSPACE);
+    input().type_text(text);
+    input().press_key(GLFW_KEY_ENTER);
     settle();
   }
   // A value a view published this frame (see ViewFacts); the test fails when there is none.

@@ -144,16 +144,7 @@ TEST_CASE("editing a weight mirrors it with the symmetry lock and NaN is refused
 TEST_CASE("the size field refuses a grid smaller than the stencil and applies a good one", "[gui][egl]") {
   HeadlessExplorer ex(PlatformKind::Egl, small_scene());
   ex.frames(1);
-  auto enter_size = [&](const char* text) {
-    const WidgetRect r = ex.probe("simulation.size");
-    ex.input().click(r.center_x(), r.center_y());
-    ex.input().key(GLFW_KEY_LEFT_CONTROL, true);
-    ex.input().press_key(GLFW_KEY_A);
-    ex.input().key(GLFW_KEY_LEFT_CONTROL, false);
-    ex.input().type_text(text);
-    ex.input().press_key(GLFW_KEY_ENTER);
-    ex.settle();
-  };
+  auto enter_size = [&](const char* text) { ex.replace_text("simulation.size", text); };
   enter_size("2x2");
   CHECK(ex.state().simulation_ui.message.error);
   CHECK_THAT(ex.state().simulation_ui.message.text, Catch::Contains("smaller than the stencil"));

@@ -60,15 +60,7 @@ template <typename F> bool frames_until(HeadlessExplorer& ex, F done, double sec
 
 // Types `folder` into the Performance view's export field (replacing what is there) and presses Export.
 void export_performance(HeadlessExplorer& ex, const std::string& folder) {
-  const WidgetRect field = ex.probe("performance.export_dir");
-  ex.input().click(field.center_x(), field.center_y());
-  ex.input().key(GLFW_KEY_LEFT_CONTROL, true);
-  ex.input().press_key(GLFW_KEY_A);
-  ex.input().key(GLFW_KEY_LEFT_CONTROL, false);
-  ex.input().press_key(GLFW_KEY_BACKSPACE);
-  ex.input().type_text(folder);
-  ex.input().press_key(GLFW_KEY_ENTER);
-  ex.settle();
+  ex.replace_text("performance.export_dir", folder);
   ex.click("performance.export");
 }
 
