@@ -3,17 +3,41 @@
 suite ran in several device calls (each call is limited in time). Rows are taken whole, never edited:
 
   merge_suites.py --out assets/results/NVIDIA_H200.json --base A.json \
-      [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--note TEXT ...]
+      [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--note TEXT ...] [--csv FILE.csv]
 
 --base           the papers' experiments of every method (its own sweep rows are dropped when --sweep-from is given)
 --method-from    FILE's papers rows of METHOD replace the base's rows of the same METHOD, stencil and backend
                  (rows the base lacks are appended; the base's other rows of METHOD stay)
 --sweep-from     the size-sweep rows come from FILE
 --note           a line saying where the rows come from (written to `sources`, shown above the README table)
+--csv            also writes the rows as `stencil-bench suite --csv` does (same columns and number formats)
 The GPUs named in the files must agree; `copy_gbs` stays the base file's."""
 import argparse
+import csv
 import json
 import sys
+
+# The columns `stencil-bench suite --csv` writes (kernels/bench_suite.cpp), in its order.
+CSV_COLUMNS = ("experiment,method,stencil,precision,backend,size,steps,fused_steps,seconds,gstencils,gbs,flops,"
+               "roof_fraction,rel_l2_error,max_abs_error,error_bound,passed").split(",")
+
+
+def csv_field(key, value):
+    if key == "size":
+        return "x".join(str(n) for n in value)
+    if value is None:
+        return ""
+    if key == "passed":
+        return "true" if value else "false"
+    if key in ("rel_l2_error", "max_abs_error"):
+        return f"{value:.3e}"
+    if key == "error_bound":
+        return f"{value:.1e}"
+    if key == "roof_fraction":
+        return f"{value:.4f}"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
 
 
 def load(path):
@@ -28,6 +52,7 @@ def main():
     ap.add_argument("--method-from", action="append", default=[], metavar="METHOD=FILE")
     ap.add_argument("--sweep-from")
     ap.add_argument("--note", action="append", default=[])
+    ap.add_argument("--csv")
     a = ap.parse_args()
 
     base = load(a.base)
@@ -73,6 +98,12 @@ def main():
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(CSV_COLUMNS)
+            for r in rows:
+                w.writerow([csv_field(k, r.get(k)) for k in CSV_COLUMNS])
     print(f"{a.out}: {len(rows)} rows")
     return 0
 
