@@ -31,24 +31,24 @@ add_custom_command(
   VERBATIM)
 
 # One file per window: window_*.cpp are picked up as they are added.
-file(GLOB SE_GUI_WINDOWS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/window_*.cpp)
+file(GLOB SE_GUI_WINDOWS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/views/window_*.cpp)
 add_library(se_gui STATIC
-  ${CMAKE_CURRENT_SOURCE_DIR}/colormap.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/explorer_app.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/explorer_options.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/explorer_state.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/gl_resources.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/grid_slice.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/heatmap_renderer.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/matrix_widget.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/platform.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/platform_egl.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/platform_glfw.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/screenshot.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/simulation.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/status_line.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/synthetic_input.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/views.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/colormap.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/shell/explorer_app.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/shell/explorer_options.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/shell/explorer_state.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/gl_resources.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sim/grid_slice.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/heatmap_renderer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/matrix_widget.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_egl.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_glfw.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/screenshot.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sim/simulation.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/shell/status_line.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/synthetic_input.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/views/views.cpp
   ${SE_GUI_WINDOWS}
   ${SE_EMBEDDED_SHADERS})
 target_include_directories(se_gui PUBLIC ${PROJECT_SOURCE_DIR})
@@ -59,22 +59,22 @@ target_link_libraries(se_gui
 target_compile_options(se_gui PRIVATE -Wall -Wextra)
 target_compile_definitions(se_gui PRIVATE GLFW_INCLUDE_NONE)
 
-add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/gui_main.cpp)
+add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/shell/gui_main.cpp)
 target_link_libraries(stencil-explorer PRIVATE se_gui)
 
 # The Compare and Performance views' plots and background sweeps, and CUDA-GL interop for live GPU runs: a
 # small CUDA library in CUDA builds (nvcc takes none of se_gui's C++ warning flags), else the stand-in that
 # says the build has no CUDA, so the app starts on any machine.
-target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/plot_widgets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/benchmark_job.cpp)
+target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/widgets/plot_widgets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/sim/benchmark_job.cpp)
 target_link_libraries(se_gui PRIVATE se_cli) # all_methods(): the same method list as stencil-bench
 # The Fragments view's "Record the WMMA layout on this GPU" (kernels/fragment_probe; says why not without CUDA).
 target_link_libraries(se_gui PRIVATE se_fragment_probe)
 if(SE_HAVE_CUDA)
-  add_library(se_gui_interop STATIC ${CMAKE_CURRENT_SOURCE_DIR}/cuda_gl_texture.cu)
+  add_library(se_gui_interop STATIC ${CMAKE_CURRENT_SOURCE_DIR}/platform/cuda_gl_texture.cu)
   target_include_directories(se_gui_interop PRIVATE ${PROJECT_SOURCE_DIR} ${CUDAToolkit_INCLUDE_DIRS})
   target_link_libraries(se_gui_interop PRIVATE se_kernels CUDA::cudart_static)
   set_target_properties(se_gui_interop PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_link_libraries(se_gui PRIVATE se_gui_interop)
 else()
-  target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/cuda_gl_texture_none.cpp)
+  target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/platform/cuda_gl_texture_none.cpp)
 endif()

@@ -1,7 +1,7 @@
 # Build-time step (cmake -P): writes the GLSL files named in INPUTS into OUTPUT as C++ raw strings,
 # so the binary needs no shaders/ folder at run time. Looked up with se::embedded_shader(file name).
 set(body "// Generated from shaders/ by shaders/embed_shaders.cmake; edit the .vert/.frag files instead.\n")
-string(APPEND body "#include \"app/shader_sources.hpp\"\n\nnamespace se {\n\n")
+string(APPEND body "#include \"app/platform/shader_sources.hpp\"\n\nnamespace se {\n\n")
 string(APPEND body "std::string_view embedded_shader(std::string_view file_name) {\n")
 foreach(input IN LISTS INPUTS)
   file(READ ${input} text)

@@ -2,8 +2,8 @@
 # surfaceless llvmpipe in CI); the hidden-GLFW path is run again under xvfb-run as its own CTest test.
 file(GLOB SE_GUI_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/gui/*.cpp)
 list(REMOVE_ITEM SE_GUI_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/gui/test_live_gpu.cpp) # its own binary, below
-add_executable(test_gui main.cpp ${SE_GUI_TESTS})
-target_link_libraries(test_gui PRIVATE se_gui Catch2::Catch2 fmt::fmt)
+add_executable(test_gui ${SE_GUI_TESTS})
+target_link_libraries(test_gui PRIVATE se_gui se_catch_main fmt::fmt)
 target_compile_definitions(test_gui PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   SE_EXPLORER_EXE="$<TARGET_FILE:stencil-explorer>" GLFW_INCLUDE_NONE)
 add_dependencies(test_gui stencil-explorer)

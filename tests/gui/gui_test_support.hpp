@@ -13,9 +13,9 @@
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
 
-#include "app/explorer_app.hpp"
-#include "app/platform.hpp"
-#include "app/screenshot.hpp"
+#include "app/shell/explorer_app.hpp"
+#include "app/platform/platform.hpp"
+#include "app/platform/screenshot.hpp"
 #include "tests/run_command.hpp"
 
 namespace se::test {

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/explorer_app.hpp"
-#include "app/explorer_state.hpp"
+#include "app/shell/explorer_app.hpp"
+#include "app/shell/explorer_state.hpp"
 #include "core/error.hpp"
 #include "gui_test_support.hpp"
 

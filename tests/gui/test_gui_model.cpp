@@ -7,10 +7,10 @@
 #include <catch2/catch.hpp>
 #include <imgui.h>
 
-#include "app/colormap.hpp"
-#include "app/grid_slice.hpp"
-#include "app/simulation.hpp"
-#include "app/synthetic_input.hpp"
+#include "app/widgets/colormap.hpp"
+#include "app/sim/grid_slice.hpp"
+#include "app/sim/simulation.hpp"
+#include "app/platform/synthetic_input.hpp"
 #include "core/error.hpp"
 #include "core/reference.hpp"
 

@@ -15,9 +15,9 @@
 #include <glad/gl.h>
 #include <nlohmann/json.hpp>
 
-#include "app/bench_cli.hpp"
-#include "app/heatmap_renderer.hpp"
-#include "app/simulation.hpp"
+#include "app/cli/bench_cli.hpp"
+#include "app/platform/heatmap_renderer.hpp"
+#include "app/sim/simulation.hpp"
 #include "gui_test_support.hpp"
 #include "kernels/device.hpp"
 #include "kernels/registry.hpp"

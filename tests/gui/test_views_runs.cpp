@@ -20,8 +20,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
-#include "app/benchmark_job.hpp"
-#include "app/plot_widgets.hpp"
+#include "app/sim/benchmark_job.hpp"
+#include "app/widgets/plot_widgets.hpp"
 #include "core/reference.hpp"
 #include "gui_test_support.hpp"
 

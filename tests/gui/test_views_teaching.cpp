@@ -11,7 +11,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "app/matrix_widget.hpp"
+#include "app/widgets/matrix_widget.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
 #include "core/fragment/fragment_layout.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"

@@ -1,0 +1,457 @@
+// stencil-bench subcommands. `run` checks every non-reference result against the FP64 reference on the same
+// fresh random input and reports a result above its precision's bound as a failure, never as a throughput;
+// `suite` does that for every method over the papers' experiments; `device` measures the roofs.
+#include "app/cli/bench_cli.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "kernels/bench_suite.hpp"
+#include "kernels/checked_run.hpp"
+#include "kernels/common/ceilings.hpp"
+#include "kernels/device.hpp"
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+#include "kernels/registry.hpp"
+
+namespace se {
+
+std::vector<Method> all_methods() {
+  std::vector<Method> methods = core_methods();
+  for (auto& m : gpu_methods()) methods.push_back(std::move(m));
+  return methods;
+}
+
+namespace {
+
+// A progress bar on stderr that appears only once a run has taken more than a second.
+class ProgressBar {
+public:
+  explicit ProgressBar(std::string label, std::string unit = "steps")
+      : label_(std::move(label)), unit_(std::move(unit)), start_(clock::now()), tty_(isatty(2)) {}
+  ~ProgressBar() { finish(); }
+  bool update(int done, int total) {
+    const double elapsed = seconds();
+    if (elapsed < 1.0 || total <= 0) return true;
+    const double frac = static_cast<double>(done) / total;
+    if (tty_) {
+      if (elapsed - last_ < 0.1 && done < total) return true;
+      const int width = 30, filled = static_cast<int>(frac * width);
+      const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+      std::fprintf(stderr, "\r%s [%s%s] %3.0f%% %d/%d  ETA %.1fs ", label_.c_str(), std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), frac * 100, done, total, eta);
+    } else {
+      const int quarter = static_cast<int>(frac * 4);
+      if (quarter <= printed_quarter_) return true;
+      printed_quarter_ = quarter;
+      std::fprintf(stderr, "%s: %d/%d %s (%.0f%%) after %.1fs, ETA %.0fs\n", label_.c_str(), done, total, unit_.c_str(),
+                   frac * 100, elapsed, frac > 0 ? elapsed * (1 - frac) / frac : 0.0);
+    }
+    shown_ = true;
+    last_ = elapsed;
+    return true;
+  }
+  void finish() {
+    if (shown_ && tty_) std::fprintf(stderr, "\n");
+    shown_ = false;
+  }
+
+private:
+  using clock = std::chrono::steady_clock;
+  double seconds() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+  std::string label_, unit_;
+  clock::time_point start_;
+  bool tty_;
+  bool shown_ = false;
+  double last_ = 0;
+  int printed_quarter_ = 0;
+};
+
+const Method& find_method(const std::vector<Method>& methods, const std::string& id, std::optional<Backend> backend) {
+  const Method* fallback = nullptr;
+  for (const auto& m : methods) {
+    if (m.id != id) continue;
+    if (backend && m.backend == *backend) return m;
+    if (!backend && (!fallback || (m.backend == Backend::GPU && m.unavailable_reason().empty()))) fallback = &m;
+  }
+  if (fallback) return *fallback;
+  std::string known;
+  for (const auto& m : methods)
+    if (known.find(m.id) == std::string::npos) known += (known.empty() ? "" : ", ") + m.id;
+  if (backend)
+    for (const auto& m : methods)
+      if (m.id == id)
+        throw InputError(fmt::format("method '{}' has no {} backend", id, to_string(*backend)));
+  throw InputError(fmt::format("unknown method '{}' (known: {})", id, known));
+}
+
+int cmd_list(const std::vector<Method>& methods) {
+  const DeviceInfo dev = query_device();
+  std::printf("device: %s\n\nstencils:\n", dev.summary().c_str());
+  for (const auto& name : preset_names()) {
+    const Stencil s = preset(name);
+    std::printf("  %-11s %dD r=%d %3d points  %s\n", name.c_str(), s.dims, s.radius, s.nonzero_count(),
+                preset_description(name).c_str());
+  }
+  std::printf("\nmethods:\n");
+  for (const auto& m : methods) {
+    const std::string why = m.unavailable_reason();
+    std::printf("  %-15s %-8s %-5s %-12s %s\n", m.id.c_str(), std::string(to_string(m.backend)).c_str(),
+                std::string(to_string(m.precision)).c_str(), why.empty() ? "available" : "unavailable",
+                why.empty() ? m.description.c_str() : why.c_str());
+  }
+  return 0;
+}
+
+// Prints the weight array plane by plane and optionally writes it as JSON.
+int cmd_show(const std::string& name, const std::string& json) {
+  const Stencil s = resolve_stencil(name);
+  const auto sh = s.shape();
+  std::printf("%s: %dD, radius %d, %d non-zero weights, sum %.6g, %s%s\n", s.name.c_str(), s.dims, s.radius,
+              s.nonzero_count(), s.sum(), s.is_star() ? "star" : "box",
+              s.is_radially_symmetric(1e-15) ? ", radially symmetric" : "");
+  for (int z = 0; z < sh[2]; ++z) {
+    if (s.dims == 3) std::printf("plane dz=%+d\n", z - s.radius);
+    for (int y = 0; y < sh[1]; ++y) {
+      for (int x = 0; x < sh[0]; ++x)
+        std::printf(" %10.6g", s.weights[(static_cast<std::size_t>(z) * sh[1] + y) * sh[0] + x]);
+      std::printf("\n");
+    }
+  }
+  if (!json.empty()) save_stencil_file(s, json);
+  return 0;
+}
+
+int cmd_plan(const std::string& method, const std::string& stencil, const std::string& size, const std::string& json) {
+  const Stencil s = resolve_stencil(stencil);
+  Extent e;
+  if (size.empty()) { // a default grid of the stencil's dimensionality, for the per-point costs
+    e.dims = s.dims;
+    for (int d = 0; d < s.dims; ++d) e.n[d] = s.dims == 3 ? 512 : (s.dims == 2 ? 10240 : 10240000);
+  } else {
+    e = parse_extent(size);
+  }
+  check_extent_fits_stencil(e, s);
+  const PlanSummary p = plan_summary(method, s, e);
+  std::printf("%s\n%s", p.text.c_str(), to_string(p.cost).c_str());
+  if (!json.empty()) {
+    std::ofstream out(json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
+    out << nlohmann::json{{"method", p.method}, {"stencil", s.name}, {"plan", p.json}, {"cost", to_json(p.cost)}}.dump(2)
+        << "\n";
+  }
+  return 0;
+}
+
+// The cost model beside a GPU measurement: what the plan says one point and base step costs (bytes moved,
+// arithmetic executed, MMAs), what the measured rate therefore moved and computed, and for LoRAStencil the
+// prediction of core's plan for the kernel's own tile on the roofline its fusion was chosen for.
+void print_model_beside(const Method& m, const Stencil& s, double gstencils, int fused_steps) {
+  if (m.backend != Backend::GPU || gstencils <= 0) return;
+  if (m.id == "lorastencil") {
+    const LoraStencilOptions options = lora_gpu::gpu_plan_options();
+    LoraStencilPlan plan;
+    try {
+      plan = lora_gpu::plan_for_gpu(s, options);
+    } catch (const InputError&) {
+      return;
+    }
+    const FusionCandidate* c = nullptr;
+    for (const FusionCandidate& f : plan.fusion_candidates)
+      if (f.steps == fused_steps) c = &f;
+    if (c == nullptr || c->estimated_ps_per_point <= 0) return;
+    const double predicted = 1e3 / c->estimated_ps_per_point;
+    const double tensor_flops = c->mma_per_point * 1024.0; // m16n8k4: 16 x 8 x 4 multiply-adds, 2 FLOP each
+    std::printf("  cost model (core's plan for the kernel's m16n8k4 tile, T=%d): %.3f MMAs, %.2f bytes, %.0f tensor FLOP "
+                "per point and step (intensity %.1f FLOP/B), %s-bound on %s (%.0f GB/s, %.1f TFLOP/s): predicts %.1f "
+                "GStencil/s; measured %.1f = %.0f%% of it (%.0f GB/s, %.1f TFLOP/s)\n",
+                fused_steps, c->mma_per_point, c->global_bytes_per_point, tensor_flops,
+                c->global_bytes_per_point > 0 ? tensor_flops / c->global_bytes_per_point : 0.0, c->bound.c_str(),
+                options.device.name.c_str(), options.device.memory_gbs, options.device.tensor_fp64_tflops, predicted,
+                gstencils, 100.0 * gstencils / predicted, gstencils * c->global_bytes_per_point,
+                gstencils * tensor_flops / 1e3);
+    return;
+  }
+  // A CUDA-core or vendor method: each pass reads and writes every point once.
+  const double bytes = 2.0 * bytes_per_value(m.precision) / std::max(1, fused_steps);
+  const double flops = 2.0 * s.nonzero_count();
+  std::printf("  model: %.2f bytes and %.0f useful FLOP per point and step (intensity %.2f FLOP/B): the measured rate "
+              "moves %.0f GB/s\n",
+              bytes, flops, flops / bytes, gstencils * bytes);
+}
+
+struct RunOptions {
+  std::string method = "cpu-reference";
+  std::string backend;
+  std::string stencil = "heat-2d";
+  std::string size = "2048x2048";
+  int steps = 10;
+  std::string boundary = "dirichlet";
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::string json;
+};
+
+int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
+  std::optional<Backend> backend;
+  if (!o.backend.empty()) backend = parse_backend(o.backend);
+  const Method& m = find_method(methods, o.method, backend);
+  const Stencil s = resolve_stencil(o.stencil);
+  const Extent e = parse_extent(o.size);
+  check_extent_fits_stencil(e, s);
+  if (o.steps <= 0) throw InputError(fmt::format("--steps must be positive; got {}", o.steps));
+  if (const std::string why = m.unavailable_reason(); !why.empty())
+    throw InputError(fmt::format("method '{}' ({}) is unavailable: {}", m.id, to_string(m.backend), why));
+  if (const std::string why = m.unsupported_reason(s, e); !why.empty())
+    throw InputError(fmt::format("method '{}' cannot run {}: {}", m.id, s.name, why));
+  const bool is_reference = m.id == "cpu-reference";
+  // Refuse before allocating: the initial grid, the method's copy, and the reference's padded pair (+ its result).
+  const std::uint64_t points = static_cast<std::uint64_t>(e.points());
+  check_host_memory(points * sizeof(double) * (is_reference ? 4 : 5), fmt::format("a {} run", e.to_string()));
+
+  const std::uint64_t seed =
+      o.seed_given ? o.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  MethodRun run;
+  run.stencil = s;
+  run.extent = e;
+  run.steps = o.steps;
+  run.boundary.kind = parse_boundary(o.boundary);
+  run.values = initial_values(e, InitialCondition::Random, seed);
+  const std::vector<double> initial = is_reference ? std::vector<double>() : run.values;
+  MethodTiming timing;
+  {
+    ProgressBar bar(fmt::format("{} {}", m.id, s.name));
+    run.progress = [&bar](int done, int total) { return bar.update(done, total); };
+    timing = m.run(run);
+  }
+  ErrorMetrics err;
+  std::string reference_source;
+  if (!is_reference) {
+    ProgressBar bar("fp64 reference check");
+    const CheckedReference ref = compute_reference(s, e, run.boundary, initial, timing.steps_done, {},
+                                                   [&bar](int done, int total) { return bar.update(done, total); });
+    bar.finish();
+    err = compare(run.values, ref.values);
+    reference_source = ref.source;
+  }
+  const double gs = gstencils_per_second(e.points(), timing.steps_done, timing.seconds);
+  const double bound = error_bound(m.precision, o.steps);
+  const bool ok = err.finite && err.rel_l2 <= bound;
+
+  std::printf("%s (%s, %s) %s %s, %d steps: %.4f s, %.3f GStencil/s", m.id.c_str(), std::string(to_string(m.backend)).c_str(),
+              std::string(to_string(m.precision)).c_str(), s.name.c_str(), e.to_string().c_str(), timing.steps_done,
+              timing.seconds, gs);
+  if (is_reference)
+    std::printf(" (reference)\n");
+  else
+    std::printf(", rel L2 %.3e, max abs %.3e vs FP64 reference (bound %.0e) %s\n", err.rel_l2, err.max_abs, bound,
+                ok ? "ok" : "FAILED");
+  if (timing.fused_steps > 1) std::printf("  %d base steps per launch (temporal fusion)\n", timing.fused_steps);
+  print_model_beside(m, s, gs, timing.fused_steps);
+  if (!reference_source.empty() && reference_source != "cpu-reference")
+    std::printf("  reference: %s\n", reference_source.c_str());
+
+  if (!o.json.empty()) {
+    nlohmann::json j = {{"method", m.id},
+                        {"stencil", s.name},
+                        {"precision", to_string(m.precision)},
+                        {"backend", to_string(m.backend)},
+                        {"size", std::vector<std::int64_t>(e.n.begin(), e.n.begin() + e.dims)},
+                        {"steps", timing.steps_done},
+                        {"fused_steps", timing.fused_steps},
+                        {"boundary", o.boundary},
+                        {"seed", seed},
+                        {"seconds", timing.seconds},
+                        {"gstencils", gs},
+                        {"rel_l2_error", err.finite ? nlohmann::json(err.rel_l2) : nlohmann::json(nullptr)},
+                        {"max_abs_error", err.finite ? nlohmann::json(err.max_abs) : nlohmann::json(nullptr)},
+                        {"error_bound", bound},
+                        {"reference", is_reference ? "" : reference_source},
+                        {"passed", ok}};
+    std::ofstream out(o.json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
+    out << j.dump(2) << "\n";
+  }
+  if (!ok) {
+    std::fprintf(stderr, "error: %s's result is above the %s error bound (rel L2 %.3e > %.0e)\n", m.id.c_str(),
+                 std::string(to_string(m.precision)).c_str(), err.rel_l2, bound);
+    return 1;
+  }
+  if (timing.steps_done != o.steps) {
+    std::fprintf(stderr, "error: the run stopped after %d of %d steps\n", timing.steps_done, o.steps);
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_device(const std::string& json, int repeats) {
+  if (repeats < 1) throw InputError(fmt::format("--repeats must be at least 1; got {}", repeats));
+  const DeviceInfo dev = query_device();
+  if (!dev.available) throw InputError(fmt::format("no CUDA device: {}", dev.reason));
+  const DeviceCeilings c = measure_device_ceilings(repeats);
+  std::printf("%s", format_ceilings(c).c_str());
+  if (!json.empty()) {
+    std::ofstream out(json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
+    out << to_json(c).dump(2) << "\n";
+  }
+  return 0;
+}
+
+struct SuiteCliOptions {
+  bool quick = false;
+  std::string methods, stencils, json, csv, boundary = "dirichlet";
+  double seconds = 1.0;
+  bool no_sweep = false;
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    const std::size_t end = std::min(text.find(',', pos), text.size());
+    if (end > pos) out.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
+  SuiteOptions o;
+  o.quick = c.quick;
+  o.method_ids = split_list(c.methods);
+  o.stencils = split_list(c.stencils);
+  o.seconds = c.seconds;
+  o.boundary.kind = parse_boundary(c.boundary);
+  o.sweep = !c.no_sweep;
+  o.seed = c.seed_given ? c.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  // Fail on unwritable outputs before spending minutes on the runs.
+  std::ofstream json_out, csv_out;
+  if (!c.json.empty() && !(json_out = std::ofstream(c.json))) throw InputError(fmt::format("cannot write '{}'", c.json));
+  if (!c.csv.empty() && !(csv_out = std::ofstream(c.csv))) throw InputError(fmt::format("cannot write '{}'", c.csv));
+  const DeviceInfo dev = query_device();
+  if (dev.available) {
+    o.gpu = dev.name;
+    o.copy_gbs = measure_device_ceilings(5, false).copy_gbs;
+    std::printf("device: %s, copy %.1f GB/s\n", dev.summary().c_str(), *o.copy_gbs);
+  } else {
+    std::printf("device: %s (CPU methods only)\n", dev.summary().c_str());
+  }
+  std::fflush(stdout);
+  ProgressBar bar("suite", "runs");
+  // The files are rewritten after every run, so an interrupted suite still leaves what it measured.
+  const auto write_files = [&](const SuiteResult& r) {
+    if (json_out.is_open()) {
+      json_out = std::ofstream(c.json, std::ios::trunc);
+      json_out << to_json(r).dump(2) << "\n" << std::flush;
+    }
+    if (csv_out.is_open()) {
+      csv_out = std::ofstream(c.csv, std::ios::trunc);
+      csv_out << to_csv(r) << std::flush;
+    }
+  };
+  const SuiteResult r = run_suite(methods, o, [&](int done, int total, const std::string&, const SuiteResult& so_far) {
+    bar.update(done, total);
+    write_files(so_far);
+  });
+  bar.finish();
+  std::printf("%s", format_table(r).c_str());
+  write_files(r);
+  if (!r.all_passed()) {
+    std::fprintf(stderr, "error: some results are above their error bound (marked FAILED)\n");
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int bench_main(int argc, char** argv) {
+  CLI::App app{"stencil-bench: run and compare tensor-core stencil methods against an FP64 reference"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "print the stencil presets and the methods with their availability");
+  std::string show_name, show_json;
+  auto* show = app.add_subcommand("show", "print a stencil's weights (and write them as JSON)");
+  show->add_option("--stencil,-s", show_name, "preset name or path to a stencil JSON file")->required();
+  show->add_option("--json", show_json, "write the stencil to this JSON file");
+  std::string plan_method, plan_stencil = "box-2d49p", plan_size, plan_json;
+  auto* plan = app.add_subcommand("plan", "print the matrices, layouts and cost a method derives from a stencil");
+  plan->add_option("--method,-m", plan_method, "method id (tcstencil, convstencil, lorastencil, flashfft, spider, ...)")
+      ->required();
+  plan->add_option("--stencil,-s", plan_stencil, "preset name or path to a stencil JSON file")->capture_default_str();
+  plan->add_option("--size", plan_size, "grid size for whole-grid costs (default: the papers' sizes)");
+  plan->add_option("--json", plan_json, "write the plan and cost as JSON to this file");
+  RunOptions ro;
+  auto* run = app.add_subcommand("run", "run one method and check it against the FP64 reference");
+  run->add_option("--method,-m", ro.method, "method id (see `list`)")->capture_default_str();
+  run->add_option("--backend,-b", ro.backend, "cpu, emulate or gpu (default: the method's best available)");
+  run->add_option("--stencil,-s", ro.stencil, "preset name or path to a stencil JSON file")->capture_default_str();
+  run->add_option("--size", ro.size, "grid size: N, NxM or NxMxK (x first)")->capture_default_str();
+  run->add_option("--steps,-t", ro.steps, "base-stencil time steps")->capture_default_str();
+  run->add_option("--boundary", ro.boundary, "dirichlet (zero outside) or periodic")->capture_default_str();
+  auto* seed_opt = run->add_option("--seed", ro.seed, "seed of the random input (default: fresh each run)");
+  run->add_option("--json", ro.json, "write the result as one JSON object to this file");
+  std::string device_json;
+  int device_repeats = 7;
+  auto* device = app.add_subcommand("device", "measure the GPU's copy bandwidth and tensor-core rates (the roofs)");
+  device->alias("ceilings");
+  device->add_option("--json", device_json, "write the measurements as JSON to this file");
+  device->add_option("--repeats", device_repeats, "timed repeats per measurement (the median is reported)")
+      ->capture_default_str();
+  SuiteCliOptions so;
+  auto* suite = app.add_subcommand("suite", "run the papers' experiments and a size sweep for every available method");
+  suite->add_flag("--quick", so.quick, "small grids and 4 steps (works without a GPU)");
+  suite->add_option("--methods", so.methods, "comma-separated method ids (default: every available one)");
+  suite->add_option("--stencils", so.stencils, "comma-separated presets or files (default: every preset)");
+  suite->add_option("--json", so.json, "write {gpu, copy_gbs, results: [...]} to this file");
+  suite->add_option("--csv", so.csv, "write one row per result to this file");
+  suite->add_option("--seconds", so.seconds, "target time of each timed run")->capture_default_str();
+  suite->add_option("--boundary", so.boundary, "dirichlet or periodic")->capture_default_str();
+  suite->add_flag("--no-sweep", so.no_sweep, "leave out the heat-2d size sweep");
+  auto* suite_seed = suite->add_option("--seed", so.seed, "base seed of the inputs (default: fresh each run)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  ro.seed_given = seed_opt->count() > 0;
+  so.seed_given = suite_seed->count() > 0;
+  try {
+    const std::vector<Method> methods = all_methods();
+    if (list->parsed()) return cmd_list(methods);
+    if (show->parsed()) return cmd_show(show_name, show_json);
+    if (plan->parsed()) return cmd_plan(plan_method, plan_stencil, plan_size, plan_json);
+    if (run->parsed()) return cmd_run(methods, ro);
+    if (device->parsed()) return cmd_device(device_json, device_repeats);
+    if (suite->parsed()) return cmd_suite(methods, so);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
+
+} // namespace se

@@ -1,0 +1,124 @@
+// The heat map pass. It saves and restores the framebuffer binding and viewport so it can run at any
+// point of a frame, before ImGui draws the image it produced.
+#include "app/platform/heatmap_renderer.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <glad/gl.h>
+
+#include "app/platform/shader_sources.hpp"
+#include "core/error.hpp"
+
+namespace se {
+
+namespace {
+
+// The bound 2D texture's filter for both minifying and magnifying; edges clamp (no wrap-around colours).
+void set_bound_texture_sampling(GLint filter) {
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
+
+} // namespace
+
+HeatmapRenderer::HeatmapRenderer()
+    : program_(link_program(embedded_shader("heatmap.vert"), embedded_shader("heatmap.frag"), "heat map")),
+      empty_vao_(make_vertex_array()), values_(make_texture()), lut_(make_texture()) {
+  loc_values_ = glGetUniformLocation(program_.id(), "values");
+  loc_colormap_ = glGetUniformLocation(program_.id(), "colormap");
+  loc_min_ = glGetUniformLocation(program_.id(), "value_min");
+  loc_max_ = glGetUniformLocation(program_.id(), "value_max");
+  loc_not_finite_ = glGetUniformLocation(program_.id(), "not_finite_color");
+  if (loc_values_ < 0 || loc_colormap_ < 0 || loc_min_ < 0 || loc_max_ < 0 || loc_not_finite_ < 0)
+    throw GlError("heat map shader lacks one of its uniforms (values, colormap, value_min, value_max, not_finite_color)");
+  GLint limit = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
+  max_side_ = std::clamp(static_cast<int>(limit), 64, 2048);
+  max_texture_side_ = std::max(static_cast<int>(limit), 64);
+  set_colormap(colormap_);
+}
+
+HeatmapRenderer::~HeatmapRenderer() { interop_.reset(); }
+
+void HeatmapRenderer::specify_values(int width, int height, const float* data) {
+  interop_.reset(); // re-specifying a registered texture is undefined in CUDA-GL interop
+  glBindTexture(GL_TEXTURE_2D, values_.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, width, height, 0, GL_RED, GL_FLOAT, data);
+  // Values are data, not colours: never interpolate them (the shader uses texelFetch anyway).
+  set_bound_texture_sampling(GL_NEAREST);
+  width_ = width;
+  height_ = height;
+  image_.resize(width_, height_);
+}
+
+void HeatmapRenderer::upload(const GridSlice& slice) {
+  if (slice.width <= 0 || slice.height <= 0 || slice.width > max_side_ || slice.height > max_side_ ||
+      slice.values.size() != static_cast<std::size_t>(slice.width) * static_cast<std::size_t>(slice.height))
+    throw GlError("heat map upload: the slice's size and values disagree");
+  if (slice.width != width_ || slice.height != height_) {
+    specify_values(slice.width, slice.height, slice.values.data());
+  } else {
+    glBindTexture(GL_TEXTURE_2D, values_.id());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RED, GL_FLOAT, slice.values.data());
+  }
+}
+
+ValueRange HeatmapRenderer::store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store) {
+  if (width <= 0 || height <= 0 || width > max_texture_side_ || height > max_texture_side_)
+    throw InputError("a " + std::to_string(width) + "x" + std::to_string(height) + " slice exceeds this GL driver's " +
+                     std::to_string(max_texture_side_) + "-texel textures");
+  if (width != width_ || height != height_) specify_values(width, height, nullptr);
+  if (!interop_) {
+    // Registration waits for GL to finish with the texture; GL must not touch it while CUDA has it mapped.
+    glFinish();
+    interop_ = std::make_unique<CudaGlTexture>(values_.id(), width_, height_);
+  }
+  return interop_->store(store);
+}
+
+void HeatmapRenderer::set_colormap(Colormap c) {
+  if (have_lut_ && c == colormap_) return;
+  const auto lut = colormap_lut(c, 256);
+  glBindTexture(GL_TEXTURE_2D, lut_.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, static_cast<GLsizei>(lut.size()), 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+               lut.data());
+  set_bound_texture_sampling(GL_LINEAR);
+  colormap_ = c;
+  have_lut_ = true;
+}
+
+void HeatmapRenderer::render(float value_min, float value_max) {
+  if (width_ == 0) return;
+  GLint previous_fbo = 0, viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_fbo);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  image_.bind();
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glUseProgram(program_.id());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, values_.id());
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, lut_.id());
+  glActiveTexture(GL_TEXTURE0);
+  glUniform1i(loc_values_, 0);
+  glUniform1i(loc_colormap_, 1);
+  glUniform1f(loc_min_, value_min);
+  glUniform1f(loc_max_, value_max);
+  glUniform3fv(loc_not_finite_, 1, kNotFiniteColor);
+  glBindVertexArray(empty_vao_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous_fbo));
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+}
+
+} // namespace se

@@ -1,0 +1,62 @@
+// Draws a grid slice as a coloured image: values go into an R32F texture, a GLSL pass (shaders/heatmap.*)
+// maps them through a colormap LUT into an RGBA texture that ImGui shows. The values come either from the
+// host (upload) or from a GPU run that stores them through CUDA-GL interop (store_on_device), never both.
+#pragma once
+#include <functional>
+#include <memory>
+
+#include "app/widgets/colormap.hpp"
+#include "app/platform/cuda_gl_texture.hpp"
+#include "app/platform/gl_resources.hpp"
+#include "app/sim/grid_slice.hpp"
+
+namespace se {
+
+class HeatmapRenderer {
+public:
+  HeatmapRenderer(); // needs a current GL 3.3 context; throws GlError when the shaders do not build
+  ~HeatmapRenderer();
+
+  // Replaces the values texture (re-specified in place when the size changes, so texture ids stay valid).
+  void upload(const GridSlice& slice);
+  // Sizes the values texture to width x height (at most max_texture_side()) and lets a GPU run store the
+  // values into it through CUDA-GL interop; returns their finite range. Throws InputError when the texture
+  // cannot be shared with CUDA (no CUDA build or device, GL on a software renderer) or is too large.
+  ValueRange store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store);
+  void set_colormap(Colormap c);
+  // Colours the values into image_texture(); values outside [value_min, value_max] are clamped.
+  void render(float value_min, float value_max);
+
+  unsigned values_texture() const { return values_.id(); }
+  unsigned image_texture() const { return image_.texture(); }
+  unsigned colormap_texture() const { return lut_.id(); } // 256 x 1 RGBA8, t = 0 at the left
+  int width() const { return width_; }
+  int height() const { return height_; }
+  Colormap colormap() const { return colormap_; }
+  // The largest side upload() takes: the driver's texture limit, capped where more texels than screen
+  // pixels would only cost upload time.
+  int max_side() const { return max_side_; }
+  int max_texture_side() const { return max_texture_side_; } // the driver's limit: what interop may store
+
+private:
+  void specify_values(int width, int height, const float* data);
+
+  GlProgram program_;
+  GlVertexArray empty_vao_;
+  GlTexture values_;
+  GlTexture lut_;
+  OffscreenTarget image_;
+  Colormap colormap_ = Colormap::Viridis;
+  bool have_lut_ = false;
+  int width_ = 0, height_ = 0;
+  int max_side_ = 2048;
+  int max_texture_side_ = 2048;
+  // Declared after values_: unregistered before the texture is deleted, and whenever it is re-specified.
+  std::unique_ptr<CudaGlTexture> interop_;
+  int loc_values_ = -1, loc_colormap_ = -1, loc_min_ = -1, loc_max_ = -1, loc_not_finite_ = -1;
+};
+
+// The colour the shader gives NaN/Inf points (magenta: in none of the colormaps).
+inline constexpr float kNotFiniteColor[3] = {1.0f, 0.0f, 1.0f};
+
+} // namespace se

@@ -1,0 +1,299 @@
+// The explorer's frame loop. Order within a frame: input shortcuts, then the simulation catches up with
+// the settings and advances, then the heat map is refreshed, then the windows draw what is now true.
+// Edits made in the windows therefore take effect on the next frame.
+#include "app/shell/explorer_app.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <tuple>
+#include <utility>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/sim/grid_slice.hpp"
+#include "core/error.hpp"
+#include "kernels/device.hpp"
+
+namespace se {
+
+SimulationSetup simulation_setup(const ExplorerState& s) {
+  SimulationSetup setup;
+  setup.stencil = s.stencil;
+  setup.extent = s.extent();
+  setup.initial = s.grid.initial;
+  setup.seed = s.grid.seed;
+  setup.boundary = s.grid.boundary;
+  setup.storage = s.grid.storage;
+  return setup;
+}
+
+StartupState prepare_startup(const ExplorerOptions& options) {
+  StartupState out;
+  if (options.use_state) {
+    out.state_dir = resolve_state_dir(options.state_dir);
+    if (!out.state_dir)
+      out.messages.push_back("no state directory ($SE_STATE_DIR, $XDG_CONFIG_HOME and $HOME are unset); "
+                             "settings will not be remembered");
+    else if (auto problem = load_state(*out.state_dir, out.state))
+      out.messages.push_back(*problem);
+  }
+  if (options.stencil) {
+    validate(*options.stencil);
+    out.state.stencil = *options.stencil;
+  }
+  if (options.size) {
+    if (options.size->dims != out.state.stencil.dims)
+      throw InputError(fmt::format("--size {} is {}D but the stencil '{}' is {}D", options.size->to_string(),
+                                   options.size->dims, out.state.stencil.name, out.state.stencil.dims));
+    out.state.grid.extent_for(options.size->dims) = *options.size;
+  }
+  if (options.view) {
+    if (find_view(*options.view) == nullptr)
+      throw InputError(fmt::format("unknown view '{}' (views: {})", *options.view, view_names()));
+    out.view = *options.view;
+  }
+  out.lecture = options.lecture;
+  try {
+    check_simulation_setup(simulation_setup(out.state));
+  } catch (const InputError& e) {
+    if (options.size) throw;
+    if (options.stencil) throw InputError(fmt::format("{}; choose a grid with --size", e.what()));
+    out.messages.push_back(fmt::format("the saved settings cannot run here ({}); using the defaults", e.what()));
+    out.state = ExplorerState{};
+  }
+  return out;
+}
+
+namespace {
+
+void apply_style() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 6.0f;
+  style.ChildRounding = 4.0f;
+  style.FrameRounding = 4.0f;
+  style.PopupRounding = 4.0f;
+  style.GrabRounding = 4.0f;
+  style.WindowPadding = ImVec2(10, 10);
+  style.FramePadding = ImVec2(7, 4);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.ItemInnerSpacing = ImVec2(6, 4);
+  style.WindowBorderSize = 1.0f;
+  style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.115f, 0.13f, 1.0f);
+  style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+}
+
+// Latin-1 plus what the teaching views write: Greek (sigma), the transpose sign, dashes, super/subscripts,
+// arrows, math operators, the circled stage numbers and the triangles of the lecture bar.
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
+                                    0x2190, 0x21FF, 0x2200, 0x22FF, 0x2460, 0x24FF, 0x25A0, 0x25FF, 0};
+
+// The normal font and the lecture font. DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px
+// bitmap font; it is optional.
+std::pair<ImFont*, ImFont*> load_fonts() {
+  ImGuiIO& io = ImGui::GetIO();
+  const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    ImFont* normal = io.Fonts->AddFontFromFileTTF(path, 16.0f, nullptr, kGlyphRanges);
+    ImFont* large = io.Fonts->AddFontFromFileTTF(path, 24.0f, nullptr, kGlyphRanges);
+    if (normal != nullptr && large != nullptr) return {normal, large};
+    io.Fonts->Clear();
+  }
+  ImFont* normal = io.Fonts->AddFontDefault();
+  ImFontConfig big;
+  big.SizePixels = 20.0f;
+  return {normal, io.Fonts->AddFontDefault(&big)};
+}
+
+} // namespace
+
+ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
+    : platform_(platform), state_dir_(std::move(startup.state_dir)), state_(std::move(startup.state)),
+      simulation_(make_cpu_reference_backend()) {
+  for (const auto& m : startup.messages) state_.status_message += (state_.status_message.empty() ? "" : "; ") + m;
+
+  IMGUI_CHECKVERSION();
+  imgui_ = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  if (state_dir_) {
+    std::error_code ec;
+    std::filesystem::create_directories(*state_dir_, ec);
+    ini_path_ = imgui_ini_file(*state_dir_).string();
+    io.IniFilename = ini_path_.c_str();
+  } else {
+    io.IniFilename = nullptr;
+  }
+  io.UserData = &layout_; // set_default_window_rect reads the arrangement from here
+  apply_style();
+  std::tie(font_, lecture_font_) = load_fonts();
+  if (startup.view.empty())
+    layout_.show_focused("");
+  else
+    layout_.show_focused(startup.view);
+  if (startup.lecture) start_lecture_tour();
+  platform_.attach_imgui();
+  if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    platform_.detach_imgui();
+    ImGui::DestroyContext(imgui_);
+    throw PlatformError("Dear ImGui's OpenGL 3 backend cannot load OpenGL (is libGL.so.1 from libgl1 installed?)");
+  }
+  try {
+    heatmap_ = std::make_unique<HeatmapRenderer>();
+    simulation_.reset(simulation_setup(state_));
+  } catch (...) {
+    heatmap_.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    platform_.detach_imgui();
+    ImGui::DestroyContext(imgui_);
+    throw;
+  }
+  const DeviceInfo device = query_device(0);
+  environment_.compute_device = device.summary();
+  environment_.cuda_device = device.available;
+  environment_.gl_renderer = gl_renderer_string();
+  environment_.gl_version = gl_version_string();
+  environment_.platform = platform_.description();
+}
+
+ExplorerApp::~ExplorerApp() {
+  if (state_dir_) {
+    try {
+      save_state_now();
+    } catch (const InputError& e) {
+      std::cerr << "stencil-explorer: " << e.what() << "\n";
+    }
+  }
+  ImGui::SetCurrentContext(imgui_);
+  heatmap_.reset();
+  ImGui_ImplOpenGL3_Shutdown();
+  platform_.detach_imgui();
+  ImGui::DestroyContext(imgui_); // also writes imgui.ini
+}
+
+void ExplorerApp::save_state_now() const {
+  if (state_dir_) save_state(*state_dir_, state_);
+}
+
+void ExplorerApp::start_lecture_tour() {
+  lecture_.large_fonts = true;
+  go_to_lecture_step(layout_, lecture_, 0);
+}
+
+void ExplorerApp::handle_shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return; // typing a size or a path must not start and stop the run
+  if (lecture_.touring) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) go_to_lecture_step(layout_, lecture_, lecture_.step + 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) go_to_lecture_step(layout_, lecture_, lecture_.step - 1);
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.playing = !state_.playing;
+  if (ImGui::IsKeyPressed(GLFW_KEY_S, true) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) state_.step_requested = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) state_.reset_requested = true;
+}
+
+void ExplorerApp::run_simulation() {
+  SimulationUi& ui = state_.simulation_ui;
+  const bool reset = std::exchange(state_.reset_requested, false);
+  const bool step = std::exchange(state_.step_requested, false);
+  try {
+    const SimulationSetup want = simulation_setup(state_);
+    if (reset)
+      simulation_.reset(want);
+    else
+      simulation_.apply(want);
+    ui.blocked.clear();
+  } catch (const InputError& e) {
+    // The last good run stays on screen; the window says what to change.
+    ui.blocked = e.what();
+    return;
+  }
+  // A closed Simulation window pauses the run: the teaching views then get the whole frame.
+  if (state_.playing && layout_.is_open("simulation"))
+    simulation_.advance(state_.grid.steps_per_frame);
+  else if (step)
+    simulation_.advance(1);
+}
+
+void ExplorerApp::update_heatmap() {
+  if (!simulation_.loaded()) return;
+  HeatmapShown& shown = state_.heatmap_shown;
+  const Extent& e = simulation_.setup().extent;
+  const std::int64_t z = resolve_z_slice(e, state_.view.z_slice);
+  if (simulation_.version() != shown_version_ || z != shown.z || shown.width == 0) {
+    // GPU runs store the texture on the device (CUDA-GL interop); host runs upload a sampled slice.
+    Simulation::Frame f = simulation_.show(*heatmap_, z);
+    live_range_ = f.range;
+    shown.width = f.width;
+    shown.height = f.height;
+    shown.stride = f.stride;
+    shown.z = z;
+    shown.not_finite = live_range_.not_finite;
+    shown.profile = std::move(f.profile);
+    shown_version_ = simulation_.version();
+  }
+  double lo = 0, hi = 1;
+  switch (state_.view.range_mode) {
+  case ValueRangeMode::Initial: lo = simulation_.initial_min(), hi = simulation_.initial_max(); break;
+  case ValueRangeMode::Live:
+    if (!live_range_.empty()) lo = live_range_.min, hi = live_range_.max;
+    break;
+  case ValueRangeMode::Manual: lo = state_.view.manual_min, hi = state_.view.manual_max; break;
+  }
+  if (hi < lo) std::swap(lo, hi);
+  shown.range_min = lo;
+  shown.range_max = hi;
+  heatmap_->set_colormap(state_.view.colormap);
+  heatmap_->render(static_cast<float>(lo), static_cast<float>(hi));
+}
+
+void ExplorerApp::frame(RgbaImage* capture) {
+  ImGui::SetCurrentContext(imgui_);
+  platform_.begin_frame();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::GetIO().FontDefault = lecture_.large_fonts ? lecture_font_ : font_;
+  ImGui::NewFrame();
+  state_.probes.clear();
+  facts_.clear();
+  ++state_.frame;
+  const auto now = std::chrono::steady_clock::now();
+  if (last_frame_) {
+    const double dt = std::chrono::duration<double>(now - *last_frame_).count();
+    state_.frame_seconds = state_.frame_seconds == 0 ? dt : 0.9 * state_.frame_seconds + 0.1 * dt;
+  }
+  last_frame_ = now;
+
+  handle_shortcuts();
+  run_simulation();
+  update_heatmap();
+  ViewContext ctx{state_, simulation_, *heatmap_, environment_, memory_, facts_, layout_, lecture_};
+  ctx.finish_background_work = platform_.headless();
+  draw_menu_bar(ctx);
+  if (lecture_.touring) draw_lecture_bar(ctx);
+  for (const ViewEntry& view : explorer_views()) {
+    if (!layout_.is_open(view.name)) continue;
+    bool open = true;
+    ctx.open = &open;
+    view.draw(ctx);
+    if (!open) layout_.set_open(view.name, false);
+  }
+  ctx.open = nullptr;
+  draw_status_line(ctx);
+
+  ImGui::Render();
+  platform_.bind_render_target();
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(0.06f, 0.065f, 0.075f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (capture != nullptr) *capture = read_framebuffer(platform_.width(), platform_.height());
+  platform_.end_frame();
+}
+
+} // namespace se

@@ -1,0 +1,154 @@
+// Command-line entry of the GUI. Every message is one line on stderr that names the problem.
+#include "app/shell/explorer_options.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "app/shell/explorer_app.hpp"
+#include "app/platform/gl_resources.hpp"
+#include "app/platform/platform.hpp"
+#include "app/platform/screenshot.hpp"
+#include "core/error.hpp"
+
+namespace se {
+namespace {
+
+struct CommandLine {
+  std::string stencil, size, screenshot, state_dir, view, record;
+  bool lecture = false;
+  std::string platform = "auto";
+  std::string window = "1600x1000";
+  bool headless = false, no_state = false;
+  int frames = -1;
+};
+
+constexpr int kHeadlessDefaultFrames = 30;
+// --record: frames rendered before a step's first capture (layout settles, plans are built, headless waits for
+// background work) and between the captures of an animated step.
+constexpr int kRecordSettleFrames = 3;
+constexpr int kRecordFramesBetweenCaptures = 24;
+
+// The scripted tour as numbered PNGs: frame_0001.png, ... in `dir`. Returns the number of frames written.
+int record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
+  app.start_lecture_tour();
+  const std::vector<LectureStep> steps = lecture_steps();
+  int written = 0;
+  RgbaImage shot;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    go_to_lecture_step(app.layout(), app.lecture(), static_cast<int>(i));
+    for (int f = 0; f < kRecordSettleFrames; ++f) app.frame();
+    for (int capture = 0; capture < steps[i].captures; ++capture) {
+      if (capture > 0)
+        for (int f = 1; f < kRecordFramesBetweenCaptures; ++f) app.frame();
+      app.frame(&shot);
+      write_png(shot, (dir / fmt::format("frame_{:04d}.png", ++written)).string());
+    }
+  }
+  return written;
+}
+
+int run(const CommandLine& cl) {
+  // Everything the user typed is checked here, before any window, context or grid exists.
+  ExplorerOptions options;
+  if (!cl.stencil.empty()) options.stencil = resolve_stencil(cl.stencil);
+  if (!cl.size.empty()) options.size = parse_extent(cl.size);
+  if (!cl.state_dir.empty()) options.state_dir = cl.state_dir;
+  options.use_state = !cl.no_state;
+  PlatformRequest request;
+  request.kind = parse_platform_kind(cl.platform);
+  request.headless = cl.headless;
+  const Extent window = parse_extent(cl.window);
+  if (window.dims != 2) throw InputError(fmt::format("--window needs WxH; got '{}'", cl.window));
+  if (window.n[0] > 16384 || window.n[1] > 16384)
+    throw InputError(fmt::format("--window {} is larger than 16384 pixels per side", cl.window));
+  request.width = static_cast<int>(window.n[0]);
+  request.height = static_cast<int>(window.n[1]);
+  const int frames = cl.frames >= 0 ? cl.frames : (cl.headless ? kHeadlessDefaultFrames : -1);
+  if (!cl.screenshot.empty() && frames < 1)
+    throw InputError("--screenshot needs --headless or --frames N (N >= 1) to know which frame to save");
+  if (!cl.view.empty()) options.view = cl.view;
+  options.lecture = cl.lecture;
+  std::filesystem::path record_dir;
+  if (!cl.record.empty()) {
+    if (!cl.headless) throw InputError("--record writes the lecture tour's frames offscreen: add --headless");
+    if (!cl.screenshot.empty()) throw InputError("--record and --screenshot both write frames: choose one");
+    record_dir = cl.record;
+    std::error_code ec;
+    std::filesystem::create_directories(record_dir, ec);
+    if (ec || !std::filesystem::is_directory(record_dir))
+      throw InputError(fmt::format("--record {}: cannot create that folder ({})", cl.record,
+                                   ec ? ec.message() : "a file of that name exists"));
+  }
+
+  StartupState startup = prepare_startup(options);
+  for (const auto& m : startup.messages) std::cerr << "stencil-explorer: " << m << "\n";
+
+  auto platform = open_platform(request);
+  ExplorerApp app(*platform, std::move(startup));
+  if (!record_dir.empty()) {
+    const int written = record_tour(app, record_dir);
+    std::cerr << fmt::format("stencil-explorer: wrote {} lecture frames to {} ({}x{}, {})\n", written,
+                             record_dir.string(), platform->width(), platform->height(), platform->description());
+    return 0;
+  }
+  RgbaImage shot;
+  for (int i = 0; (frames < 0 || i < frames) && !platform->should_close(); ++i) {
+    const bool last = i == frames - 1;
+    app.frame(last && !cl.screenshot.empty() ? &shot : nullptr);
+  }
+  if (!cl.screenshot.empty() && shot.width > 0) {
+    write_png(shot, cl.screenshot);
+    std::cerr << fmt::format("stencil-explorer: wrote {} ({}x{}, {} frames, step {}, {})\n", cl.screenshot, shot.width,
+                             shot.height, frames, app.simulation().steps_done(), platform->description());
+  }
+  return 0;
+}
+
+} // namespace
+
+int run_explorer(int argc, char** argv) {
+  CLI::App cli{"stencil-explorer: see how stencils run, step by step, as a live heat map"};
+  CommandLine cl;
+  cli.add_option("--stencil", cl.stencil, "a preset name (e.g. heat-2d, box-3d27p) or a path to a stencil .json");
+  cli.add_option("--size", cl.size, "grid size N, NxM or NxMxK (x first); its dims must match the stencil's");
+  cli.add_flag("--headless", cl.headless, "render without a visible window (hidden GLFW window or EGL)");
+  cli.add_option("--frames", cl.frames, "render this many frames, then exit (headless default: 30)")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--screenshot", cl.screenshot, "write the last frame to this PNG file");
+  cli.add_option("--platform", cl.platform, "auto, glfw or egl (egl needs --headless)");
+  cli.add_option("--window", cl.window, "window or framebuffer size WxH (default 1600x1000)");
+  cli.add_option("--state-dir", cl.state_dir, "where state.json and imgui.ini are kept");
+  cli.add_flag("--no-state", cl.no_state, "neither restore nor save settings and layout");
+  cli.add_option("--view", cl.view, "show one view large: " + view_names());
+  cli.add_flag("--lecture", cl.lecture, "lecture mode: larger fonts and the guided tour (PageDown / PageUp)");
+  cli.add_option("--record", cl.record, "with --headless: write the lecture tour as numbered PNGs into this folder");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "stencil-explorer: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+  try {
+    return run(cl);
+  } catch (const InputError& e) {
+    std::cerr << "stencil-explorer: " << e.what() << "\n";
+    return 2;
+  } catch (const PlatformError& e) {
+    std::cerr << "stencil-explorer: " << e.what() << "\n";
+    return 1;
+  } catch (const GlError& e) {
+    std::cerr << "stencil-explorer: OpenGL: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "stencil-explorer: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+} // namespace se

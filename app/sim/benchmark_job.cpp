@@ -1,0 +1,540 @@
+// Sweeps, roofs, recorded results and exports for the Performance view. Nothing here touches ImGui or GL, so
+// the tests check it directly; the view only starts tasks and draws what they produced.
+#include "app/sim/benchmark_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "kernels/checked_run.hpp"
+#include "kernels/common/ceilings.hpp"
+
+namespace se {
+
+std::vector<Extent> sweep_sizes(int dims, bool quick, bool gpu) {
+  if (dims < 1 || dims > 3) throw InputError(fmt::format("a sweep needs a 1D, 2D or 3D stencil; got {}D", dims));
+  std::vector<std::int64_t> sides;
+  if (dims == 1)
+    sides = quick ? std::vector<std::int64_t>{4096, 16384, 65536}
+                  : (gpu ? std::vector<std::int64_t>{65536, 262144, 1048576, 4194304, 16777216}
+                         : std::vector<std::int64_t>{16384, 65536, 262144, 1048576});
+  else if (dims == 2)
+    sides = quick ? std::vector<std::int64_t>{64, 128, 256}
+                  : (gpu ? std::vector<std::int64_t>{256, 512, 1024, 2048, 4096} : std::vector<std::int64_t>{128, 256, 512, 1024});
+  else
+    sides = quick ? std::vector<std::int64_t>{16, 24, 32}
+                  : (gpu ? std::vector<std::int64_t>{32, 64, 128, 256} : std::vector<std::int64_t>{16, 32, 64});
+  std::vector<Extent> out;
+  for (const auto n : sides) {
+    Extent e;
+    e.dims = dims;
+    for (int d = 0; d < dims; ++d) e.n[d] = n;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- ceilings
+
+RooflineCeilings measure_cpu_ceilings(const std::stop_token& stop) {
+  const int threads = std::max(1u, std::thread::hardware_concurrency());
+  RooflineCeilings c;
+  c.device = fmt::format("CPU ({} thread{})", threads, threads == 1 ? "" : "s");
+  c.source = "measured now";
+  // Copy: 2 x 64 MiB, far beyond any cache, each thread its own slice; the best of a few repeats.
+  const std::size_t n = std::size_t{8} << 20;
+  std::vector<double> src(n, 1.0), dst(n, 0.0);
+  double best = 0;
+  for (int rep = 0; rep < 4 && !stop.stop_requested(); ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+      std::vector<std::jthread> pool;
+      for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+          const std::size_t a = n * t / threads, b = n * (t + 1) / threads;
+          std::copy(src.begin() + static_cast<std::ptrdiff_t>(a), src.begin() + static_cast<std::ptrdiff_t>(b),
+                    dst.begin() + static_cast<std::ptrdiff_t>(a));
+        });
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s > 0) best = std::max(best, 2.0 * n * sizeof(double) / s / 1e9);
+    std::swap(src, dst);
+  }
+  c.bandwidth_gbs = best;
+  // FP64 multiply-adds: eight independent chains per thread so the adder pipelines stay full. The best of a
+  // few repeats, as for the copy: a roof measured while something else had the cores would sit under the
+  // methods measured later.
+  constexpr int kChains = 8;
+  constexpr long kIters = 4'000'000;
+  double best_tflops = 0;
+  for (int rep = 0; rep < 3 && !stop.stop_requested(); ++rep) {
+    std::vector<double> sink(static_cast<std::size_t>(threads), 0.0);
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+      std::vector<std::jthread> pool;
+      for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&sink, t] {
+          double x[kChains];
+          for (int k = 0; k < kChains; ++k) x[k] = 1.0 + 1e-9 * (k + t);
+          const double a = 0.999999999, b = 1e-9;
+          for (long i = 0; i < kIters; ++i)
+            for (int k = 0; k < kChains; ++k) x[k] = x[k] * a + b;
+          double sum = 0;
+          for (double v : x) sum += v;
+          sink[static_cast<std::size_t>(t)] = sum; // keeps the loop from being optimised away
+        });
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double check = 0;
+    for (double v : sink) check += v;
+    if (s > 0 && std::isfinite(check)) best_tflops = std::max(best_tflops, 2.0 * kChains * kIters * threads / s / 1e12);
+  }
+  if (best_tflops > 0) c.compute.push_back({"CPU FP64 multiply-add", best_tflops});
+  return c;
+}
+
+RooflineCeilings measure_gpu_ceilings() {
+  const DeviceCeilings d = measure_device_ceilings(5, true);
+  RooflineCeilings c;
+  c.device = d.device.name;
+  c.source = "measured now";
+  c.bandwidth_gbs = d.copy_gbs;
+  for (const auto& r : d.rates)
+    if (r.supported && r.unit == "TFLOP/s" && r.median > 0) c.compute.push_back({r.name, r.median});
+  return c;
+}
+
+RooflineCeilings ceilings_from_json(const nlohmann::json& j, const std::string& source) {
+  RooflineCeilings c;
+  c.source = source;
+  if (j.contains("gpu") && j["gpu"].is_string()) c.device = j["gpu"].get<std::string>();
+  if (j.contains("copy_gbs") && j["copy_gbs"].is_number()) c.bandwidth_gbs = j["copy_gbs"].get<double>();
+  // The suite nests the device's ceilings ({ceilings: {copy_gbs, rates}}); `stencil-bench device` writes them
+  // at the top; lorastencil-bench writes {dmma_tflops: {shape: rate}}.
+  const nlohmann::json& rates_at = j.contains("ceilings") && j["ceilings"].is_object() ? j["ceilings"] : j;
+  if (rates_at.contains("rates") && rates_at["rates"].is_array())
+    for (const auto& r : rates_at["rates"]) {
+      if (!r.is_object() || r.value("unit", "") != "TFLOP/s" || !r.value("supported", true)) continue;
+      const double v = r.value("median", 0.0);
+      if (v > 0) c.compute.push_back({r.value("name", "?"), v});
+    }
+  if (c.compute.empty() && j.contains("dmma_tflops") && j["dmma_tflops"].is_object())
+    for (const auto& [shape, v] : j["dmma_tflops"].items())
+      if (v.is_number() && v.get<double>() > 0) c.compute.push_back({"mma." + shape + ".f64", v.get<double>()});
+  if (c.bandwidth_gbs <= 0 && rates_at.contains("copy_gbs") && rates_at["copy_gbs"].is_number())
+    c.bandwidth_gbs = rates_at["copy_gbs"].get<double>();
+  return c;
+}
+
+// ------------------------------------------------------------------------------------------ recorded
+
+RecordedResults load_recorded_results(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("cannot open {}", path.string()));
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{} is not JSON: {}", path.string(), e.what()));
+  }
+  if (!j.is_object() || (!j.contains("results") && !j.contains("rates") && !j.contains("dmma_tflops")))
+    throw InputError(fmt::format("{} holds neither benchmark results nor device ceilings", path.string()));
+  RecordedResults r;
+  r.path = path;
+  r.gpu = j.contains("gpu") && j["gpu"].is_string() ? j["gpu"].get<std::string>() : std::string("unknown device");
+  r.ceilings = ceilings_from_json(j, path.filename().string());
+  if (!j.contains("results")) return r;
+  if (!j["results"].is_array()) throw InputError(fmt::format("{}: 'results' is not an array", path.string()));
+  for (const auto& x : j["results"]) {
+    try {
+      BenchmarkRecord b;
+      b.method = x.at("method").get<std::string>();
+      b.backend = parse_backend(x.value("backend", "gpu"));
+      b.precision = parse_precision(x.value("precision", "fp64"));
+      b.stencil = x.at("stencil").get<std::string>();
+      const auto size = x.at("size").get<std::vector<std::int64_t>>();
+      if (size.empty() || size.size() > 3) throw InputError("size needs 1 to 3 numbers");
+      b.extent.dims = static_cast<int>(size.size());
+      for (std::size_t d = 0; d < size.size(); ++d) b.extent.n[d] = size[d];
+      b.steps = x.value("steps", 0);
+      b.fused_steps = x.value("fused_steps", 1);
+      b.seconds = x.value("seconds", 0.0);
+      b.gstencils = x.at("gstencils").get<double>();
+      b.finite = !x.contains("rel_l2_error") || x["rel_l2_error"].is_number();
+      b.rel_l2 = b.finite && x.contains("rel_l2_error") ? x["rel_l2_error"].get<double>() : 0.0;
+      b.max_abs = x.contains("max_abs_error") && x["max_abs_error"].is_number() ? x["max_abs_error"].get<double>() : 0.0;
+      b.bound = x.value("error_bound", 0.0);
+      b.passed = x.value("passed", false);
+      b.source = fmt::format("{} (recorded, {})", r.gpu, path.filename().string());
+      r.records.push_back(std::move(b));
+      r.experiments.push_back(x.value("experiment", "papers"));
+    } catch (const std::exception& e) {
+      throw InputError(fmt::format("{}: result {} is malformed: {}", path.string(), r.records.size(), e.what()));
+    }
+  }
+  return r;
+}
+
+std::optional<std::filesystem::path> find_results_dir() {
+  std::error_code ec;
+  if (const char* env = std::getenv("SE_RESULTS_DIR"); env != nullptr && *env != '\0') {
+    if (std::filesystem::is_directory(env, ec)) return std::filesystem::path(env);
+    return std::nullopt;
+  }
+  std::vector<std::filesystem::path> starts;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) starts.push_back(exe.parent_path());
+  starts.push_back(std::filesystem::current_path(ec));
+  for (auto dir : starts)
+    for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
+      const auto candidate = dir / "assets" / "results";
+      if (std::filesystem::is_directory(candidate, ec)) return candidate;
+      if (dir == dir.parent_path()) break;
+    }
+  return std::nullopt;
+}
+
+std::vector<RecordedResults> load_results_dir(const std::filesystem::path& dir, std::vector<std::string>& problems) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<RecordedResults> out;
+  std::vector<std::string> seen; // a run recorded in two files (a partial suite and the full one) counts once
+  for (const auto& f : files) {
+    try {
+      RecordedResults r = load_recorded_results(f);
+      RecordedResults kept = r;
+      kept.records.clear();
+      kept.experiments.clear();
+      for (std::size_t i = 0; i < r.records.size(); ++i) {
+        const BenchmarkRecord& b = r.records[i];
+        const std::string id = fmt::format("{}|{}|{}|{}|{}|{}", r.gpu, b.key().label(), to_string(b.precision), b.stencil,
+                                           b.extent.to_string(), r.experiments[i]);
+        if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+        seen.push_back(id);
+        kept.records.push_back(b);
+        kept.experiments.push_back(r.experiments[i]);
+      }
+      out.push_back(std::move(kept));
+    } catch (const InputError& e) {
+      problems.push_back(e.what());
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- costs
+
+MethodCost method_cost(const std::string& method_id, Precision precision, int fused_steps, const Stencil& s,
+                       const Extent& e) {
+  MethodCost c;
+  const auto planned = planned_method_ids();
+  if (std::find(planned.begin(), planned.end(), method_id) != planned.end()) {
+    try {
+      const CostReport r = plan_summary(method_id, s, e).cost;
+      c.flops_per_point = r.executed_flops_per_point;
+      c.bytes_per_point = r.global_bytes_per_point;
+      c.mma_shape = r.mma_shape;
+      c.from_plan = true;
+      c.note = fmt::format("{}'s cost model: {:.1f} executed FLOPs and {:.1f} bytes per point and step", method_id,
+                           c.flops_per_point, c.bytes_per_point);
+      return c;
+    } catch (const InputError& err) {
+      c.note = fmt::format("no plan for this stencil ({}); ", err.what());
+    }
+  }
+  // CUDA cores and the CPU: the stencil's own multiply-adds; one read and one write per point per launch.
+  const int fused = std::max(1, fused_steps);
+  c.flops_per_point = 2.0 * std::max(1, s.nonzero_count());
+  c.bytes_per_point = 2.0 * static_cast<double>(bytes_per_value(precision)) / fused;
+  c.note += fmt::format("{} non-zero weights x 2 FLOPs; {} bytes read + written per point per launch{}", s.nonzero_count(),
+                        2 * bytes_per_value(precision), fused > 1 ? fmt::format(", {} steps per launch", fused) : "");
+  return c;
+}
+
+namespace {
+
+// The compute roof an MMA shape runs against: same m n k, same sparsity, same operand type.
+const ComputeRoof* roof_for_shape(const std::string& shape, const RooflineCeilings& c) {
+  if (shape.empty()) return nullptr;
+  static const std::regex mnk(R"(m\d+n\d+k\d+)");
+  std::smatch m;
+  if (!std::regex_search(shape, m, mnk)) return nullptr;
+  const std::string token = m.str();
+  const bool sparse = shape.find(".sp") != std::string::npos || shape.find("sp.") != std::string::npos;
+  const bool f64 = shape.find("f64") != std::string::npos;
+  for (const ComputeRoof& r : c.compute) {
+    const bool r_sparse = r.name.find(".sp") != std::string::npos || r.name.find("sp.") != std::string::npos;
+    if (r.name.find(token) != std::string::npos && r_sparse == sparse && (r.name.find("f64") != std::string::npos) == f64)
+      return &r;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<RooflinePoint> roofline_points(const std::vector<BenchmarkRecord>& records, const Stencil& s,
+                                           const RooflineCeilings& ceilings) {
+  std::vector<RooflinePoint> out;
+  std::map<std::string, bool> modelled; // one model point per method variant
+  for (const BenchmarkRecord& r : records) {
+    const MethodCost cost = method_cost(r.method, r.precision, r.fused_steps, s, r.extent);
+    if (!(cost.intensity() > 0)) continue;
+    const MethodKey key = r.key();
+    if (!ceilings.empty() && !modelled[key.label()]) {
+      modelled[key.label()] = true;
+      RooflinePoint p;
+      p.method = key;
+      p.intensity = cost.intensity();
+      double attainable = ceilings.bandwidth_gbs * 1e9 * p.intensity;
+      std::string bound = fmt::format("memory roof {:.0f} GB/s", ceilings.bandwidth_gbs);
+      const ComputeRoof* roof = r.backend == Backend::CPU || r.backend == Backend::Emulate
+                                    ? (ceilings.compute.empty() ? nullptr : &ceilings.compute.front())
+                                    : roof_for_shape(cost.mma_shape, ceilings);
+      if (roof != nullptr && roof->tflops * 1e12 < attainable) {
+        attainable = roof->tflops * 1e12;
+        bound = fmt::format("compute roof {} {:.1f} TFLOP/s", roof->name, roof->tflops);
+      }
+      p.flops = attainable;
+      p.gstencils = attainable / cost.flops_per_point / 1e9;
+      p.source = ceilings.device;
+      p.note = cost.note + "; bound by the " + bound;
+      out.push_back(std::move(p));
+    }
+    RooflinePoint m;
+    m.method = key;
+    m.measured = true;
+    m.intensity = cost.intensity();
+    m.gstencils = r.gstencils;
+    m.flops = r.gstencils * 1e9 * cost.flops_per_point;
+    m.source = r.source;
+    m.note = fmt::format("{} on {}", r.stencil, r.extent.to_string());
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- exports
+
+std::string records_csv(const std::vector<BenchmarkRecord>& records) {
+  std::string out = "method,backend,precision,stencil,size,points,steps,fused_steps,seconds,gstencils,rel_l2_error,"
+                    "max_abs_error,error_bound,passed,source\n";
+  for (const auto& r : records) {
+    std::string source = r.source;
+    std::replace(source.begin(), source.end(), ',', ';'); // keeps the columns intact without quoting rules
+    out += fmt::format("{},{},{},{},{},{},{},{},{:.9g},{:.9g},{},{},{:.3g},{},{}\n", r.method, to_string(r.backend),
+                       to_string(r.precision), r.stencil, r.extent.to_string(), r.extent.points(), r.steps, r.fused_steps,
+                       r.seconds, r.gstencils, r.finite ? fmt::format("{:.6g}", r.rel_l2) : "nan",
+                       r.finite ? fmt::format("{:.6g}", r.max_abs) : "nan", r.bound, r.passed ? 1 : 0, source);
+  }
+  return out;
+}
+
+nlohmann::json performance_json(const std::vector<BenchmarkRecord>& records, const RooflineCeilings& ceilings,
+                                const std::vector<RooflinePoint>& roofline) {
+  nlohmann::json recs = nlohmann::json::array(), roofs = nlohmann::json::array(), points = nlohmann::json::array();
+  for (const auto& r : records)
+    recs.push_back({{"method", r.method},
+                    {"backend", to_string(r.backend)},
+                    {"precision", to_string(r.precision)},
+                    {"stencil", r.stencil},
+                    {"size", std::vector<std::int64_t>(r.extent.n.begin(), r.extent.n.begin() + r.extent.dims)},
+                    {"steps", r.steps},
+                    {"fused_steps", r.fused_steps},
+                    {"seconds", r.seconds},
+                    {"gstencils", r.gstencils},
+                    {"rel_l2_error", r.finite ? nlohmann::json(r.rel_l2) : nlohmann::json(nullptr)},
+                    {"max_abs_error", r.finite ? nlohmann::json(r.max_abs) : nlohmann::json(nullptr)},
+                    {"error_bound", r.bound},
+                    {"passed", r.passed},
+                    {"source", r.source}});
+  for (const auto& c : ceilings.compute) roofs.push_back({{"name", c.name}, {"tflops", c.tflops}});
+  for (const auto& p : roofline)
+    points.push_back({{"method", p.method.id},
+                      {"backend", to_string(p.method.backend)},
+                      {"kind", p.measured ? "measured" : "model"},
+                      {"flop_per_byte", p.intensity},
+                      {"flops", p.flops},
+                      {"gstencils", p.gstencils},
+                      {"source", p.source},
+                      {"note", p.note}});
+  return {{"records", recs},
+          {"ceilings",
+           {{"device", ceilings.device},
+            {"source", ceilings.source},
+            {"bandwidth_gbs", ceilings.bandwidth_gbs},
+            {"compute", roofs}}},
+          {"roofline", points}};
+}
+
+// ---------------------------------------------------------------------------------------------- the job
+
+BenchmarkJob::~BenchmarkJob() {
+  cancel();
+  if (thread_.joinable()) thread_.join();
+}
+
+void BenchmarkJob::start(std::string title, Task task) {
+  if (running_.load()) throw InputError(fmt::format("'{}' is still running; cancel it first", title_));
+  if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard lock(mutex_);
+    title_ = std::move(title);
+    status_ = title_ + ": starting";
+  }
+  done_ = 0;
+  total_ = 0;
+  running_ = true;
+  thread_ = std::jthread([this, task = std::move(task)](std::stop_token stop) {
+    Control control;
+    control.stop = stop;
+    control.progress = [this](int done, int total, const std::string& what) {
+      done_ = done;
+      total_ = total;
+      std::lock_guard lock(mutex_);
+      status_ = fmt::format("{}: {}/{} {}", title_, done, total, what);
+    };
+    control.add = [this](BenchmarkRecord r) {
+      std::lock_guard lock(mutex_);
+      // A new measurement of the same method, stencil and grid replaces the old one: plots show the latest.
+      const auto same = std::find_if(records_.begin(), records_.end(), [&](const BenchmarkRecord& o) {
+        return o.key() == r.key() && o.precision == r.precision && o.stencil == r.stencil && o.extent == r.extent;
+      });
+      if (same != records_.end())
+        *same = std::move(r);
+      else
+        records_.push_back(std::move(r));
+      ++version_;
+    };
+    std::string ending;
+    try {
+      task(control);
+      ending = stop.stop_requested() ? "cancelled" : "done";
+    } catch (const std::exception& e) {
+      ending = std::string("failed: ") + e.what();
+    }
+    {
+      std::lock_guard lock(mutex_);
+      status_ = fmt::format("{} {} ({} of {} runs)", title_, ending, done_.load(), total_.load());
+    }
+    running_ = false;
+  });
+}
+
+void BenchmarkJob::cancel() {
+  if (thread_.joinable()) thread_.request_stop();
+}
+
+void BenchmarkJob::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+double BenchmarkJob::progress() const {
+  const int total = total_.load();
+  return total > 0 ? std::clamp(static_cast<double>(done_.load()) / total, 0.0, 1.0) : 0.0;
+}
+
+std::string BenchmarkJob::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+std::vector<BenchmarkRecord> BenchmarkJob::records() const {
+  std::lock_guard lock(mutex_);
+  return records_;
+}
+
+std::size_t BenchmarkJob::record_count() const {
+  std::lock_guard lock(mutex_);
+  return records_.size();
+}
+
+void BenchmarkJob::clear_records() {
+  std::lock_guard lock(mutex_);
+  records_.clear();
+  ++version_;
+}
+
+BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request) {
+  validate(request.stencil);
+  if (request.methods.empty()) throw InputError("choose at least one method to sweep");
+  if (request.sizes.empty()) throw InputError("a sweep needs at least one grid size");
+  if (!(request.seconds_per_run > 0)) throw InputError("seconds per run must be positive");
+  for (const Extent& e : request.sizes) check_extent_fits_stencil(e, request.stencil);
+  for (const MethodKey& k : request.methods) method_for(methods, k); // throws for unknown ones
+  return [methods = std::move(methods), q = std::move(request)](BenchmarkJob::Control& c) {
+    const int total = static_cast<int>(q.sizes.size() * q.methods.size());
+    int done = 0;
+    const StepProgress keep_going = [&c](int, int) { return !c.stop.stop_requested(); };
+    std::map<std::string, std::string> stopped; // method label -> why it stopped growing
+    c.progress(0, total, "");
+    for (std::size_t si = 0; si < q.sizes.size(); ++si) {
+      const Extent& e = q.sizes[si];
+      const std::vector<double> input = initial_values(e, InitialCondition::Random, q.seed + si);
+      std::map<int, CheckedReference> references; // by step count
+      for (const MethodKey& key : q.methods) {
+        if (c.stop.stop_requested()) return;
+        const Method& m = method_for(methods, key);
+        const std::string label = fmt::format("{} {}", key.label(), e.to_string());
+        const bool skip = stopped.count(key.label()) || !m.unavailable_reason().empty() ||
+                          !m.unsupported_reason(q.stencil, e).empty();
+        if (skip) {
+          c.progress(++done, total, label + " (skipped)");
+          continue;
+        }
+        c.progress(done, total, label);
+        // One step first: it sizes the timed run, and is the timed run for methods slower than the target.
+        MethodRun run{q.stencil, e, 1, q.boundary, input, keep_going};
+        MethodTiming t = m.run(run);
+        if (c.stop.stop_requested()) return;
+        const double per_step = t.seconds / std::max(1, t.steps_done);
+        if (per_step > q.max_step_seconds)
+          stopped[key.label()] = fmt::format("{:.1f} s per step at {}", per_step, e.to_string());
+        const int steps = std::clamp(static_cast<int>(q.seconds_per_run / std::max(per_step, 1e-9)), 1, 100000);
+        if (steps > 1) {
+          run = MethodRun{q.stencil, e, steps, q.boundary, input, keep_going};
+          t = m.run(run);
+          if (c.stop.stop_requested() || t.steps_done < steps) return;
+        }
+        const int n = t.steps_done;
+        if (!references.count(n)) {
+          CheckedReference ref = compute_reference(q.stencil, e, q.boundary, input, n, {}, keep_going);
+          if (c.stop.stop_requested()) return;
+          references.emplace(n, std::move(ref));
+        }
+        BenchmarkRecord r;
+        r.method = m.id;
+        r.backend = m.backend;
+        r.precision = m.precision;
+        r.stencil = q.stencil.name;
+        r.extent = e;
+        r.steps = n;
+        r.fused_steps = t.fused_steps;
+        r.seconds = t.seconds;
+        r.gstencils = gstencils_per_second(e.points(), n, t.seconds);
+        const ErrorMetrics err = compare(run.values, references.at(n).values);
+        r.rel_l2 = err.rel_l2;
+        r.max_abs = err.max_abs;
+        r.finite = err.finite;
+        r.bound = error_bound(m.precision, n);
+        r.passed = err.finite && err.rel_l2 <= r.bound;
+        r.source = "this machine";
+        c.add(std::move(r));
+        c.progress(++done, total, label);
+      }
+    }
+  };
+}
+
+} // namespace se

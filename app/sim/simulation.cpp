@@ -1,0 +1,359 @@
+// Simulation state and its backends. Throughput is measured around the backend's steps only (CUDA events on
+// the GPU), not the texture update or UI, because that is what the number claims to describe.
+#include "app/sim/simulation.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "app/platform/heatmap_renderer.hpp"
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "kernels/live_view.hpp"
+#include "kernels/registry.hpp"
+
+namespace se {
+
+double simulation_bytes(const Extent& extent, int radius) {
+  // In double so absurd sizes (1e6 x 1e6 x 1e6) compare as huge instead of overflowing.
+  double padded = 1.0, points = 1.0;
+  for (int d = 0; d < 3; ++d) {
+    const double n = static_cast<double>(extent.n[d]);
+    points *= n;
+    padded *= d < extent.dims ? n + 2.0 * radius : n;
+  }
+  // values + initial copy + float slice for display + the reference's two padded buffers.
+  return points * (8 + 8 + 4) + padded * 2 * 8;
+}
+
+void check_simulation_setup(const SimulationSetup& setup) {
+  validate(setup.stencil);
+  check_extent_fits_stencil(setup.extent, setup.stencil);
+  const double bytes = simulation_bytes(setup.extent, setup.stencil.radius);
+  constexpr double kAddressable = 9.0e18; // beyond this the point count itself overflows
+  if (bytes > kAddressable)
+    throw InputError(fmt::format("grid {} is far too large for memory", setup.extent.to_string()));
+  check_host_memory(static_cast<std::uint64_t>(bytes), fmt::format("a {} simulation", setup.extent.to_string()));
+}
+
+std::string MethodKey::label() const { return fmt::format("{} ({})", id, to_string(backend)); }
+std::string MethodKey::probe_name() const { return fmt::format("{}.{}", id, to_string(backend)); }
+MethodKey key_of(const Method& m) { return MethodKey{m.id, m.backend}; }
+
+const Method& method_for(const std::vector<Method>& methods, const MethodKey& key) {
+  for (const Method& m : methods)
+    if (key_of(m) == key) return m;
+  std::string known;
+  for (const Method& m : methods) known += (known.empty() ? "" : ", ") + key_of(m).label();
+  throw InputError(fmt::format("unknown method {} (known: {})", key.label(), known));
+}
+
+std::string_view to_string(FramePath p) {
+  switch (p) {
+  case FramePath::HostUpload: return "host values uploaded";
+  case FramePath::DeviceInterop: return "CUDA-GL interop: no host copy";
+  case FramePath::DeviceCopy: return "GPU -> host -> texture";
+  }
+  return "?";
+}
+
+namespace {
+
+class CpuReferenceBackend final : public SimulationBackend {
+public:
+  std::string name() const override { return "CPU reference (FP64 arithmetic)"; }
+  MethodKey method() const override { return {}; }
+  Precision arithmetic() const override { return Precision::FP64; }
+  void load(const SimulationSetup& setup, std::vector<double> values) override {
+    setup_ = setup;
+    values_ = std::move(values);
+  }
+  void reconfigure(const SimulationSetup& setup) override { setup_ = setup; }
+  double advance(int steps) override {
+    const auto start = std::chrono::steady_clock::now();
+    ReferenceOptions options;
+    options.boundary = setup_.boundary;
+    reference_advance(setup_.stencil, setup_.extent, values_, steps, setup_.storage, options);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::span<const double> values() const override { return values_; }
+
+private:
+  SimulationSetup setup_{};
+  std::vector<double> values_;
+};
+
+// FP16 storage holds at most 65504: before each advance, the bound of kernels' check_fp16_range on the values
+// the run started from, over every step it will have done.
+class Fp16Guard {
+public:
+  void start(const Method& m, const Stencil& s, std::span<const double> values) {
+    active_ = m.precision == Precision::FP16;
+    steps_ = 0;
+    stencil_ = s;
+    if (active_) start_values_.assign(values.begin(), values.end());
+    else start_values_.clear();
+  }
+  void before_advance(const std::string& id, int steps) {
+    if (active_) check_fp16_range(stencil_, start_values_, static_cast<int>(std::min<std::int64_t>(steps_ + steps, 1 << 30)), id);
+    steps_ += steps;
+  }
+
+private:
+  bool active_ = false;
+  std::int64_t steps_ = 0;
+  Stencil stencil_;
+  std::vector<double> start_values_;
+};
+
+// What a backend running a registered Method shares: the method, its setup, and the checks on entry.
+class RegisteredMethodBackend : public SimulationBackend {
+public:
+  RegisteredMethodBackend(Method m, std::string where) : method_(std::move(m)), where_(std::move(where)) {}
+  std::string name() const override {
+    return fmt::format("{} {} ({} arithmetic)", method_.id, where_, to_string(method_.precision));
+  }
+  MethodKey method() const override { return key_of(method_); }
+  Precision arithmetic() const override { return method_.precision; }
+
+protected:
+  // Takes `setup` after checking the method can run it here, and restarts the FP16 guard from `values`.
+  void accept(const SimulationSetup& setup, std::span<const double> values) {
+    if (const std::string why = method_.unavailable_reason(); !why.empty())
+      throw InputError(fmt::format("{} is unavailable: {}", method().label(), why));
+    if (const std::string why = method_.unsupported_reason(setup.stencil, setup.extent); !why.empty())
+      throw InputError(fmt::format("{} cannot run {} on {}: {}", method().label(), setup.stencil.name,
+                                   setup.extent.to_string(), why));
+    setup_ = setup;
+    guard_.start(method_, setup.stencil, values);
+  }
+
+  Method method_;
+  std::string where_;
+  SimulationSetup setup_{};
+  Fp16Guard guard_;
+};
+
+// A CPU method from the registry (the reference through Method::run, or a fragment-level emulation).
+class EmulationBackend final : public RegisteredMethodBackend {
+public:
+  explicit EmulationBackend(Method m) : RegisteredMethodBackend(std::move(m), "emulated on the CPU") {}
+  void load(const SimulationSetup& setup, std::vector<double> values) override {
+    accept(setup, values);
+    values_ = std::move(values);
+  }
+  void reconfigure(const SimulationSetup& setup) override { accept(setup, values_); }
+  double advance(int steps) override {
+    guard_.before_advance(method_.id, steps);
+    MethodRun run{setup_.stencil, setup_.extent, steps, setup_.boundary, std::move(values_), {}};
+    MethodTiming t;
+    try {
+      t = method_.run(run);
+    } catch (...) {
+      values_ = std::move(run.values);
+      throw;
+    }
+    values_ = std::move(run.values);
+    if (t.steps_done != steps)
+      throw InputError(fmt::format("{} did {} of the {} steps asked for", method_.id, t.steps_done, steps));
+    return t.seconds;
+  }
+  std::span<const double> values() const override { return values_; }
+
+private:
+  std::vector<double> values_;
+};
+
+// A GPU method on a device-resident grid. Frames go into the heat map texture through CUDA-GL interop; the
+// host copy exists only when someone reads values() (hover, Compare's error map, a 1D profile).
+class GpuBackend final : public RegisteredMethodBackend {
+public:
+  explicit GpuBackend(Method m) : RegisteredMethodBackend(std::move(m), "on the GPU") {}
+  void load(const SimulationSetup& setup, std::vector<double> values) override {
+    accept(setup, values);
+    run_ = std::make_unique<GpuLiveRun>(method_.id, setup.stencil, setup.extent, setup.boundary, values);
+    host_ = std::move(values);
+    host_stale_ = false;
+  }
+  void reconfigure(const SimulationSetup& setup) override {
+    accept(setup, {}); // fails before the device grid is touched
+    const std::span<const double> now = values();
+    std::vector<double> current(now.begin(), now.end());
+    run_.reset(); // frees the device grid before the new one is allocated
+    load(setup, std::move(current));
+  }
+  double advance(int steps) override {
+    guard_.before_advance(method_.id, steps);
+    const double seconds = run_->advance(steps);
+    host_stale_ = true;
+    return seconds;
+  }
+  std::span<const double> values() const override {
+    if (host_stale_) {
+      host_ = run_->download();
+      host_stale_ = false;
+    }
+    return host_;
+  }
+  std::optional<ValueRange> store_frame(HeatmapRenderer& heatmap, std::int64_t z) override {
+    const Extent& e = setup_.extent;
+    // A 1D grid is drawn as a line plot from host values anyway, so it takes the host path.
+    if (e.dims == 1 || !interop_problem_.empty()) return std::nullopt;
+    try {
+      double seconds = 0;
+      const ValueRange range = heatmap.store_on_device(
+          static_cast<int>(e.n[0]), static_cast<int>(e.n[1]),
+          [&](cudaArray_t array) { seconds = run_->write_r32f(array, static_cast<int>(z)); });
+      store_seconds_ = seconds;
+      return range;
+    } catch (const InputError& err) {
+      interop_problem_ = err.what(); // stays on the host path from now on, and says why
+      return std::nullopt;
+    }
+  }
+  double last_store_seconds() const override { return store_seconds_; }
+  std::string interop_problem() const override { return interop_problem_; }
+
+private:
+  std::unique_ptr<GpuLiveRun> run_;
+  mutable std::vector<double> host_;
+  mutable bool host_stale_ = false;
+  double store_seconds_ = 0;
+  std::string interop_problem_;
+};
+
+} // namespace
+
+std::unique_ptr<SimulationBackend> make_cpu_reference_backend() { return std::make_unique<CpuReferenceBackend>(); }
+
+std::unique_ptr<SimulationBackend> make_method_backend(const Method& method) {
+  if (method.backend == Backend::GPU) return std::make_unique<GpuBackend>(method);
+  // The reference keeps its own backend: it rounds to the chosen storage precision, Method::run does not.
+  if (method.backend == Backend::CPU && method.id == "cpu-reference") return make_cpu_reference_backend();
+  return std::make_unique<EmulationBackend>(method);
+}
+
+void ThroughputMeter::add(double point_steps, double seconds) {
+  acc_points_ += point_steps;
+  acc_seconds_ += seconds;
+  if (acc_seconds_ <= 0) return;
+  if (!have_window_ || acc_seconds_ >= window_) shown_ = acc_points_ / acc_seconds_ / 1e9;
+  if (acc_seconds_ >= window_) {
+    have_window_ = true;
+    acc_points_ = acc_seconds_ = 0;
+  }
+}
+
+double ThroughputMeter::gstencils() const { return shown_; }
+
+Simulation::Simulation(std::unique_ptr<SimulationBackend> backend) : backend_(std::move(backend)) {
+  if (!backend_) throw InputError("a simulation needs a backend");
+}
+
+namespace {
+
+// Backend failures that are not the user's input (a CUDA fault, a driver error) still reach the window as a
+// message instead of ending the app.
+template <typename F> void as_input_error(const std::string& what, F&& f) {
+  try {
+    f();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: {}", what, e.what()));
+  }
+}
+
+} // namespace
+
+void Simulation::reset(const SimulationSetup& setup) {
+  check_simulation_setup(setup);
+  std::vector<double> values = initial_values(setup.extent, setup.initial, setup.seed);
+  const ValueRange range = finite_range(values);
+  as_input_error(backend_->name(), [&] { backend_->load(setup, std::move(values)); });
+  setup_ = setup;
+  loaded_ = true;
+  steps_done_ = 0;
+  ++version_;
+  meter_.clear();
+  stopped_.clear();
+  initial_min_ = range.empty() ? 0.0 : range.min;
+  initial_max_ = range.empty() ? 0.0 : range.max;
+}
+
+void Simulation::apply(const SimulationSetup& setup) {
+  if (loaded_ && setup == setup_) return;
+  if (!loaded_ || !setup.same_grid(setup_)) return reset(setup);
+  check_simulation_setup(setup);
+  as_input_error(backend_->name(), [&] { backend_->reconfigure(setup); });
+  setup_ = setup;
+  meter_.clear();
+  stopped_.clear();
+}
+
+void Simulation::use_backend(std::unique_ptr<SimulationBackend> backend) {
+  if (!backend) throw InputError("a simulation needs a backend");
+  if (loaded_) {
+    std::vector<double> values = initial_values(setup_.extent, setup_.initial, setup_.seed);
+    as_input_error(backend->name(), [&] { backend->load(setup_, std::move(values)); });
+  }
+  backend_ = std::move(backend); // the old run (and its device memory) goes only once the new one started
+  steps_done_ = 0;
+  ++version_;
+  meter_.clear();
+  stopped_.clear();
+  last_step_seconds_ = last_advance_seconds_ = last_show_seconds_ = 0;
+}
+
+void Simulation::advance(int steps) {
+  if (!loaded_ || steps <= 0 || !stopped_.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
+  double seconds = 0;
+  try {
+    seconds = backend_->advance(steps);
+  } catch (const std::exception& e) {
+    stopped_ = e.what();
+    ++version_; // the backend may have changed some values before it failed
+    return;
+  }
+  last_advance_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  steps_done_ += steps;
+  ++version_;
+  meter_.add(static_cast<double>(setup_.extent.points()) * steps, seconds);
+  last_step_seconds_ = seconds / steps;
+}
+
+Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
+  Frame frame;
+  const auto start = std::chrono::steady_clock::now();
+  const Extent& e = setup_.extent;
+  try {
+    if (const std::optional<ValueRange> stored = backend_->store_frame(heatmap, z)) {
+      frame.width = static_cast<int>(e.n[0]);
+      frame.height = static_cast<int>(e.n[1]);
+      frame.range = *stored;
+      frame_path_ = FramePath::DeviceInterop;
+    } else {
+      const auto values = backend_->values();
+      GridSlice slice = extract_slice(values, e, z, heatmap.max_side());
+      heatmap.upload(slice);
+      frame.width = slice.width;
+      frame.height = slice.height;
+      frame.stride = slice.stride;
+      frame.range = finite_range(values);
+      if (e.dims == 1) frame.profile = std::move(slice.values);
+      frame_path_ = backend_->method().backend == Backend::GPU ? FramePath::DeviceCopy : FramePath::HostUpload;
+    }
+  } catch (const std::exception& err) {
+    // A device that failed mid-run: the last image stays on screen and the window says why.
+    stopped_ = fmt::format("showing the grid failed: {}", err.what());
+    frame.width = heatmap.width();
+    frame.height = heatmap.height();
+  }
+  last_show_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return frame;
+}
+
+std::span<const double> Simulation::values() const { return backend_->values(); }
+
+} // namespace se

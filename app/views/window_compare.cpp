@@ -1,0 +1,387 @@
+// Runs side by side: two to four methods advance the same initial grid with the same stencil, in lockstep with
+// the FP64 CPU reference. Each panel shows its grid live (GPU methods through CUDA-GL interop, CPU emulations by
+// upload), its error against the reference as a log10 map on one shared scale, and its measured GStencil/s.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/shell/explorer_app.hpp"
+#include "app/platform/heatmap_renderer.hpp"
+#include "app/widgets/plot_widgets.hpp"
+#include "app/views/views.hpp"
+#include "core/error.hpp"
+#include "core/reference.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "compare";
+constexpr int kMinPanels = 2, kMaxPanels = 4;
+// log10 |error| below this is drawn as the bottom of the map (exact agreement included).
+constexpr double kErrorFloor = -17.0;
+
+ImTextureID texture_id(unsigned gl_name) { return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(gl_name)); }
+
+struct ComparePanel {
+  MethodKey key;
+  std::unique_ptr<Simulation> simulation;
+  std::unique_ptr<HeatmapRenderer> heatmap, errormap; // made on first draw, when GL is current
+  std::string problem;            // why this method is not running (it then waits, the others go on)
+  ErrorMetrics error{};
+  double log_error_min = 0, log_error_max = 0; // of this panel's finite, non-zero errors
+  bool have_error = false;
+  std::uint64_t shown_version = ~std::uint64_t{0};
+  std::int64_t steps_done = 0;
+};
+
+struct CompareMemory {
+  std::optional<MethodCatalogue> catalogue;
+  MethodChoiceCache choices;
+  std::vector<ComparePanel> panels;
+  Simulation reference{make_cpu_reference_backend()};
+  std::optional<SimulationSetup> setup; // what every panel and the reference were reset to
+  std::array<int, 3> side_choice{3, 1, 1}; // index into kSides per dims
+  bool playing = true;
+  int steps_per_frame = 1;
+  bool restart = false;
+  UiMessage message;
+};
+
+const std::array<std::vector<std::int64_t>, 3> kSides{std::vector<std::int64_t>{1024, 4096, 16384, 65536},
+                                                      std::vector<std::int64_t>{64, 128, 256, 512, 1024},
+                                                      std::vector<std::int64_t>{16, 32, 48, 64}};
+
+Extent compare_extent(const CompareMemory& m, int dims) {
+  const auto& sides = kSides.at(static_cast<std::size_t>(dims - 1));
+  const std::int64_t n = sides.at(static_cast<std::size_t>(std::clamp(m.side_choice[static_cast<std::size_t>(dims - 1)], 0,
+                                                                       static_cast<int>(sides.size()) - 1)));
+  Extent e;
+  e.dims = dims;
+  for (int d = 0; d < dims; ++d) e.n[d] = n;
+  return e;
+}
+
+SimulationSetup wanted_setup(const ViewContext& ctx, const CompareMemory& m) {
+  SimulationSetup s = simulation_setup(ctx.state);
+  s.extent = compare_extent(m, s.stencil.dims);
+  s.storage = Precision::FP64; // the reference: exact FP64 steps; each method stores in its own precision
+  return s;
+}
+
+// The first methods a visitor would want to compare: GPU kernels where there is a device, then the emulations
+// of the tensor-core methods, never the reference itself (it is what the errors are measured against).
+// Families first (low-rank FP64, sparse FP16, dense FP16, FFT), so the default panels differ in kind.
+std::vector<MethodKey> default_methods(const MethodCatalogue& catalogue, const SimulationSetup& setup, int count) {
+  static const std::vector<std::string> preferred{"lorastencil", "spider", "tcstencil", "flashfft", "convstencil", "cuda-core"};
+  std::vector<const MethodChoice*> order;
+  const auto choices = method_choices(catalogue, setup.stencil, setup.extent);
+  const auto rank = [&](const Method& m) {
+    const auto it = std::find(preferred.begin(), preferred.end(), m.id);
+    return static_cast<int>(it - preferred.begin());
+  };
+  for (const MethodChoice& c : choices) order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(), [&](const MethodChoice* a, const MethodChoice* b) {
+    return rank(*a->method) < rank(*b->method);
+  });
+  // GPU kernels take at most half the panels at first, so the tensor-core emulations are shown beside them.
+  std::vector<MethodKey> out;
+  const auto take = [&](Backend want, int limit) {
+    for (const MethodChoice* c : order) {
+      if (static_cast<int>(out.size()) >= limit) return;
+      const Method& m = *c->method;
+      const bool taken = std::any_of(out.begin(), out.end(), [&](const MethodKey& k) { return k.id == m.id; });
+      if (m.backend == want && c->selectable() && !taken && m.id != "cpu-reference") out.push_back(key_of(m));
+    }
+  };
+  take(Backend::GPU, (count + 1) / 2);
+  take(Backend::Emulate, count);
+  take(Backend::GPU, count);
+  return out;
+}
+
+// Everything back to step 0 on the same initial grid: the reference and every panel.
+void restart_all(CompareMemory& m, const SimulationSetup& setup) {
+  m.setup = setup;
+  m.message.clear();
+  try {
+    m.reference.reset(setup);
+  } catch (const InputError& e) {
+    m.message.set(e.what(), true);
+    return;
+  }
+  for (ComparePanel& p : m.panels) {
+    p.problem.clear();
+    p.have_error = false;
+    p.shown_version = ~std::uint64_t{0};
+    try {
+      p.simulation.reset(); // frees a GPU panel's device grid before its successor allocates one
+      auto sim = std::make_unique<Simulation>(make_method_backend(method_for(m.catalogue->methods, p.key)));
+      sim->reset(setup);
+      p.simulation = std::move(sim);
+    } catch (const InputError& e) {
+      p.problem = e.what();
+    }
+  }
+}
+
+void add_panel(CompareMemory& m, const MethodKey& key) {
+  ComparePanel p;
+  p.key = key;
+  m.panels.push_back(std::move(p));
+  m.restart = true;
+}
+
+// Advances every running panel and the reference by the same steps, so each error compares equal step counts.
+void advance_all(CompareMemory& m, int steps) {
+  if (!m.message.text.empty()) return;
+  m.reference.advance(steps);
+  for (ComparePanel& p : m.panels)
+    if (p.problem.empty() && p.simulation && p.simulation->stopped().empty()) p.simulation->advance(steps);
+}
+
+// Refreshes a panel's heat map and error map when its values changed (or the reference moved on).
+void refresh_panel(ComparePanel& p, const CompareMemory& m, const ExplorerState& st) {
+  if (!p.simulation || !p.problem.empty()) return;
+  if (!p.heatmap) p.heatmap = std::make_unique<HeatmapRenderer>();
+  if (!p.errormap) p.errormap = std::make_unique<HeatmapRenderer>();
+  const Simulation& sim = *p.simulation;
+  const Extent& e = sim.setup().extent;
+  const std::int64_t z = resolve_z_slice(e, -1);
+  const std::uint64_t version = sim.version() * 1000003u + m.reference.version();
+  if (version != p.shown_version) {
+    p.simulation->show(*p.heatmap, z);
+    p.steps_done = sim.steps_done();
+    if (sim.steps_done() == m.reference.steps_done()) {
+      // The error needs both grids on the host: a GPU panel downloads here (its heat map did not).
+      const auto values = sim.values();
+      const auto reference = m.reference.values();
+      p.error = compare(values, reference);
+      std::vector<double> log_error(values.size());
+      p.log_error_min = 1e300, p.log_error_max = -1e300;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const double d = std::abs(values[i] - reference[i]);
+        if (!std::isfinite(d)) {
+          log_error[i] = d; // NaN/Inf: the shader's own colour
+          continue;
+        }
+        log_error[i] = d > 0 ? std::max(std::log10(d), kErrorFloor) : kErrorFloor;
+        if (d > 0) p.log_error_min = std::min(p.log_error_min, log_error[i]), p.log_error_max = std::max(p.log_error_max, log_error[i]);
+      }
+      p.errormap->upload(extract_slice(log_error, e, z, p.errormap->max_side()));
+      p.have_error = true;
+    }
+    p.shown_version = version;
+  }
+  p.heatmap->set_colormap(st.view.colormap);
+  p.heatmap->render(static_cast<float>(m.reference.initial_min()), static_cast<float>(m.reference.initial_max()));
+}
+
+// One log10 scale for every error map, so equal colours mean equal errors across panels.
+std::pair<double, double> shared_error_scale(const CompareMemory& m) {
+  double lo = 1e300, hi = -1e300;
+  for (const ComparePanel& p : m.panels)
+    if (p.have_error && p.log_error_max >= p.log_error_min) lo = std::min(lo, p.log_error_min), hi = std::max(hi, p.log_error_max);
+  if (hi < lo) return {kErrorFloor, kErrorFloor + 1};
+  lo = std::floor(lo), hi = std::ceil(hi);
+  if (hi <= lo) hi = lo + 1;
+  return {lo, hi};
+}
+
+void draw_colour_bar(ImTextureID lut, ImVec2 at, float width, double lo, double hi, const char* caption) {
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float h = 10.0f;
+  const float u0 = 0.5f / 256.0f, u1 = 255.5f / 256.0f;
+  draw->AddImage(lut, at, ImVec2(at.x + width, at.y + h), ImVec2(u0, 0.5f), ImVec2(u1, 0.5f));
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const std::string a = fmt::format("{:.3g}", lo), b = fmt::format("{:.3g}", hi);
+  draw->AddText(ImVec2(at.x, at.y + h + 1), text, a.c_str());
+  draw->AddText(ImVec2(at.x + width - ImGui::CalcTextSize(b.c_str()).x, at.y + h + 1), text, b.c_str());
+  const float cw = ImGui::CalcTextSize(caption).x;
+  draw->AddText(ImVec2(at.x + 0.5f * (width - cw), at.y + h + 1), text, caption);
+  ImGui::Dummy(ImVec2(width, h + ImGui::GetTextLineHeight() + 2));
+}
+
+void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 size, std::pair<double, double> scale,
+                std::optional<std::size_t>& remove) {
+  ComparePanel& p = m.panels[index];
+  ExplorerState& st = ctx.state;
+  const std::string prefix = fmt::format("compare.panel{}", index);
+  ImGui::BeginChild(prefix.c_str(), size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  MethodKey key = p.key;
+  const float remove_width = ImGui::CalcTextSize("Remove").x + 2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - remove_width - ImGui::GetStyle().ItemSpacing.x);
+  if (method_combo(st, "##method", prefix + ".method", m.choices.get(*m.catalogue, m.setup->stencil, m.setup->extent), key)) {
+    p.key = key;
+    m.restart = true;
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(m.panels.size() <= static_cast<std::size_t>(kMinPanels));
+  if (ImGui::Button("Remove")) remove = index;
+  ImGui::EndDisabled();
+  probe_last_item(st, prefix + ".remove");
+
+  if (!p.problem.empty() || !p.simulation) {
+    draw_unsupported(p.key.label().c_str(), p.problem.empty() ? m.message.text : p.problem);
+    ImGui::EndChild();
+    return;
+  }
+  const Simulation& sim = *p.simulation;
+  ImGui::SetWindowFontScale(1.25f);
+  ImGui::Text("%.3f GStencil/s", sim.gstencils());
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::SameLine();
+  ImGui::TextDisabled("  %s, step %lld", std::string(to_string(sim.arithmetic())).c_str(),
+                      static_cast<long long>(sim.steps_done()));
+  if (p.have_error)
+    ImGui::Text("rel L2 %.2e   max |err| %.2e%s", p.error.rel_l2, p.error.max_abs, p.error.finite ? "" : "   NaN/Inf!");
+  else
+    ImGui::TextDisabled("error: waiting for the reference");
+
+  // The grid and its error side by side, as large as the panel allows, square points.
+  const Extent& e = sim.setup().extent;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float bar = 10.0f + ImGui::GetTextLineHeight() + 8.0f;
+  const float avail_w = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
+  const float avail_h = ImGui::GetContentRegionAvail().y - bar - ImGui::GetTextLineHeightWithSpacing();
+  const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
+  float w = avail_w, h = w / aspect;
+  if (h > avail_h) h = std::max(avail_h, 16.0f), w = h * aspect;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  if (p.heatmap) {
+    ImGui::Image(texture_id(p.heatmap->image_texture()), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
+    probe_last_item(st, prefix + ".heatmap");
+  }
+  ImGui::SameLine();
+  if (p.errormap && p.have_error) {
+    ImGui::Image(texture_id(p.errormap->image_texture()), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
+    probe_last_item(st, prefix + ".errormap");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("log10 |%s - FP64 reference| per point", p.key.id.c_str());
+  } else {
+    ImGui::Dummy(ImVec2(w, h));
+  }
+  if (p.heatmap) {
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + h + 4));
+    draw_colour_bar(texture_id(p.heatmap->colormap_texture()), ImGui::GetCursorScreenPos(), w, m.reference.initial_min(),
+                    m.reference.initial_max(), "value");
+    ImGui::SetCursorScreenPos(ImVec2(at.x + w + gap, at.y + h + 4));
+    if (p.errormap) draw_colour_bar(texture_id(p.errormap->colormap_texture()), ImGui::GetCursorScreenPos(), w, scale.first,
+                                    scale.second, "log10 |error|");
+  }
+  ImGui::TextDisabled("texture: %s", std::string(to_string(sim.frame_path())).c_str());
+  if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {}", sim.stopped()), true});
+  ImGui::EndChild();
+
+  const std::string key_prefix = fmt::format("compare.panel{}.", index);
+  publish(ctx, key_prefix + "method", p.key.label());
+  publish(ctx, key_prefix + "gstencils", fmt::format("{:.6g}", sim.gstencils()));
+  publish(ctx, key_prefix + "steps", std::to_string(sim.steps_done()));
+  publish(ctx, key_prefix + "rel_l2", p.have_error ? fmt::format("{:.6g}", p.error.rel_l2) : "");
+  publish(ctx, key_prefix + "frame_path", std::string(to_string(sim.frame_path())));
+}
+
+void draw_controls(ViewContext& ctx, CompareMemory& m) {
+  ExplorerState& st = ctx.state;
+  if (ImGui::Button(m.playing ? "Pause" : "Play")) m.playing = !m.playing;
+  probe_last_item(st, "compare.play");
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) advance_all(m, 1);
+  probe_last_item(st, "compare.step");
+  ImGui::SameLine();
+  if (ImGui::Button("Restart")) m.restart = true;
+  probe_last_item(st, "compare.restart");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(m.panels.size() >= static_cast<std::size_t>(kMaxPanels));
+  if (ImGui::Button("Add method")) {
+    // The next method of the default order that is not shown yet.
+    for (const MethodKey& k : default_methods(*m.catalogue, *m.setup, 64))
+      if (std::none_of(m.panels.begin(), m.panels.end(), [&](const ComparePanel& p) { return p.key.id == k.id; })) {
+        add_panel(m, k);
+        break;
+      }
+  }
+  ImGui::EndDisabled();
+  probe_last_item(st, "compare.add");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
+  m.steps_per_frame = std::clamp(m.steps_per_frame, 1, 64);
+  ImGui::SameLine();
+  const int dims = m.setup->stencil.dims;
+  int& choice = m.side_choice[static_cast<std::size_t>(dims - 1)];
+  const std::string preview = compare_extent(m, dims).to_string();
+  ImGui::SetNextItemWidth(130);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  probe_rect(st, "compare.size", at, ImVec2(at.x + 130, at.y + ImGui::GetFrameHeight()));
+  if (ImGui::BeginCombo("grid", preview.c_str())) {
+    const auto& sides = kSides.at(static_cast<std::size_t>(dims - 1));
+    for (int i = 0; i < static_cast<int>(sides.size()); ++i) {
+      Extent e = compare_extent(m, dims);
+      for (int d = 0; d < dims; ++d) e.n[d] = sides[static_cast<std::size_t>(i)];
+      if (ImGui::Selectable(e.to_string().c_str(), i == choice) && i != choice) {
+        choice = i;
+        m.restart = true;
+      }
+      probe_last_item(st, "compare.size." + e.to_string());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::TextDisabled("%s from the %s initial grid, FP64 reference %s, step %lld", m.setup->stencil.name.c_str(),
+                      std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
+                      static_cast<long long>(m.reference.steps_done()));
+  draw_message(m.message);
+}
+
+} // namespace
+
+void draw_compare_window(ViewContext& ctx) {
+  auto& m = ctx.memory.get<CompareMemory>(kView);
+  if (!m.catalogue) m.catalogue = load_method_catalogue();
+  const SimulationSetup want = wanted_setup(ctx, m);
+  if (m.panels.empty())
+    for (const MethodKey& k : default_methods(*m.catalogue, want, kMaxPanels)) add_panel(m, k);
+  // A changed stencil, grid or method restarts everything: the comparison is of equal steps from one grid.
+  if (!m.setup || !(*m.setup == want) || m.restart) {
+    m.restart = false;
+    restart_all(m, want);
+  }
+  if (m.playing) advance_all(m, m.steps_per_frame);
+  for (ComparePanel& p : m.panels) refresh_panel(p, m, ctx.state);
+  const auto scale = shared_error_scale(m);
+  for (ComparePanel& p : m.panels)
+    if (p.errormap && p.have_error) {
+      p.errormap->set_colormap(Colormap::Inferno);
+      p.errormap->render(static_cast<float>(scale.first), static_cast<float>(scale.second));
+    }
+
+  const bool expanded = begin_view_window(ctx, kView, "Runs side by side");
+  if (expanded) {
+    draw_controls(ctx, m);
+    const std::size_t n = m.panels.size();
+    const int columns = n <= 2 ? static_cast<int>(n) : 2, rows = n <= 2 ? 1 : 2;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    const ImVec2 size((avail.x - spacing.x * (columns - 1)) / columns, (avail.y - spacing.y * (rows - 1)) / rows);
+    std::optional<std::size_t> remove;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % static_cast<std::size_t>(columns) != 0) ImGui::SameLine();
+      draw_panel(ctx, m, i, size, scale, remove);
+    }
+    if (remove) {
+      m.panels.erase(m.panels.begin() + static_cast<std::ptrdiff_t>(*remove));
+      m.restart = true;
+    }
+  }
+  ImGui::End();
+  publish(ctx, "compare.panels", std::to_string(m.panels.size()));
+  publish(ctx, "compare.reference_steps", std::to_string(m.reference.steps_done()));
+}
+
+} // namespace se

@@ -1,0 +1,586 @@
+// The FFT view (FlashFFTStencil): kernel tailoring (split, fuse, stitch) drawn over the grid, the prime-factor
+// (CRT) index map with its diagonal walk, the DFT matrices as heat maps, k_f and k_fᵀ for a chosen T, and the
+// error of T fused steps against the FP64 reference, measured on a worker thread so frames never wait for it.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/widgets/colormap.hpp"
+#include "app/widgets/matrix_widget.hpp"
+#include "app/views/views.hpp"
+#include "core/flashfft/flashfft_emulation.hpp"
+#include "core/flashfft/flashfft_plan.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "fft";
+constexpr int kErrorCurveSteps = 24; // T = 1..24: far enough to see the growth, a fraction of a second to measure
+constexpr int kMaxShownT = 64;
+
+// One measurement of the error curve on its own thread. The thread owns a copy of the stencil; the view polls
+// `done` and joins finished jobs, so the UI never blocks on a running one (except to finish headless frames).
+struct ErrorCurveJob {
+  Stencil stencil;
+  std::vector<FusionErrorSample> curve;
+  std::string error;
+  std::atomic<bool> done{false};
+  std::thread worker;
+};
+
+struct FftMemory {
+  Stencil stencil;
+  int fused_steps = 4;
+  bool built = false;
+  FlashFftPlan plan;     // T = fused_steps
+  FlashFftPlan base;     // T = 1, for k_f
+  std::string unsupported;
+
+  int crt_choice = 2;    // 0: the cost model's factors for the (x row as a) 1D stencil; else kCrtFactors[choice - 1]
+  int crt_built = -1;
+  Stencil crt_stencil;
+  FlashFftPlan crt_plan;
+  std::string crt_error;
+
+  std::shared_ptr<ErrorCurveJob> job;                 // the latest measurement (running or done)
+  std::vector<std::shared_ptr<ErrorCurveJob>> retired; // superseded, still running: joined once done
+  ~FftMemory() {
+    if (job && job->worker.joinable()) job->worker.join();
+    for (auto& j : retired)
+      if (j->worker.joinable()) j->worker.join();
+  }
+};
+
+// Small coprime factorisations to read the map by eye, beside the cost model's own choice.
+constexpr std::pair<int, int> kCrtFactors[] = {{3, 4}, {4, 5}, {5, 7}, {7, 8}};
+
+std::shared_ptr<ErrorCurveJob> start_error_curve(const Stencil& s) {
+  auto job = std::make_shared<ErrorCurveJob>();
+  job->stencil = s;
+  job->worker = std::thread([j = job.get()] {
+    try {
+      j->curve = measure_fusion_error_growth(j->stencil, kErrorCurveSteps);
+    } catch (const std::exception& e) {
+      j->error = e.what();
+    }
+    j->done = true;
+  });
+  return job;
+}
+
+void refresh(FftMemory& mem, const Stencil& s) {
+  for (auto it = mem.retired.begin(); it != mem.retired.end();) {
+    if ((*it)->done) {
+      if ((*it)->worker.joinable()) (*it)->worker.join();
+      it = mem.retired.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const bool stencil_changed = !mem.built || !(mem.stencil == s);
+  if (stencil_changed || mem.plan.fused_steps != mem.fused_steps) {
+    mem.built = true;
+    mem.stencil = s;
+    mem.unsupported.clear();
+    try {
+      FlashFftOptions o;
+      o.fused_steps = mem.fused_steps;
+      mem.plan = make_flashfft_plan(s, o);
+      // k_f on the fused plan's own tile, so k_f and k_fᵀ are drawn in the same layout.
+      o.fused_steps = 1;
+      o.rows = mem.plan.rows.length, o.cols = mem.plan.cols.length, o.depth = mem.plan.depth.length;
+      mem.base = make_flashfft_plan(s, o);
+    } catch (const InputError& e) {
+      mem.unsupported = e.what();
+    }
+  }
+  if (stencil_changed && mem.unsupported.empty()) {
+    if (mem.job) mem.retired.push_back(std::move(mem.job));
+    mem.job = start_error_curve(s);
+  }
+}
+
+// The 1D stencil the CRT map is drawn for: the stencil itself in 1D, its x row (dy = dz = 0) otherwise.
+Stencil crt_stencil(const Stencil& s) {
+  if (s.dims == 1) return s;
+  Stencil line = make_stencil(1, s.radius, s.name + " (x row)");
+  for (int dx = -s.radius; dx <= s.radius; ++dx) line.at(dx) = s.at(dx, 0, 0);
+  return line;
+}
+
+void refresh_crt(FftMemory& mem, const Stencil& s) {
+  const Stencil line = crt_stencil(s);
+  if (mem.crt_built == mem.crt_choice && mem.crt_stencil == line) return;
+  mem.crt_built = mem.crt_choice;
+  mem.crt_stencil = line;
+  mem.crt_error.clear();
+  try {
+    FlashFftOptions o;
+    if (mem.crt_choice > 0) {
+      o.rows = kCrtFactors[mem.crt_choice - 1].first;
+      o.cols = kCrtFactors[mem.crt_choice - 1].second;
+    }
+    mem.crt_plan = make_flashfft_plan(line, o);
+  } catch (const InputError& e) {
+    mem.crt_error = e.what();
+  }
+}
+
+// Segments of one axis: each reads L inputs (its halo grey), gives back its S central outputs (coloured), and
+// the outputs tile the axis with no gap and no overlap. Pairs of segments share one complex tile (re, im).
+void draw_tailoring_axis(const char* axis, int L, int S, int R, float width) {
+  const int segments = 4;
+  const float line = ImGui::GetTextLineHeight();
+  const float bar = line + 6.0f, gap = 4.0f;
+  const float label_w = ImGui::CalcTextSize("segment 0 (im) ").x;
+  const int span = segments * S + 2 * R;
+  const float scale = (width - label_w - 10.0f) / static_cast<float>(span);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float x0 = at.x + label_w;
+  auto px = [&](int position) { return x0 + static_cast<float>(position + R) * scale; };
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), text = ImGui::GetColorU32(ImGuiCol_Text);
+  float y = at.y;
+  dl->AddText(ImVec2(at.x, y), text, fmt::format("axis {}: L = {}, S = {}, halo R = {}", axis, L, S, R).c_str());
+  y += line + 4.0f;
+  for (int i = 0; i < segments; ++i) {
+    const int begin = i * S - R, out_begin = i * S;
+    dl->AddText(ImVec2(at.x, y + 3.0f), dim, fmt::format("segment {} ({})", i, i % 2 == 0 ? "re" : "im").c_str());
+    dl->AddRectFilled(ImVec2(px(begin), y), ImVec2(px(begin + L), y + bar), IM_COL32(92, 96, 108, 255), 3.0f);
+    dl->AddRectFilled(ImVec2(px(out_begin), y), ImVec2(px(out_begin + S), y + bar), categorical_color(i), 3.0f);
+    if (i % 2 == 1) // the double-layer pair: one complex tile for two real segments
+      dl->AddLine(ImVec2(px(begin) - 4.0f, y - bar - gap + 2.0f), ImVec2(px(begin) - 4.0f, y + bar - 2.0f),
+                  IM_COL32(255, 220, 120, 255), 2.0f);
+    y += bar + gap;
+  }
+  dl->AddText(ImVec2(at.x, y + 3.0f), text, "stitched");
+  for (int i = 0; i < segments; ++i)
+    dl->AddRectFilled(ImVec2(px(i * S), y), ImVec2(px(i * S + S) - 1.0f, y + bar), categorical_color(i));
+  y += bar + gap;
+  for (int i = 0; i <= segments; ++i) {
+    const float x = px(i * S);
+    const std::string label = std::to_string(i * S);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    dl->AddLine(ImVec2(x, at.y + line + 2.0f), ImVec2(x, y), IM_COL32(255, 255, 255, 60));
+    dl->AddText(ImVec2(std::min(x + 2.0f, at.x + width - w), y), dim, label.c_str());
+  }
+  y += line + 6.0f;
+  ImGui::Dummy(ImVec2(width, y - at.y));
+}
+
+// 2D: the tiles over the grid, 3 x 3 of them. Each reads an L x L window (outline) and keeps its S x S centre
+// (filled); consecutive tiles in raster order pair up as the real and imaginary layers of one complex tile.
+void draw_tailoring_2d(const FlashFftPlan& p, ImVec2 size) {
+  const int tiles = 3, R = p.halo;
+  const int Lx = p.tile[0], Ly = p.tile[1], Sx = p.stitched[0], Sy = p.stitched[1];
+  const float scale = std::min((size.x - 20.0f) / static_cast<float>(tiles * Sx + 2 * R),
+                               (size.y - 20.0f) / static_cast<float>(tiles * Sy + 2 * R));
+  if (scale <= 0.5f) return;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  auto pt = [&](int x, int y) { return ImVec2(at.x + 10.0f + (x + R) * scale, at.y + 10.0f + (y + R) * scale); };
+  dl->AddRectFilled(pt(-R, -R), pt(tiles * Sx + R, tiles * Sy + R), IM_COL32(40, 42, 48, 255));
+  for (int ty = 0; ty < tiles; ++ty)
+    for (int tx = 0; tx < tiles; ++tx) {
+      const int index = ty * tiles + tx;
+      const ImU32 fill = categorical_color(index / 2);
+      dl->AddRectFilled(pt(tx * Sx, ty * Sy), pt(tx * Sx + Sx, ty * Sy + Sy), fill);
+      dl->AddRect(pt(tx * Sx, ty * Sy), pt(tx * Sx + Sx, ty * Sy + Sy), IM_COL32(30, 32, 38, 255), 0.0f, 0, 2.0f);
+      const char* layer = index % 2 == 0 ? "re" : "im";
+      const ImVec2 ts = ImGui::CalcTextSize(layer);
+      const ImVec2 c = pt(tx * Sx + Sx / 2, ty * Sy + Sy / 2);
+      dl->AddText(ImVec2(c.x - 0.5f * ts.x, c.y - 0.5f * ts.y), IM_COL32(20, 20, 26, 255), layer);
+    }
+  // The windows on top, so each tile's halo is seen reaching into its neighbours.
+  for (int ty = 0; ty < tiles; ++ty)
+    for (int tx = 0; tx < tiles; ++tx)
+      dl->AddRect(pt(tx * Sx - R, ty * Sy - R), pt(tx * Sx - R + Lx, ty * Sy - R + Ly), IM_COL32(255, 255, 255, 110), 0.0f,
+                  0, 1.5f);
+  ImGui::Dummy(ImVec2(size.x, (tiles * std::max(Sx, Sy) + 2 * R) * scale + 20.0f));
+}
+
+void draw_tailoring(const FlashFftPlan& p) {
+  ImGui::TextWrapped("The fused kernel is M = %d points wide per axis (T = %d steps of radius %d). Each segment of L "
+                     "points is transformed, multiplied by k_fᵀ and transformed back; its first and last R = %d outputs "
+                     "are wrong (the circular convolution wraps) and are dropped, so consecutive segments start S = L − "
+                     "(M − 1) apart. Two real segments ride in one complex tile (re + i·im, the yellow bar): the real "
+                     "kernel keeps them apart.",
+                     p.fused_kernel_length, p.fused_steps, p.stencil.radius, p.halo);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Tile: %s", p.tile_choice.c_str());
+  ImGui::PopStyleColor();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const char* axes[] = {"x", "y", "z"};
+  for (int a = 0; a < p.dims; ++a)
+    draw_tailoring_axis(axes[a], p.tile[static_cast<std::size_t>(a)], p.stitched[static_cast<std::size_t>(a)], p.halo, width);
+  if (p.dims == 3)
+    ImGui::TextDisabled("3D: each y×x slice is transformed on tensor cores; the z DFT of depth %d runs on CUDA cores.",
+                        p.depth.length);
+  // What one pass over one double-layer tile pair costs, from the plan's geometry (the cost model's counts).
+  const FlashFftPassWork work = flashfft_pass_work(p);
+  ImGui::Spacing();
+  if (ImGui::BeginTable("pass_work", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    auto row = [](const char* name, const std::string& value) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", name);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(value.c_str());
+    };
+    row("one tile pair, one pass", fmt::format("{} base steps fused", p.fused_steps));
+    row("m8n8k4 MMAs", fmt::format("{:.0f} ({:.3g} per output and base step)", work.mma,
+                                   work.mma / std::max(work.outputs, 1.0) / p.fused_steps));
+    row("CUDA-core FLOPs", fmt::format("{:.0f} (the k_fᵀ product{})", work.cuda_core_flops, p.dims == 3 ? " and z DFTs" : ""));
+    row("points read / written", fmt::format("{:.0f} / {:.0f}: the halo costs {:.1f}% extra reads", work.inputs,
+                                             work.outputs, 100.0 * (work.inputs / std::max(work.outputs, 1.0) - 1.0)));
+    ImGui::EndTable();
+  }
+  if (p.dims >= 2) {
+    ImGui::TextDisabled("The same in 2D: 3×3 tiles, each reading its L×L window (white) and keeping its S×S centre; "
+                        "tiles pair up in raster order as re and im.");
+    draw_tailoring_2d(p, ImGui::GetContentRegionAvail());
+  }
+}
+
+void draw_crt(ViewContext& ctx, FftMemory& mem) {
+  const Stencil& s = ctx.state.stencil;
+  if (s.dims > 1)
+    ImGui::TextWrapped("A %dD tile is transformed as a (y, x) matrix directly; the prime-factor map belongs to 1D "
+                       "segments, drawn here for this stencil's x row as a 1D stencil.",
+                       s.dims);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("L1 × L2");
+  ImGui::SameLine();
+  ImGui::RadioButton("the cost model's choice", &mem.crt_choice, 0);
+  probe_last_item(ctx.state, "fft.crt.choice.0");
+  for (int i = 0; i < static_cast<int>(std::size(kCrtFactors)); ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(fmt::format("{}×{}", kCrtFactors[i].first, kCrtFactors[i].second).c_str(), &mem.crt_choice, i + 1);
+    probe_last_item(ctx.state, fmt::format("fft.crt.choice.{}", i + 1));
+  }
+  refresh_crt(mem, s);
+  if (!mem.crt_error.empty()) {
+    draw_unsupported("This factorisation", mem.crt_error);
+    return;
+  }
+  const FlashFftPlan& p = mem.crt_plan;
+  const int L1 = p.rows.length, L2 = p.cols.length, L = L1 * L2;
+  const int rows = p.rows.padded, cols = p.cols.padded;
+  ImGui::TextWrapped("L = %d = %d × %d (coprime). Left: segment position l sits in cell (l mod %d, l mod %d), so l = 0, "
+                     "1, 2, ... walks down the diagonal and wraps; threads storing consecutive points hit different "
+                     "banks and no index is ever reordered. Right: after the two DFTs, cell (k1, k2) holds frequency "
+                     "k = (k1·%d + k2·%d) mod %d (Eq. 8). Cells beyond L1 and L2 pad to the MMA's 8.",
+                     L, L1, L2, L1, L2, L2, L1, L);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float cell = std::floor(std::min({(avail.x - 60.0f) / static_cast<float>(2 * cols + 2),
+                                          (avail.y - 2.0f * title_h - 10.0f) / static_cast<float>(rows + 1), 64.0f}));
+  auto map_picture = [&](const char* id, std::string title, const std::vector<int>& map) {
+    MatrixPicture m;
+    m.id = id;
+    m.title = std::move(title);
+    m.title_color = kInputTitleColor;
+    m.rows = rows, m.cols = cols;
+    m.coloring = CellColoring::Custom;
+    for (int v : map) {
+      m.labels.push_back(v < 0 ? "" : std::to_string(v));
+      m.colors.push_back(v < 0 ? zero_cell_color() : diverging_color(2.0 * v / std::max(L - 1, 1) - 1.0));
+    }
+    for (int c = 0; c < cols; ++c) m.column_labels.push_back(std::to_string(c));
+    for (int r = 0; r < rows; ++r) m.row_labels.push_back(std::to_string(r));
+    m.cell = cell;
+    m.tooltip = [map, L1, L2, cols](int r, int c) {
+      const int v = map[static_cast<std::size_t>(r * cols + c)];
+      if (v < 0) return std::string("padding: zero");
+      return fmt::format("{} mod {} = {}, {} mod {} = {}", v, L1, v % L1, v, L2, v % L2);
+    };
+    return m;
+  };
+  const MatrixDrawn d = draw_matrix(map_picture("crt", "input map: cell (n1, n2) holds position l", p.input_map));
+  ImGui::SameLine(0, 40.0f);
+  draw_matrix(map_picture("frequencies", "frequency map: cell (k1, k2) holds k", p.frequency_map));
+  // The diagonal walk of l = 0, 1, 2, ...: a line through consecutive cells while they stay diagonal neighbours,
+  // a ring where the walk wraps.
+  if (!p.diagonal_order.empty()) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int steps = std::min(L, 2 * std::max(L1, L2) + 2);
+    for (int l = 0; l + 1 < steps; ++l) {
+      const int a = p.diagonal_order[static_cast<std::size_t>(l)], b = p.diagonal_order[static_cast<std::size_t>(l + 1)];
+      const int ar = a / cols, ac = a % cols, br = b / cols, bc = b % cols;
+      if (br == ar + 1 && bc == ac + 1)
+        dl->AddLine(d.cell_center(ar, ac), d.cell_center(br, bc), IM_COL32(255, 255, 255, 200), 2.0f);
+      else
+        dl->AddCircle(d.cell_center(br, bc), 0.3f * d.cell, IM_COL32(255, 255, 255, 200), 12, 2.0f);
+    }
+  }
+  publish(ctx, "fft.crt.map", fmt::format("{}x{}", L1, L2));
+}
+
+MatrixPicture heat_map(const char* id, std::string title, const FftMatrix& matrix, float max_side) {
+  MatrixPicture m;
+  m.id = id;
+  m.title = std::move(title);
+  m.title_color = kWeightTitleColor;
+  m.rows = matrix.rows, m.cols = matrix.cols;
+  m.values = matrix.values;
+  m.coloring = CellColoring::Diverging;
+  m.diverging_scale = 1.0;
+  m.digits = 2;
+  m.max_width = max_side;
+  m.max_height = max_side + ImGui::GetTextLineHeight() + 4.0f;
+  return m;
+}
+
+void draw_dft(const FlashFftPlan& p) {
+  ImGui::TextWrapped("F[k][n] = exp(−2πi·kn/N) split into real and imaginary parts (blue −1, red +1, dark zero "
+                     "padding). The tensor cores multiply real block matrices; the constant operand of every product "
+                     "that reads the previous accumulator is stored with its K index in the swizzled order.");
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float small = std::floor((avail - 40.0f) / 4.0f);
+  draw_matrix(heat_map("rows_re", fmt::format("Re F rows ({})", p.rows.length), p.rows.re, small));
+  ImGui::SameLine();
+  draw_matrix(heat_map("rows_im", fmt::format("Im F rows ({})", p.rows.length), p.rows.im, small));
+  ImGui::SameLine();
+  draw_matrix(heat_map("cols_re", fmt::format("Re F cols ({})", p.cols.length), p.cols.re, small));
+  ImGui::SameLine();
+  draw_matrix(heat_map("cols_im", fmt::format("Im F cols ({})", p.cols.length), p.cols.im, small));
+  const float big = std::floor(std::min((avail - 30.0f) / 3.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+  draw_matrix(heat_map("forward_rows", "[[Fr, −Fi], [Fi, Fr]] (step 1's A)", p.forward_rows, big));
+  ImGui::SameLine();
+  draw_matrix(heat_map("forward_cols", "G, rows swizzled (step 2's B)", p.forward_cols_swizzled, big));
+  ImGui::SameLine();
+  draw_matrix(heat_map("inverse_cols", "G, columns swizzled (step 4's A)", p.inverse_cols_swizzled, big));
+}
+
+// A line plot on the draw list: x runs over 0..n-1 (or the samples' own x), y linear or log10.
+struct PlotSeries {
+  std::string name;
+  std::vector<double> x, y;
+  ImU32 color;
+};
+
+void draw_plot(const char* id, const char* title, const std::vector<PlotSeries>& series, ImVec2 size, bool log_y,
+               const char* x_label) {
+  ImGui::PushID(id);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("plot", size);
+  const bool hovered = ImGui::IsItemHovered();
+  ImGui::PopID();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const float left = ImGui::CalcTextSize("1e-15").x + 10.0f;
+  // The legend goes right of the title, or on a line of its own below it: never over the curves.
+  float legend_w = 0;
+  for (const auto& s : series) legend_w += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
+  const float title_w = ImGui::CalcTextSize(title).x;
+  const bool legend_beside_title = title_w + 24.0f + legend_w <= size.x;
+  const float top = at.y + (legend_beside_title ? line + 6.0f : 2.0f * line + 8.0f);
+  const ImVec2 p0(at.x + left, top), p1(at.x + size.x - 8.0f, at.y + size.y - line - 8.0f);
+  dl->AddRectFilled(p0, p1, IM_COL32(24, 26, 32, 255));
+  dl->AddRect(p0, p1, IM_COL32(90, 94, 104, 255));
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), title);
+  auto ty = [&](double v) { return log_y ? std::log10(std::max(v, 1e-18)) : v; };
+  double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+  for (const auto& s : series)
+    for (std::size_t i = 0; i < s.x.size(); ++i) {
+      if (!std::isfinite(s.y[i])) continue;
+      x_lo = std::min(x_lo, s.x[i]), x_hi = std::max(x_hi, s.x[i]);
+      y_lo = std::min(y_lo, ty(s.y[i])), y_hi = std::max(y_hi, ty(s.y[i]));
+    }
+  if (x_lo > x_hi) return;
+  if (log_y) y_lo = std::floor(y_lo), y_hi = std::ceil(y_hi);
+  if (y_hi - y_lo < 1e-12) y_lo -= 0.5, y_hi += 0.5;
+  if (x_hi - x_lo < 1e-12) x_lo -= 0.5, x_hi += 0.5;
+  auto to_screen = [&](double x, double y) {
+    return ImVec2(p0.x + static_cast<float>((x - x_lo) / (x_hi - x_lo)) * (p1.x - p0.x),
+                  p1.y - static_cast<float>((ty(y) - y_lo) / (y_hi - y_lo)) * (p1.y - p0.y));
+  };
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const int ticks = log_y ? static_cast<int>(y_hi - y_lo) : 4;
+  for (int t = 0; t <= ticks; ++t) {
+    const double v = y_lo + (y_hi - y_lo) * t / std::max(ticks, 1);
+    const float y = p1.y - static_cast<float>(t) / static_cast<float>(std::max(ticks, 1)) * (p1.y - p0.y);
+    if (log_y && ticks > 8 && t % 2 == 1) continue;
+    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(255, 255, 255, 25));
+    const std::string label = log_y ? fmt::format("1e{}", static_cast<int>(std::lround(v))) : compact_number(v, 2);
+    dl->AddText(ImVec2(at.x, y - 0.5f * line), dim, label.c_str());
+  }
+  dl->AddText(ImVec2(p0.x, p1.y + 4.0f), dim, compact_number(x_lo, 3).c_str());
+  const std::string hi = compact_number(x_hi, 3);
+  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(hi.c_str()).x, p1.y + 4.0f), dim, hi.c_str());
+  dl->AddText(ImVec2(0.5f * (p0.x + p1.x) - 0.5f * ImGui::CalcTextSize(x_label).x, p1.y + 4.0f), dim, x_label);
+  float legend_x = legend_beside_title ? at.x + size.x - 8.0f - legend_w + 16.0f : p0.x;
+  const float legend_y = legend_beside_title ? at.y : at.y + line + 2.0f;
+  for (const auto& s : series) {
+    for (std::size_t i = 0; i + 1 < s.x.size(); ++i)
+      if (std::isfinite(s.y[i]) && std::isfinite(s.y[i + 1]))
+        dl->AddLine(to_screen(s.x[i], s.y[i]), to_screen(s.x[i + 1], s.y[i + 1]), s.color, 2.0f);
+    if (s.x.size() <= 64)
+      for (std::size_t i = 0; i < s.x.size(); ++i)
+        if (std::isfinite(s.y[i])) dl->AddCircleFilled(to_screen(s.x[i], s.y[i]), 3.0f, s.color);
+    dl->AddText(ImVec2(legend_x, legend_y), s.color, s.name.c_str());
+    legend_x += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
+  }
+  if (hovered && !series.empty() && !series[0].x.empty()) {
+    const float mx = ImGui::GetIO().MousePos.x;
+    std::size_t best = 0;
+    for (std::size_t i = 0; i < series[0].x.size(); ++i)
+      if (std::abs(to_screen(series[0].x[i], 1).x - mx) < std::abs(to_screen(series[0].x[best], 1).x - mx)) best = i;
+    ImGui::BeginTooltip();
+    ImGui::Text("%s = %g", x_label, series[0].x[best]);
+    for (const auto& s : series)
+      if (best < s.y.size()) ImGui::Text("%s: %.4g", s.name.c_str(), s.y[best]);
+    ImGui::EndTooltip();
+  }
+}
+
+std::vector<double> real_parts(const std::vector<std::complex<double>>& v, std::size_t n) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < std::min(n, v.size()); ++i) out.push_back(v[i].real());
+  return out;
+}
+
+void draw_fusion(ViewContext& ctx, FftMemory& mem) {
+  ImGui::SetNextItemWidth(260.0f);
+  ImGui::SliderInt("fused steps T", &mem.fused_steps, 1, kMaxShownT);
+  probe_last_item(ctx.state, "fft.T");
+  mem.fused_steps = std::clamp(mem.fused_steps, 1, kMaxShownT);
+  refresh(mem, ctx.state.stencil);
+  if (!mem.unsupported.empty()) {
+    draw_unsupported("FlashFFTStencil", mem.unsupported);
+    return;
+  }
+  const FlashFftPlan& base = mem.base;
+  const FlashFftPlan& p = mem.plan;
+  ImGui::TextWrapped("k_f[k] = Σ_d w[d]·exp(+2πi·k·d/L) is the stencil in frequency space; T steps are one product by "
+                     "k_fᵀ (|k_f| ≤ 1 for a stable stencil, so high frequencies fade with T). Shown: the real parts "
+                     "in the transform's layout (blue negative, red positive).");
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const std::size_t slice = static_cast<std::size_t>(base.rows.padded) * static_cast<std::size_t>(base.cols.padded);
+  auto spectrum_map = [&](const char* id, std::string title, const std::vector<std::complex<double>>& v) {
+    MatrixPicture m;
+    m.id = id;
+    m.title = std::move(title);
+    m.title_color = kWeightTitleColor;
+    m.rows = base.rows.padded, m.cols = base.cols.padded;
+    m.values = real_parts(v, slice);
+    m.coloring = CellColoring::Diverging;
+    m.diverging_scale = 1.0;
+    m.digits = 2;
+    m.max_width = std::floor((avail - 40.0f) / 2.0f) * (base.dims == 1 ? 0.5f : 0.62f);
+    m.max_height = 0.42f * ImGui::GetContentRegionAvail().y;
+    m.tooltip = [freq = base.frequency_map, cols = base.cols.padded, lx = base.cols.length, one_d = base.dims == 1](int r, int c) {
+      const int k = freq[static_cast<std::size_t>(r * cols + c)];
+      if (k < 0) return std::string("padding: zero");
+      return one_d ? fmt::format("frequency k = {}", k) : fmt::format("frequency (ky, kx) = ({}, {})", k / lx, k % lx);
+    };
+    return m;
+  };
+  const MatrixDrawn kd = draw_matrix(spectrum_map("kf", "Re k_f", base.kernel_spectrum));
+  ImGui::SameLine(0, 20.0f);
+  draw_matrix(spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum));
+  // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.
+  PlotSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
+  PlotSeries b{fmt::format("Re k_fᵀ, T = {}", p.fused_steps), {}, {}, IM_COL32(255, 150, 90, 255)};
+  if (base.dims == 1) {
+    const auto kf = spectrum_by_frequency(base, base.kernel_spectrum);
+    const auto kft = spectrum_by_frequency(p, p.fused_spectrum);
+    for (std::size_t k = 0; k < kf.size(); ++k) a.x.push_back(static_cast<double>(k)), a.y.push_back(kf[k].real());
+    for (std::size_t k = 0; k < kft.size(); ++k) b.x.push_back(static_cast<double>(k)), b.y.push_back(kft[k].real());
+  } else {
+    const int lx = base.cols.length;
+    for (std::size_t cell = 0; cell < slice; ++cell) {
+      const int k = base.frequency_map[cell];
+      if (k < 0 || k >= lx) continue; // ky = 0 only
+      a.x.push_back(k), a.y.push_back(base.kernel_spectrum[cell].real());
+      b.x.push_back(k), b.y.push_back(p.fused_spectrum[cell].real());
+    }
+    auto sort_by_x = [](PlotSeries& series) {
+      std::vector<std::size_t> order(series.x.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return series.x[i] < series.x[j]; });
+      PlotSeries sorted{series.name, {}, {}, series.color};
+      for (std::size_t i : order) sorted.x.push_back(series.x[i]), sorted.y.push_back(series.y[i]);
+      series = std::move(sorted);
+    };
+    sort_by_x(a), sort_by_x(b);
+  }
+  ImGui::SameLine(0, 20.0f);
+  draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b},
+            ImVec2(ImGui::GetContentRegionAvail().x, kd.max.y - kd.min.y), false, base.dims == 1 ? "k" : "kx");
+
+  ImGui::Spacing();
+  const std::shared_ptr<ErrorCurveJob> job = mem.job;
+  // Headless frames must be reproducible: wait for the measurement instead of drawing "measuring...".
+  if (job && ctx.finish_background_work && job->worker.joinable()) job->worker.join();
+  const float plot_h = std::max(160.0f, ImGui::GetContentRegionAvail().y - 6.0f);
+  if (!job || !job->done) {
+    ImGui::TextDisabled("Measuring the error of T = 1..%d fused steps against the FP64 reference (on a worker thread)...",
+                        kErrorCurveSteps);
+    return;
+  }
+  if (!job->error.empty()) {
+    draw_unsupported("The error measurement", job->error);
+    return;
+  }
+  PlotSeries rel{"relative L2 error", {}, {}, IM_COL32(255, 196, 64, 255)};
+  PlotSeries abs{"max |error|", {}, {}, IM_COL32(150, 220, 150, 255)};
+  for (const FusionErrorSample& e : job->curve) {
+    rel.x.push_back(e.fused_steps), rel.y.push_back(e.finite ? e.rel_l2 : NAN);
+    abs.x.push_back(e.fused_steps), abs.y.push_back(e.finite ? e.max_abs : NAN);
+  }
+  draw_plot("error", "measured: one pass with k_fᵀ vs T steps of the FP64 reference (random grid, one periodic tile)",
+            {rel, abs}, ImVec2(ImGui::GetContentRegionAvail().x, plot_h), true, "T");
+  publish(ctx, "fft.error_curve", fact_numbers(rel.y));
+}
+
+} // namespace
+
+void draw_fft_window(ViewContext& ctx) {
+  if (!begin_view_window(ctx, kView, "FFT (FlashFFTStencil)")) {
+    ImGui::End();
+    return;
+  }
+  FftMemory& mem = ctx.memory.get<FftMemory>(kView);
+  refresh(mem, ctx.state.stencil);
+  if (!mem.unsupported.empty()) {
+    draw_unsupported("FlashFFTStencil", mem.unsupported);
+    publish(ctx, "fft.unsupported", mem.unsupported);
+    ImGui::End();
+    return;
+  }
+  publish(ctx, "fft.tile", fmt::format("{}x{}x{}", mem.plan.tile[0], mem.plan.tile[1], mem.plan.tile[2]));
+  std::vector<double> spectrum_re;
+  for (const auto& k : mem.plan.kernel_spectrum) spectrum_re.push_back(k.real());
+  publish(ctx, "fft.kernel_spectrum", fact_numbers(spectrum_re)); // what tests compare with core's plan
+  const std::string page = ctx.layout.take_page_request(kView);
+  if (ImGui::BeginTabBar("fft_pages")) {
+    if (begin_view_page(ctx, kView, "tailoring", "Split, fuse, stitch", page)) {
+      draw_tailoring(mem.plan);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "crt", "CRT index map", page)) {
+      draw_crt(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "dft", "DFT matrices", page)) {
+      draw_dft(mem.plan);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "fusion", "k_f, k_fᵀ and the error of fusion", page)) {
+      draw_fusion(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+} // namespace se

@@ -1,0 +1,712 @@
+// The fragments view: for every MMA shape the A, B and C tiles coloured by the lane (or register) that holds
+// each element; and a step-through of an inner loop (LoRAStencil's gather chain, FlashFFTStencil's DFT chain)
+// where the accumulator of one MMA becomes an operand of the next, animated so that every element visibly
+// stays in its lane: the butterfly swap and the swizzle need no shuffle.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/widgets/matrix_widget.hpp"
+#include "app/views/views.hpp"
+#include "core/flashfft/flashfft_plan.hpp"
+#include "core/fragment/fragment_layout.hpp"
+#include "core/lorastencil/lorastencil_plan.hpp"
+#include "kernels/fragment_probe/wmma_recording.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "fragments";
+constexpr float kStepSeconds = 2.5f; // auto-play: time per step
+constexpr float kMoveSeconds = 1.2f; // a feed's animation, after a short pause
+constexpr float kMoveDelay = 0.2f;
+
+enum class LoopMethod { LoraStencil, FlashFft };
+
+// One step of an inner loop: what runs, and what to highlight.
+struct LoopStep {
+  enum class Kind { VerticalMma, Feed, HorizontalMma, FftMma, FftFeed, CudaCores } kind = Kind::VerticalMma;
+  int kb = 0, nb = 0;         // LoRAStencil: the K block and N block of the MMA
+  Operand feed_target = Operand::A; // FftFeed
+  std::string text;
+};
+
+struct LoraLoop {
+  GatherTile tile;
+  ButterflySwap swap;
+  BandedPair band;  // the animated term's U and V
+  int terms = 0;    // tensor-core terms the loop runs for
+  std::string term; // which term is animated, and why that one
+};
+
+struct FragmentsMemory {
+  int shape = 0;
+  bool color_by_register = false;
+  LoopMethod method = LoopMethod::LoraStencil;
+  int step = 0;
+  bool playing = false;
+  float step_time = 0; // seconds since the step began
+  Stencil built_for;
+  bool built = false;
+  LoopMethod built_method = LoopMethod::LoraStencil;
+  std::string unsupported;
+  LoraLoop lora;
+  FlashFftPlan fft;
+  std::vector<LoopStep> steps;
+  // The WMMA layout recorded on this machine's GPU (button on the layouts page), or why it could not be.
+  std::optional<WmmaRecordingReport> wmma;
+  std::string wmma_error;
+  bool draw_recorded = false; // draw the recorded layouts instead of core's
+};
+
+// 32 lanes in well-separated hues (golden-ratio steps around the wheel), light enough for dark text.
+ImU32 lane_color(int lane) {
+  const float hue = std::fmod(static_cast<float>(lane) * 0.6180339f, 1.0f);
+  float r, g, b;
+  ImGui::ColorConvertHSVtoRGB(hue, 0.42f, 0.97f, r, g, b);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f));
+}
+
+MatrixPicture layout_picture(const char* id, const FragmentLayout& layout, bool by_register, float cell) {
+  MatrixPicture m;
+  m.id = id;
+  m.title = fmt::format("{} ({}×{}, {} register{} per lane)", to_string(layout.operand), layout.rows, layout.cols,
+                        layout.regs_per_lane, layout.regs_per_lane == 1 ? "" : "s");
+  m.title_color = layout.operand == Operand::C ? kRankOneTitleColor : kInputTitleColor;
+  m.rows = layout.rows, m.cols = layout.cols;
+  m.coloring = CellColoring::Custom;
+  m.colors.resize(static_cast<std::size_t>(layout.rows * layout.cols));
+  m.labels.resize(m.colors.size());
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int reg = 0; reg < layout.regs_per_lane; ++reg) {
+      const FragmentCoord c = layout.at(lane, reg);
+      const std::size_t i = static_cast<std::size_t>(c.row * layout.cols + c.col);
+      m.colors[i] = by_register ? categorical_color(reg) : lane_color(lane);
+      m.labels[i] = fmt::format("{}:{}", lane, reg);
+    }
+  m.cell = cell;
+  const char prefix = layout.operand == Operand::A ? 'a' : layout.operand == Operand::B ? 'b' : 'c';
+  m.tooltip = [layout, prefix](int r, int c) {
+    const FragmentOwner o = layout.owner(r, c);
+    return fmt::format("lane {}, register {} (PTX element {}{})", o.lane, o.reg, prefix, o.reg);
+  };
+  return m;
+}
+
+// The recorded check of one operand of `shape`, if the recorder ran and covered it.
+const WmmaLayoutCheck* recorded_check(const FragmentsMemory& mem, MmaShape shape, Operand op) {
+  if (!mem.wmma) return nullptr;
+  for (const WmmaLayoutCheck& c : mem.wmma->checks)
+    if (c.recording.shape == shape && c.recording.operand == op) return &c;
+  return nullptr;
+}
+
+// Cells whose lane or register differ between two layouts of the same tile.
+std::vector<char> differing_cells(const FragmentLayout& a, const FragmentLayout& b) {
+  std::vector<char> out(static_cast<std::size_t>(a.rows * a.cols), 0);
+  for (int r = 0; r < a.rows; ++r)
+    for (int c = 0; c < a.cols; ++c) out[static_cast<std::size_t>(r * a.cols + c)] = a.owner(r, c) == b.owner(r, c) ? 0 : 1;
+  return out;
+}
+
+// The button that records the WMMA layout on this machine's GPU, and what the recording found for `info`.
+void draw_wmma_recorder(ViewContext& ctx, FragmentsMemory& mem, const MmaShapeInfo& info) {
+  if (info.layout_observed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.78f, 0.45f, 1.0f));
+    ImGui::TextWrapped("NVIDIA does not specify this layout: what is drawn was observed on sm_80 and sm_90 GPUs.");
+    ImGui::PopStyleColor();
+    const bool can_record = ctx.environment.cuda_device;
+    ImGui::BeginDisabled(!can_record);
+    if (ImGui::Button("Record the WMMA layout on this GPU")) {
+      try {
+        mem.wmma = record_wmma_layouts();
+        mem.wmma_error.clear();
+      } catch (const std::exception& e) { // no device after all, or a failed launch: said, never fatal
+        mem.wmma.reset();
+        mem.wmma_error = e.what();
+      }
+    }
+    ImGui::EndDisabled();
+    probe_last_item(ctx.state, "fragments.record_wmma");
+    publish(ctx, "fragments.record_enabled", can_record ? "yes" : "no");
+    if (!can_record) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(disabled: %s)", ctx.environment.compute_device.c_str());
+      publish(ctx, "fragments.record_disabled", ctx.environment.compute_device);
+    }
+  }
+  if (!mem.wmma_error.empty()) {
+    draw_message(UiMessage{mem.wmma_error, true});
+    publish(ctx, "fragments.record", mem.wmma_error);
+  }
+  bool any = false, all_match = true, drawable = true;
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    const WmmaLayoutCheck* check = recorded_check(mem, info.shape, op);
+    if (check == nullptr) continue;
+    if (!any) ImGui::Text("Recorded on %s with wmma::load_matrix_sync:", mem.wmma->device.c_str());
+    any = true;
+    all_match = all_match && check->matches();
+    drawable = drawable && check->layout.has_value();
+    const std::string head = fmt::format("{}: {}", to_string(op), check->recording.fragment);
+    if (check->matches()) {
+      ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1.0f), "%s matches core's table%s", head.c_str(),
+                         info.layout_observed ? "" : " (mma.m8n8k4.f64's documented layout)");
+    } else if (ImGui::TreeNode(check->title().c_str(), "%s differs from core's table (%zu line%s)", head.c_str(),
+                               check->differences.size(), check->differences.size() == 1 ? "" : "s")) {
+      for (const std::string& d : check->differences) ImGui::BulletText("%s", d.c_str());
+      ImGui::TreePop();
+    }
+  }
+  if (!any) return;
+  publish(ctx, "fragments.record", all_match ? "matches core's table" : "differs from core's table");
+  if (!all_match && drawable) {
+    ImGui::Checkbox("draw the recorded layout (cells that differ outlined)", &mem.draw_recorded);
+    probe_last_item(ctx.state, "fragments.draw_recorded");
+  }
+}
+
+void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
+  const auto& shapes = mma_shapes();
+  mem.shape = std::clamp(mem.shape, 0, static_cast<int>(shapes.size()) - 1);
+  ImGui::SetNextItemWidth(320.0f);
+  if (ImGui::BeginCombo("Instruction", shapes[static_cast<std::size_t>(mem.shape)].id.c_str())) {
+    for (int i = 0; i < static_cast<int>(shapes.size()); ++i) {
+      if (ImGui::Selectable(shapes[static_cast<std::size_t>(i)].id.c_str(), i == mem.shape)) mem.shape = i;
+      probe_last_item(ctx.state, "fragments.shape." + shapes[static_cast<std::size_t>(i)].id);
+    }
+    ImGui::EndCombo();
+  }
+  probe_last_item(ctx.state, "fragments.shape");
+  ImGui::SameLine(0, 30.0f);
+  ImGui::Checkbox("colour by register instead of lane", &mem.color_by_register);
+  probe_last_item(ctx.state, "fragments.by_register");
+  const MmaShapeInfo& info = shapes[static_cast<std::size_t>(mem.shape)];
+  ImGui::TextWrapped("%s", info.ptx.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", info.note.c_str()); // long notes wrap instead of running off the window
+  ImGui::PopStyleColor();
+  draw_wmma_recorder(ctx, mem, info);
+  // Core's tables, or (on request, after a recording that differs) what the GPU did, differences outlined.
+  std::vector<const FragmentLayout*> layouts;
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    const FragmentLayout& core = hardware_fragment_layout(info.shape, op);
+    const WmmaLayoutCheck* check = recorded_check(mem, info.shape, op);
+    const bool recorded = mem.draw_recorded && check != nullptr && check->layout && !check->matches();
+    layouts.push_back(recorded ? &*check->layout : &core);
+  }
+  const FragmentLayout &a = *layouts[0], &b = *layouts[1], &c = *layouts[2];
+  const float avail = ImGui::GetContentRegionAvail().x - 60.0f;
+  const float wanted = ImGui::CalcTextSize("31:7").x + 8.0f;
+  const float by_width = avail / static_cast<float>(a.cols + b.cols + c.cols);
+  const float by_height = (ImGui::GetContentRegionAvail().y - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                          static_cast<float>(std::max({a.rows, b.rows, c.rows}));
+  const float cell = std::floor(std::clamp(std::min({wanted, by_width, by_height}), 6.0f, 60.0f));
+  const char* ids[3] = {"A", "B", "C"};
+  MatrixDrawn ad;
+  for (int i = 0; i < 3; ++i) {
+    MatrixPicture m = layout_picture(ids[i], *layouts[static_cast<std::size_t>(i)], mem.color_by_register, cell);
+    const FragmentLayout& core = hardware_fragment_layout(info.shape, layouts[static_cast<std::size_t>(i)]->operand);
+    if (layouts[static_cast<std::size_t>(i)] != &core) {
+      m.title += " as recorded";
+      m.outlined = differing_cells(*layouts[static_cast<std::size_t>(i)], core);
+    }
+    if (i > 0) ImGui::SameLine(0, 30.0f);
+    const MatrixDrawn drawn = draw_matrix(m);
+    if (i == 0) ad = drawn;
+  }
+  probe_rect(ctx.state, "fragments.A", ad.min, ad.max);
+  if (info.sparse)
+    ImGui::TextWrapped("mma.sp: A is given compressed (%d×%d, two kept values of every group of four) with 2-bit "
+                       "metadata per value; one lane in four carries a metadata register, chosen by the selector.",
+                       a.rows, a.cols);
+  ImGui::TextDisabled("Labels are lane:register. Hover a cell for its lane and PTX register.");
+  if (ad.hovered()) {
+    const FragmentOwner o = a.owner(ad.hover_row, ad.hover_col);
+    publish(ctx, "fragments.hover", fmt::format("A lane {} reg {}", o.lane, o.reg));
+  }
+  publish(ctx, "fragments.shape", info.id);
+}
+
+std::vector<LoopStep> lora_steps(const LoraLoop& l) {
+  std::vector<LoopStep> steps;
+  const GatherTile& g = l.tile;
+  for (int kb = 0; kb < g.x_rows / g.k; ++kb)
+    for (int nb = 0; nb < g.x_cols / g.n; ++nb)
+      steps.push_back({LoopStep::Kind::VerticalMma, kb, nb, Operand::A,
+                       fmt::format("T[:, {}..{}] += U[:, {}..{}] · X[{}..{}, {}..{}]: A = a column block of U (registers, "
+                                   "loaded once per term), B = input from shared memory; C fragment {} of T accumulates.",
+                                   nb * g.n, nb * g.n + g.n - 1, kb * g.k, kb * g.k + g.k - 1, kb * g.k, kb * g.k + g.k - 1,
+                                   nb * g.n, nb * g.n + g.n - 1, nb)});
+  steps.push_back({LoopStep::Kind::Feed, 0, 0, Operand::A,
+                   "Butterfly vector swapping: every A register of T·V is a C register of U·X in the same lane. The "
+                   "columns of T arrive permuted; V's rows are stored in the same permuted order (V'), so T'·V' = T·V "
+                   "and no value crosses lanes."});
+  for (int kb = 0; kb < g.x_cols / g.k; ++kb)
+    steps.push_back({LoopStep::Kind::HorizontalMma, kb, 0, Operand::A,
+                     fmt::format("Y += T'[:, {}..{}] · V'[{}..{}, :]: A comes straight from the C registers of step 1, "
+                                 "B is a row block of V' (registers).",
+                                 kb * g.k, kb * g.k + g.k - 1, kb * g.k, kb * g.k + g.k - 1)});
+  return steps;
+}
+
+std::vector<LoopStep> fft_steps() {
+  using K = LoopStep::Kind;
+  return {
+      {K::FftMma, 0, 0, Operand::A, "Step 1: [Pr; Pi] = [[Fr, −Fi], [Fi, Fr]] · [xr; xi]: A is the row DFT (constant), "
+                                    "B the segment pair from shared memory (double-layer: re and im are two segments)."},
+      {K::FftFeed, 0, 0, Operand::A, "The accumulator P becomes the A operand of step 2 in place: k-step j reads the C "
+                                     "columns in the swizzled order, and the column DFT G is stored with its rows in "
+                                     "that order."},
+      {K::FftMma, 0, 0, Operand::A, "Step 2: [Qr | Qi] = [Pr | Pi] · G (swizzled rows): the 2D DFT of the segment is done."},
+      {K::CudaCores, 0, 0, Operand::A, "Multiply by k_fᵀ / N on CUDA cores, in the accumulator registers: T steps of "
+                                       "the stencil in one product per frequency."},
+      {K::FftFeed, 0, 0, Operand::B, "The product becomes the B operand of step 4, again without leaving its lane."},
+      {K::FftMma, 0, 0, Operand::A, "Step 4: [Rr'; Ri'] = G' · [Qr | Qi]': the inverse column DFT (A swizzled)."},
+      {K::FftFeed, 0, 0, Operand::A, "And into A of step 5."},
+      {K::FftMma, 0, 0, Operand::A, "Step 5: [yr' | yi'] = [Rr' | Ri'] · [[Fr, −Fi], [Fi, Fr]] (rows swizzled): the "
+                                    "inverse row DFT; Re y and Im y are the two segments' outputs, stitched back."},
+  };
+}
+
+// Where a term of the plan sits, to find it again and to name it as the pyramid view does (C1, C2, ...).
+struct TermAt {
+  const LoraPlane* plane = nullptr;
+  std::size_t band = 0; // index into plane->bands / gathers
+  int number = 0;       // 1-based among the plane's decomposition terms (CUDA-core apexes counted)
+};
+
+std::optional<TermAt> first_term(const LoraStencilPlan& plan, bool chains_only) {
+  for (const LoraPlane& p : plan.planes) {
+    if (p.kind != PlaneKind::TensorCores) continue;
+    std::size_t band = 0;
+    for (std::size_t t = 0; t < p.decomposition.terms.size(); ++t) {
+      if (p.decomposition.terms[t].on_cuda_cores) continue;
+      if (band < p.gathers.size() && (!chains_only || p.gathers[band].kind == GatherKind::Chain))
+        return TermAt{&p, band, static_cast<int>(t) + 1};
+      ++band;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string decomposition_text(DecompositionKind k) {
+  switch (k) {
+  case DecompositionKind::Pyramid: return "the pyramid";
+  case DecompositionKind::Svd: return "the SVD";
+  case DecompositionKind::Cross: return "the cross split";
+  }
+  return "";
+}
+
+std::string gather_kind_text(GatherKind k) {
+  switch (k) {
+  case GatherKind::Chain: return "a full U·X·V chain";
+  case GatherKind::Rows: return "a single product U·X (its v is one weight), which the GPU runs without the feed";
+  case GatherKind::Columns: return "a single product X·V (its u is one weight), which the GPU runs without the feed";
+  case GatherKind::CudaCores: return "a single weight, which the GPU adds on CUDA cores";
+  }
+  return "";
+}
+
+// The loop of one base step (T = 1) animates its first full U·X·V chain. A plan without one (a star's cross
+// split gathers rows and columns alone) is looked at with the fusion depth the cost model picks, whose kernel
+// usually has chains; failing that, the first term is animated as if it were one, and the view says so.
+LoraLoop lora_loop(const Stencil& s) {
+  LoraStencilOptions one_step;
+  one_step.fused_steps = 1;
+  std::vector<LoraStencilPlan> plans{make_lorastencil_plan(s, one_step)};
+  if (!first_term(plans[0], true)) {
+    try {
+      LoraStencilPlan fused = make_lorastencil_plan(s, LoraStencilOptions{});
+      if (fused.fused_steps > 1) plans.push_back(std::move(fused));
+    } catch (const InputError&) { // no deeper fusion for this stencil: stay with T = 1
+    }
+  }
+  const LoraStencilPlan* plan = &plans[0];
+  std::optional<TermAt> at;
+  for (const LoraStencilPlan& p : plans)
+    if ((at = first_term(p, true))) {
+      plan = &p;
+      break;
+    }
+  const bool chain = at.has_value();
+  if (!chain) at = first_term(plans[0], false);
+  if (!at) throw InputError("no plane of this stencil goes to the tensor cores");
+  const LoraPlane& p = *at->plane;
+  const TermGather& g = p.gathers[at->band];
+  LoraLoop l;
+  l.tile = plan->tile;
+  l.swap = plan->swap;
+  l.band = p.bands[at->band];
+  l.terms = p.decomposition.tensor_core_terms();
+  const std::string where = fmt::format("{}{}{} of {}", plan->fused_steps > 1 ? fmt::format("the T = {} fused kernel's ", plan->fused_steps) : "",
+                                        s.dims == 3 ? fmt::format("plane dz = {}, ", p.dz) : "",
+                                        fmt::format("term C{}", at->number), decomposition_text(p.decomposition.kind));
+  if (chain && plan == &plans[0])
+    l.term = fmt::format("Animated: {}, the first term that is {} (u {} wide, v {} wide).", where, gather_kind_text(g.kind),
+                         2 * g.wu + 1, 2 * g.wv + 1);
+  else if (chain)
+    l.term = fmt::format("One step of '{}' has no U·X·V chain (every term is a single product, no feed). Animated: {}, "
+                         "its first full chain (u {} wide, v {} wide).",
+                         s.name, where, 2 * g.wu + 1, 2 * g.wv + 1);
+  else
+    l.term = fmt::format("No term of '{}' is a full U·X·V chain. Animated: {}, {}; shown as the full chain it would be.",
+                         s.name, where, gather_kind_text(g.kind));
+  return l;
+}
+
+void rebuild_loop(FragmentsMemory& mem, const Stencil& s) {
+  mem.built = true;
+  mem.built_for = s;
+  mem.built_method = mem.method;
+  mem.unsupported.clear();
+  mem.steps.clear();
+  try {
+    if (mem.method == LoopMethod::LoraStencil) {
+      if (s.dims == 1)
+        throw InputError("a 1D stencil runs as a single gather Y = X·V: there is no second product to feed, so no "
+                         "butterfly swap (choose a 2D stencil)");
+      mem.lora = lora_loop(s);
+      mem.steps = lora_steps(mem.lora);
+    } else {
+      mem.fft = make_flashfft_plan(s);
+      mem.steps = fft_steps();
+    }
+  } catch (const InputError& e) {
+    mem.unsupported = e.what();
+  }
+}
+
+float move_progress(float step_time) {
+  const float t = std::clamp((step_time - kMoveDelay) / kMoveSeconds, 0.0f, 1.0f);
+  return t * t * (3.0f - 2.0f * t);
+}
+
+// A register moving from one cell to another, drawn on top: the lane colour it keeps and its label.
+// Labels only where the matrices have room for their widest one, so moving cells read like the cells they leave.
+bool labels_fit(float cell, int widest_value) {
+  return ImGui::CalcTextSize(std::to_string(widest_value).c_str()).x + 2.0f <= cell && ImGui::GetTextLineHeight() <= cell;
+}
+
+void draw_moving_cell(ImVec2 from, ImVec2 to, float t, float cell, ImU32 color, const std::string& label) {
+  const ImVec2 c(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+  ImDrawList* dl = ImGui::GetWindowDrawList(); // clipped to the window, drawn over its matrices
+  const float h = 0.5f * (cell - 1.0f);
+  dl->AddRectFilled(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), color);
+  dl->AddRect(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), IM_COL32(20, 20, 26, 255));
+  const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+  if (ts.x < cell - 2.0f && ts.y < cell) dl->AddText(ImVec2(c.x - 0.5f * ts.x, c.y - 0.5f * ts.y), IM_COL32(20, 20, 26, 255), label.c_str());
+}
+
+std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int c1) {
+  std::vector<char> o(static_cast<std::size_t>(rows * cols), 0);
+  for (int r = r0; r < r1; ++r)
+    for (int c = c0; c < c1; ++c)
+      if (r >= 0 && r < rows && c >= 0 && c < cols) o[static_cast<std::size_t>(r * cols + c)] = 1;
+  return o;
+}
+
+// Where the feed's registers fly: T (C fragments) above T' (A fragments), large; U, X and V', the operands from
+// memory, small beside them with the current step's blocks outlined.
+void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step) {
+  const LoraLoop& l = mem.lora;
+  ImGui::TextWrapped("%s", l.term.c_str());
+  publish(ctx, "fragments.loop_term", l.term);
+  const GatherTile& g = l.tile;
+  const FragmentLayout& cl = hardware_fragment_layout(g.shape, Operand::C);
+  const FragmentLayout& al = hardware_fragment_layout(g.shape, Operand::A);
+  const int inner = g.x_cols;
+  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
+                                                   (avail.y - 3.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                                                       static_cast<float>(2 * g.tile_rows + 1)),
+                                          8.0f, 48.0f));
+  const float small = std::max(5.0f, std::floor(big * 0.42f));
+  ValuePalette palette;
+  palette.add(l.band.u_band), palette.add(l.band.v_swapped);
+  const bool vertical = step.kind == LoopStep::Kind::VerticalMma;
+  const bool horizontal = step.kind == LoopStep::Kind::HorizontalMma;
+  const bool feeding = step.kind == LoopStep::Kind::Feed;
+  const float t_move = feeding ? move_progress(mem.step_time) : (horizontal ? 1.0f : 0.0f);
+  const int vertical_steps = (g.x_rows / g.k) * (inner / g.n);
+
+  ImGui::BeginGroup();
+  MatrixPicture t;
+  t.id = "T";
+  t.title = "T = U·X in C fragments (colour: lane; label: T's column)";
+  t.title_color = kRankOneTitleColor;
+  t.rows = g.tile_rows, t.cols = inner;
+  t.coloring = CellColoring::Custom;
+  for (int r = 0; r < t.rows; ++r)
+    for (int c = 0; c < t.cols; ++c) {
+      // Fragments not yet touched by the first K block are still empty.
+      const bool started = !vertical || step.kb > 0 || c / g.n <= step.nb;
+      t.colors.push_back(started ? lane_color(cl.owner(r, c % g.n).lane) : zero_cell_color());
+      t.labels.push_back(std::to_string(c));
+    }
+  t.cell = big;
+  t.column_group = g.n;
+  if (vertical) t.outlined = block_outline(t.rows, t.cols, 0, t.rows, step.nb * g.n, step.nb * g.n + g.n);
+  t.tooltip = [cl, n = g.n](int r, int c) {
+    const FragmentOwner o = cl.owner(r, c % n);
+    return fmt::format("C fragment {}: lane {}, register {}", c / n, o.lane, o.reg);
+  };
+  const MatrixDrawn td = draw_matrix(t);
+  ImGui::Dummy(ImVec2(0, big));
+  MatrixPicture tp;
+  tp.id = "Tp";
+  tp.title = "T' in A fragments (label: the column of T each register holds)";
+  tp.title_color = kRankOneTitleColor;
+  tp.rows = g.tile_rows, tp.cols = inner;
+  tp.coloring = CellColoring::Custom;
+  for (int r = 0; r < tp.rows; ++r)
+    for (int k = 0; k < tp.cols; ++k) {
+      tp.colors.push_back(t_move >= 1.0f ? lane_color(al.owner(r, k % g.k).lane) : zero_cell_color());
+      tp.labels.push_back(t_move >= 1.0f ? std::to_string(l.swap.permutation[static_cast<std::size_t>(k)]) : "");
+    }
+  tp.cell = big;
+  tp.column_group = g.k;
+  if (horizontal) tp.outlined = block_outline(tp.rows, tp.cols, 0, tp.rows, step.kb * g.k, step.kb * g.k + g.k);
+  tp.tooltip = [al, k_dim = g.k, perm = l.swap.permutation](int r, int k) {
+    const FragmentOwner o = al.owner(r, k % k_dim);
+    return fmt::format("A block {}: lane {}, register {}; holds T column {}", k / k_dim, o.lane, o.reg,
+                       perm[static_cast<std::size_t>(k)]);
+  };
+  const MatrixDrawn tpd = draw_matrix(tp);
+  ImGui::EndGroup();
+
+  ImGui::SameLine(0, 2.0f * big);
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("operands from memory");
+  MatrixPicture u;
+  u.id = "U";
+  u.title = "U (registers)";
+  u.title_color = kRankOneTitleColor;
+  u.rows = g.tile_rows, u.cols = g.x_rows;
+  u.values = l.band.u_band;
+  u.palette = &palette;
+  u.cell = small;
+  u.numbers = false;
+  u.column_group = g.k;
+  if (vertical) u.outlined = block_outline(u.rows, u.cols, 0, u.rows, step.kb * g.k, step.kb * g.k + g.k);
+  draw_matrix(u);
+  MatrixPicture x;
+  x.id = "X";
+  x.title = "X (shared memory)";
+  x.title_color = kInputTitleColor;
+  x.rows = g.x_rows, x.cols = inner;
+  x.coloring = CellColoring::Custom;
+  x.numbers = false;
+  for (int r = 0; r < x.rows; ++r)
+    for (int c = 0; c < x.cols; ++c)
+      x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
+  x.cell = small;
+  x.column_group = g.n, x.row_group = g.k;
+  if (vertical) x.outlined = block_outline(x.rows, x.cols, step.kb * g.k, step.kb * g.k + g.k, step.nb * g.n, step.nb * g.n + g.n);
+  draw_matrix(x);
+  MatrixPicture v;
+  v.id = "Vp";
+  v.title = "V' (registers, rows permuted)";
+  v.title_color = kRankOneTitleColor;
+  v.rows = inner, v.cols = g.tile_cols;
+  v.values = l.band.v_swapped;
+  v.palette = &palette;
+  v.cell = small;
+  v.numbers = false;
+  v.row_group = g.k;
+  if (horizontal) v.outlined = block_outline(v.rows, v.cols, step.kb * g.k, step.kb * g.k + g.k, 0, v.cols);
+  draw_matrix(v);
+  ImGui::EndGroup();
+
+  // The feed: every A register flies from the C register it is, in the same lane (checked, not assumed).
+  bool same_lane = true;
+  for (int block = 0; block < inner / g.k; ++block)
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      for (int reg = 0; reg < l.swap.a_regs; ++reg) {
+        const RegisterSource src = l.swap.a_sources[static_cast<std::size_t>(block * l.swap.a_regs + reg)];
+        const FragmentCoord a = al.at(lane, reg), c = cl.at(lane, src.c_reg);
+        const int t_col = src.c_tile * g.n + c.col, tp_col = block * g.k + a.col;
+        if (a.row != c.row || l.swap.permutation[static_cast<std::size_t>(tp_col)] != t_col) same_lane = false;
+        if (feeding && t_move > 0.0f && t_move < 1.0f)
+          draw_moving_cell(td.cell_center(c.row, t_col), tpd.cell_center(a.row, tp_col), t_move, big, lane_color(lane),
+                           labels_fit(big, inner - 1) ? std::to_string(t_col) : "");
+      }
+  publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
+  ImGui::TextDisabled("%d tensor-core term(s) run this loop, each with its own U and V: %d + %d MMAs per term.", l.terms,
+                      vertical_steps, inner / g.k);
+}
+
+// The C fragment of one MMA above the A or B operand it becomes; each register flies to its place in its lane.
+void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step) {
+  const FlashFftPlan& p = mem.fft;
+  const bool to_b = step.kind == LoopStep::Kind::FftFeed && step.feed_target == Operand::B;
+  const RegisterFeed& feed = to_b ? p.feed_to_b : p.feed_to_a;
+  const FragmentLayout& cl = hardware_fragment_layout(p.shape, Operand::C);
+  const MmaShapeInfo& info = mma_info(p.shape);
+  const int k_steps = info.n / info.k; // a C tile's columns feed this many k-steps
+  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // Side by side, a gap between: each register moves along its row, which is what "same lane" looks like here.
+  const int target_rows = to_b ? info.k * k_steps : info.m, target_cols = to_b ? info.n : info.k * k_steps;
+  const float cell = std::floor(std::clamp(std::min(0.8f * avail.x / static_cast<float>(info.n + target_cols + 3),
+                                                    (avail.y - title_h - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                                                        static_cast<float>(std::max(info.m, target_rows))),
+                                           10.0f, 56.0f));
+  MatrixPicture c;
+  c.id = "C";
+  c.title = "C of the previous MMA (colour: lane; label: column)";
+  c.title_color = kRankOneTitleColor;
+  c.rows = info.m, c.cols = info.n;
+  c.coloring = CellColoring::Custom;
+  for (int r = 0; r < c.rows; ++r)
+    for (int col = 0; col < c.cols; ++col) {
+      c.colors.push_back(lane_color(cl.owner(r, col).lane));
+      c.labels.push_back(std::to_string(col));
+    }
+  c.cell = cell;
+  c.tooltip = [cl](int r, int col) {
+    const FragmentOwner o = cl.owner(r, col);
+    return fmt::format("lane {}, register {}", o.lane, o.reg);
+  };
+  const MatrixDrawn cd = draw_matrix(c);
+  ImGui::SameLine(0, 3.0f * cell);
+  const bool feeding = step.kind == LoopStep::Kind::FftFeed;
+  const float t_move = feeding ? move_progress(mem.step_time) : 0.0f;
+  MatrixPicture target;
+  target.id = "target";
+  target.title = fmt::format("{} of the next MMA, {} k-steps", to_b ? "B" : "A", k_steps);
+  target.title_color = kInputTitleColor;
+  target.rows = target_rows;
+  target.cols = target_cols;
+  target.coloring = CellColoring::Custom;
+  target.colors.assign(static_cast<std::size_t>(target.rows * target.cols), zero_cell_color());
+  target.labels.assign(target.colors.size(), "");
+  if (to_b)
+    target.row_group = info.k;
+  else
+    target.column_group = info.k;
+  target.cell = cell;
+  auto target_cell = [&](const RegisterFeedEntry& e) {
+    return to_b ? FragmentCoord{e.k_step * info.k + e.target.row, e.target.col}
+                : FragmentCoord{e.target.row, e.k_step * info.k + e.target.col};
+  };
+  bool same_lane = true;
+  for (const RegisterFeedEntry& e : feed.entries) {
+    const FragmentCoord t = target_cell(e);
+    const std::size_t i = static_cast<std::size_t>(t.row * target.cols + t.col);
+    if (cl.at(e.lane, e.c_reg) != e.c) same_lane = false;
+    if (t_move >= 1.0f || !feeding) {
+      target.colors[i] = lane_color(e.lane);
+      target.labels[i] = std::to_string(e.c.col);
+    }
+  }
+  const MatrixDrawn dd = draw_matrix(target);
+  if (feeding && t_move > 0.0f && t_move < 1.0f)
+    for (const RegisterFeedEntry& e : feed.entries) {
+      const FragmentCoord t = target_cell(e);
+      draw_moving_cell(cd.cell_center(e.c.row, e.c.col), dd.cell_center(t.row, t.col), t_move, cell, lane_color(e.lane),
+                       labels_fit(cell, info.n - 1) ? std::to_string(e.c.col) : "");
+    }
+  std::string order;
+  for (int k : feed.k_order) order += (order.empty() ? "" : " ") + std::to_string(k);
+  ImGui::TextWrapped("k-step j, element t reads C column k_order[%d j + t]: [%s]. %s", info.k, order.c_str(),
+                     feed.shuffle_free ? "Every element stays in its lane: no shuffle." : feed.problem.c_str());
+  publish(ctx, "fragments.feed_in_lane", same_lane && feed.shuffle_free ? "yes" : "no");
+}
+
+void draw_loop(ViewContext& ctx, FragmentsMemory& mem) {
+  int method = mem.method == LoopMethod::LoraStencil ? 0 : 1;
+  if (ImGui::RadioButton("LoRAStencil: U·X·V with butterfly swap", &method, 0)) mem.method = LoopMethod::LoraStencil;
+  probe_last_item(ctx.state, "fragments.loop.lorastencil");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("FlashFFTStencil: DFT chain with swizzled fragments", &method, 1)) mem.method = LoopMethod::FlashFft;
+  probe_last_item(ctx.state, "fragments.loop.flashfft");
+  if (!mem.built || !(mem.built_for == ctx.state.stencil) || mem.built_method != mem.method) rebuild_loop(mem, ctx.state.stencil);
+  if (!mem.unsupported.empty()) {
+    draw_unsupported(mem.method == LoopMethod::LoraStencil ? "LoRAStencil" : "FlashFFTStencil", mem.unsupported);
+    publish(ctx, "fragments.unsupported", mem.unsupported);
+    return;
+  }
+  const int n = static_cast<int>(mem.steps.size());
+  mem.step = std::clamp(mem.step, 0, n - 1);
+  const int before = mem.step;
+  ImGui::BeginDisabled(mem.step == 0);
+  if (ImGui::Button("◀ Prev")) --mem.step;
+  ImGui::EndDisabled();
+  probe_last_item(ctx.state, "fragments.prev");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(mem.step + 1 >= n);
+  if (ImGui::Button("Next ▶")) ++mem.step;
+  ImGui::EndDisabled();
+  probe_last_item(ctx.state, "fragments.next");
+  ImGui::SameLine();
+  if (ImGui::Button(mem.playing ? "Pause" : "Play")) mem.playing = !mem.playing;
+  probe_last_item(ctx.state, "fragments.play");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(200.0f);
+  int shown = mem.step + 1;
+  if (ImGui::SliderInt("##step", &shown, 1, n, "step %d")) mem.step = shown - 1;
+  probe_last_item(ctx.state, "fragments.step");
+  mem.step_time += ImGui::GetIO().DeltaTime;
+  if (mem.playing && mem.step_time > kStepSeconds) mem.step = (mem.step + 1) % n;
+  if (mem.step != before) mem.step_time = 0;
+  const LoopStep& step = mem.steps[static_cast<std::size_t>(mem.step)];
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d", n);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.88f, 0.55f, 1.0f));
+  ImGui::TextWrapped("%s", step.text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  if (mem.method == LoopMethod::LoraStencil)
+    draw_lora_scene(ctx, mem, step);
+  else
+    draw_fft_scene(ctx, mem, step);
+  publish(ctx, "fragments.step", std::to_string(mem.step + 1));
+  publish(ctx, "fragments.step_text", step.text);
+}
+
+// A lecture step names the loop and lands on its feed, where the animation is.
+void apply_page_request(FragmentsMemory& mem, const std::string& page, const Stencil& s) {
+  if (page.rfind("loop:", 0) != 0) return;
+  mem.method = page == "loop:flashfft" ? LoopMethod::FlashFft : LoopMethod::LoraStencil;
+  rebuild_loop(mem, s);
+  mem.playing = false;
+  mem.step_time = 0;
+  for (std::size_t i = 0; i < mem.steps.size(); ++i)
+    if (mem.steps[i].kind == LoopStep::Kind::Feed || mem.steps[i].kind == LoopStep::Kind::FftFeed) {
+      mem.step = static_cast<int>(i);
+      break;
+    }
+}
+
+} // namespace
+
+void draw_fragments_window(ViewContext& ctx) {
+  if (!begin_view_window(ctx, kView, "Fragments")) {
+    ImGui::End();
+    return;
+  }
+  FragmentsMemory& mem = ctx.memory.get<FragmentsMemory>(kView);
+  const std::string page = ctx.layout.take_page_request(kView);
+  apply_page_request(mem, page, ctx.state.stencil);
+  if (ImGui::BeginTabBar("fragments_pages")) {
+    if (begin_view_page(ctx, kView, "layouts", "Layouts", page)) {
+      draw_layouts(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    // "loop:<method>" requests pick the loop's method too (apply_page_request above).
+    if (begin_view_page(ctx, kView, "loop", "Inner loop, step by step", page.rfind("loop:", 0) == 0 ? "loop" : page)) {
+      draw_loop(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+} // namespace se

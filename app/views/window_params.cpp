@@ -1,0 +1,316 @@
+// The parameter-matrix view: TCStencil's banded L x L matrices (star: P_ver and P_hor; box: one per kernel row
+// applied to the input shifted by that row), the partial coefficients the tile border leaves and the taps that
+// fall to CUDA cores; ConvStencil's fused kernel, stencil2row layout and triangular kernel matrices.
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/widgets/matrix_widget.hpp"
+#include "app/views/views.hpp"
+#include "core/convstencil/convstencil_plan.hpp"
+#include "core/tcstencil/tcstencil_plan.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "params";
+
+struct ParamsMemory {
+  Precision precision = Precision::FP16;
+  CachedPlan<std::pair<Stencil, Precision>, TCStencilPlan> tc;
+  int tc_matrix = 0;
+  CachedPlan<Stencil, ConvStencilPlan> conv;
+  int conv_plane = 0;
+};
+
+// The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
+// the halo the stencil needs but no GEMM of this tile reads (orange: CUDA cores), the output tile outlined.
+void draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell) {
+  const int r = plan.stencil.radius, L = plan.L, side = L + 2 * r;
+  MatrixPicture in;
+  in.id = "shifted";
+  in.title = p.row_shift == 0 ? "input read by this GEMM" : fmt::format("input read: tile shifted {:+d} rows", p.row_shift);
+  in.title_color = kInputTitleColor;
+  in.rows = in.cols = side;
+  in.coloring = CellColoring::Custom;
+  in.numbers = false;
+  in.outlined.assign(static_cast<std::size_t>(side * side), 0);
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) {
+      const int ty = y - r, tx = x - r; // tile coordinates; the tile is [0, L)
+      // Output row ty of this GEMM reads input row ty + shift.
+      const bool read_shifted = tx >= 0 && tx < L && ty >= p.row_shift && ty < p.row_shift + L;
+      const bool in_tile = tx >= 0 && tx < L && ty >= 0 && ty < L;
+      in.colors.push_back(read_shifted ? IM_COL32(86, 132, 200, 255) : IM_COL32(214, 140, 60, 255));
+      if (in_tile && (tx == 0 || tx == L - 1 || ty == 0 || ty == L - 1))
+        in.outlined[static_cast<std::size_t>(y * side + x)] = 1;
+    }
+  in.outline_color = IM_COL32(255, 255, 255, 200);
+  in.cell = cell;
+  in.tooltip = [r, L, shift = p.row_shift](int y, int x) {
+    const int ty = y - r, tx = x - r;
+    const bool inside = tx >= 0 && tx < L && ty >= shift && ty < shift + L;
+    return fmt::format("input ({:+d}, {:+d}) relative to the tile's first point: {}", tx, ty,
+                       inside ? "read by the GEMM" : "outside this GEMM's operand (CUDA-core taps where needed)");
+  };
+  draw_matrix(in);
+}
+
+void draw_taps(const TCStencilPlan& plan) {
+  if (plan.cuda_core_taps.empty()) {
+    ImGui::TextDisabled("No taps on CUDA cores: the GEMMs cover every output.");
+    return;
+  }
+  if (!ImGui::BeginTable("taps", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
+                                        ImGuiTableFlags_SizingFixedFit,
+                         ImVec2(0, std::min(10.0f, 1.0f + plan.cuda_core_taps.size()) * ImGui::GetTextLineHeightWithSpacing())))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("tap (dx, dy, dz)");
+  ImGui::TableSetupColumn("weight");
+  ImGui::TableSetupColumn("tile rows");
+  ImGui::TableSetupColumn("tile cols");
+  ImGui::TableSetupColumn("outputs");
+  ImGui::TableHeadersRow();
+  for (const CudaCoreTap& t : plan.cuda_core_taps) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("(%+d, %+d, %+d)", t.dx, t.dy, t.dz);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", t.operand);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d..%d", t.row_begin, t.row_end - 1);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d..%d", t.col_begin, t.col_end - 1);
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld", static_cast<long long>(t.outputs()));
+  }
+  ImGui::EndTable();
+}
+
+void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
+  int precision = mem.precision == Precision::FP16 ? 0 : 1;
+  if (ImGui::RadioButton("FP16 (the paper's WMMA 16×16×16)", &precision, 0)) mem.precision = Precision::FP16;
+  probe_last_item(ctx.state, "params.tc.fp16");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("FP64 (ours, mma.m8n8k4)", &precision, 1)) mem.precision = Precision::FP64;
+  probe_last_item(ctx.state, "params.tc.fp64");
+  const Stencil& s = ctx.state.stencil;
+  const TCStencilPlan& plan = mem.tc.get({s, mem.precision}, [&] { return make_tcstencil_plan(s, mem.precision); });
+  const std::string method = mem.precision == Precision::FP16 ? "TCStencil (FP16)" : "TCStencil (FP64)";
+  if (!mem.tc.unsupported.empty()) {
+    draw_unsupported(method.c_str(), mem.tc.unsupported);
+    publish(ctx, "params.unsupported", mem.tc.unsupported);
+    return;
+  }
+  ImGui::TextWrapped("%s decomposition, L = %d: %d GEMM(s) of %d×%d×%d = %d MMA instructions per tile, and %lld "
+                     "CUDA-core FMAs for the border. The paper's inner region, whose whole stencil comes from the "
+                     "GEMMs, is %d of the %d points.",
+                     plan.decomposition == TCStencilDecomposition::Star ? "Star" : "Box", plan.L,
+                     static_cast<int>(plan.matrices.size()), plan.L, plan.L, plan.L, plan.mma_per_tile(),
+                     static_cast<long long>(plan.cuda_core_fma_per_tile()), plan.inner_points_per_tile(), plan.L * plan.L);
+  mem.tc_matrix = std::clamp(mem.tc_matrix, 0, static_cast<int>(plan.matrices.size()) - 1);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int i = 0; i < static_cast<int>(plan.matrices.size()); ++i) {
+    const char* name = plan.matrices[static_cast<std::size_t>(i)].name.c_str();
+    if (i > 0) { // wrap the buttons (3D box stencils have nine matrices)
+      ImGui::SameLine();
+      const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
+      if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+    }
+    ImGui::RadioButton(name, &mem.tc_matrix, i);
+    probe_last_item(ctx.state, fmt::format("params.tc.matrix.{}", i));
+  }
+  const ParameterMatrix& p = plan.matrices[static_cast<std::size_t>(mem.tc_matrix)];
+  ValuePalette palette;
+  for (const ParameterMatrix& m : plan.matrices) palette.add(m.operand);
+
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const int side = plan.L + 2 * plan.stencil.radius;
+  const float fit = std::floor((avail - 40.0f) / static_cast<float>(plan.L + side / 2 + 1));
+  MatrixPicture m;
+  m.id = "P";
+  m.title = fmt::format("{} ({} operand)", p.name, plan.precision == Precision::FP16 ? "FP16" : "FP64");
+  m.title_color = kWeightTitleColor;
+  m.rows = m.cols = plan.L;
+  m.values = p.operand;
+  m.palette = &palette;
+  m.digits = 3;
+  m.max_width = fit * static_cast<float>(plan.L);
+  m.max_height = ImGui::GetContentRegionAvail().y * 0.62f;
+  (p.side == ParameterSide::Left ? m.marked_rows : m.marked_columns) = p.partial_lines;
+  m.mark_color = IM_COL32(255, 150, 60, 255);
+  std::vector<double> weights = p.weights;
+  m.tooltip = [weights, L = plan.L](int r, int c) {
+    return fmt::format("FP64 weight {:.10g}", weights[static_cast<std::size_t>(r * L + c)]);
+  };
+  const MatrixDrawn drawn = draw_matrix(m);
+  probe_rect(ctx.state, "params.tc.matrix", drawn.min, drawn.max);
+  ImGui::SameLine(0, 24.0f);
+  ImGui::BeginGroup();
+  draw_shifted_input(plan, p, std::max(6.0f, std::floor(drawn.cell * 0.5f)));
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+  ImGui::TextWrapped("%s", p.side == ParameterSide::Left ? "P × tile: each output sums its column's neighbours."
+                                                         : "tile × P: each output sums its row's neighbours.");
+  ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours the stencil "
+                      "needs that it does not read. White frame: the output tile.",
+                      p.row_shift);
+  ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
+                      "neighbours come from the CUDA-core taps below.",
+                      p.side == ParameterSide::Left ? "rows" : "columns", p.name.c_str(), 2 * plan.stencil.radius + 1);
+  if (drawn.letters) draw_palette_legend(palette, 5);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::TextUnformatted("Taps finished on CUDA cores (per tile)");
+  draw_taps(plan);
+  publish(ctx, "params.tc.matrix", p.name);
+  publish(ctx, "params.tc.operand", fact_numbers(p.operand));
+}
+
+void draw_stencil2row(const ConvStencilPlan& plan) {
+  const Stencil2RowLayout& l = plan.layout;
+  MatrixPicture m;
+  m.id = "s2r";
+  m.title = fmt::format("stencil2row of one input row ({} columns): colour = segment, number = offset in it", l.input_columns);
+  m.title_color = kInputTitleColor;
+  m.rows = 2, m.cols = l.input_columns;
+  m.coloring = CellColoring::Custom;
+  for (int row = 0; row < 2; ++row)
+    for (int c = 0; c < l.input_columns; ++c) {
+      const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
+      const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
+      m.colors.push_back(seg < 0 ? zero_cell_color() : categorical_color(seg));
+      m.labels.push_back(seg < 0 ? "" : std::to_string(off));
+    }
+  m.row_labels = {"A", "B"};
+  m.column_group = plan.segment;
+  m.max_width = ImGui::GetContentRegionAvail().x;
+  m.cell = ImGui::CalcTextSize("00").x + 10.0f;
+  m.tooltip = [l](int row, int c) {
+    const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
+    const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
+    return seg < 0 ? fmt::format("input column {} is not in {}", c, row == 0 ? "A" : "B")
+                   : fmt::format("input column {} -> {} segment {}, offset {}", c, row == 0 ? "A" : "B", seg, off);
+  };
+  draw_matrix(m);
+}
+
+void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
+  const Stencil& s = ctx.state.stencil;
+  const ConvStencilPlan& plan = mem.conv.get(s, [&] { return make_convstencil_plan(s); });
+  if (!mem.conv.unsupported.empty()) {
+    draw_unsupported("ConvStencil", mem.conv.unsupported);
+    publish(ctx, "params.unsupported", mem.conv.unsupported);
+    return;
+  }
+  const std::string fusion = plan.fused_steps > 1
+                                 ? fmt::format("{} steps fused into W^{} (radius {}, k = {})", plan.fused_steps,
+                                               plan.fused_steps, plan.fused.radius, plan.k)
+                                 : fmt::format("no temporal fusion (radius {}, k = {})", plan.fused.radius, plan.k);
+  ImGui::TextWrapped("%s. Each segment gives U = k+1 = %d outputs; a tile of %d segments reads one input row as A and B "
+                     "(%d×%d each, K = %d padded to %d) and multiplies them by the triangular kernel matrices: %d MMAs per "
+                     "tile row and plane for %d outputs.",
+                     fusion.c_str(), plan.segment, plan.layout.segments, plan.layout.segments, plan.k_columns,
+                     plan.k_columns, plan.k_padded, plan.mma_per_tile_row(), plan.outputs_per_tile_row());
+  if (plan.planes > 1) {
+    ImGui::SetNextItemWidth(200.0f);
+    ImGui::SliderInt("Plane", &mem.conv_plane, 0, plan.planes - 1);
+    probe_last_item(ctx.state, "params.conv.plane");
+  }
+  mem.conv_plane = std::clamp(mem.conv_plane, 0, static_cast<int>(plan.kernels.size()) - 1);
+  const DualTessellationKernels& k = plan.kernels[static_cast<std::size_t>(mem.conv_plane)];
+  draw_stencil2row(plan);
+
+  ImGui::TextDisabled("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
+                      plan.layout.overlap, plan.layout.input_columns);
+  ValuePalette palette;
+  palette.add(plan.fused.weights);
+  palette.add(k.kernel_a);
+  palette.add(k.kernel_b);
+  // The kernel matrices are K_pad tall: fit them to the height, but never below a letter's height (then scroll).
+  const float height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  const float row_h = std::floor(std::max(ImGui::GetTextLineHeight() + 4.0f, height / static_cast<float>(plan.k_padded + 2)));
+
+  // W^T of this plane (rows dy, columns dx), the source of both triangular matrices.
+  MatrixPicture w;
+  w.id = "WT";
+  w.title = plan.fused_steps > 1 ? fmt::format("W^{} (plane {})", plan.fused_steps, k.plane) : "W";
+  w.title_color = kWeightTitleColor;
+  w.rows = plan.kernel_rows, w.cols = plan.k;
+  const int side = plan.k;
+  const int planes = plan.planes;
+  for (int r = 0; r < plan.kernel_rows; ++r)
+    for (int c = 0; c < side; ++c) {
+      const int dz = planes > 1 ? k.plane : 0;
+      const int dy = plan.kernel_rows > 1 ? r - plan.fused.radius : 0;
+      w.values.push_back(plan.fused.at(c - plan.fused.radius, dy, dz));
+    }
+  w.palette = &palette;
+  w.digits = 3;
+  w.max_width = 0.22f * ImGui::GetContentRegionAvail().x;
+  ImGui::BeginGroup();
+  const MatrixDrawn wd = draw_matrix(w);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(wd.max.x - wd.min.x, 200.0f));
+  ImGui::TextDisabled("Row i·k + j of kernel_a holds W(i, j − t) for output t of the segment where j ≥ t; kernel_b "
+                      "the rest of the window, W(i, j + k − t) where j < t.");
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::SameLine(0, 30.0f);
+
+  MatrixPicture a;
+  a.id = "kernel_a";
+  a.title = "kernel_a (× A): lower triangular";
+  a.title_color = kWeightTitleColor;
+  a.rows = plan.k_padded, a.cols = plan.n_padded;
+  a.values = k.kernel_a;
+  a.palette = &palette;
+  a.row_group = plan.k;
+  a.cell = row_h;
+  a.digits = 2;
+  a.tooltip = [kk = plan.k](int r, int t) {
+    return fmt::format("kernel row {}, segment position {} -> output {} of the segment", r / kk, r % kk, t);
+  };
+  draw_matrix(a);
+  ImGui::SameLine(0, 16.0f);
+  MatrixPicture b = a;
+  b.id = "kernel_b";
+  b.title = "kernel_b (× B): strictly upper";
+  b.values = k.kernel_b;
+  const MatrixDrawn bd = draw_matrix(b);
+  if (wd.letters || bd.letters) {
+    ImGui::SameLine(0, 20.0f);
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+    draw_palette_legend(palette, 5);
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+  }
+  publish(ctx, "params.conv.kernel_a", fact_numbers(k.kernel_a));
+}
+
+} // namespace
+
+void draw_params_window(ViewContext& ctx) {
+  if (!begin_view_window(ctx, kView, "Parameter matrices (TCStencil, ConvStencil)")) {
+    ImGui::End();
+    return;
+  }
+  ParamsMemory& mem = ctx.memory.get<ParamsMemory>(kView);
+  const std::string page = ctx.layout.take_page_request(kView);
+  if (ImGui::BeginTabBar("params_pages")) {
+    if (begin_view_page(ctx, kView, "tcstencil", "TCStencil", page)) {
+      draw_tcstencil(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "convstencil", "ConvStencil", page)) {
+      draw_convstencil(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+} // namespace se

@@ -1,0 +1,485 @@
+// The rank-1 pyramid view (LoRAStencil, paper Fig. 5): W peeled into rank-1 terms C = u·vᵀ with the residual
+// after each, the rank, the SVD alternative and its extra cost for weights the pyramid cannot take, and the
+// banded U and V of one residual-dimension-gathering step on an 8x8 tile.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/widgets/matrix_widget.hpp"
+#include "app/views/views.hpp"
+#include "core/lorastencil/lorastencil_plan.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "pyramid";
+
+// Everything the view draws, derived from one stencil (and plane) and rebuilt only when they change.
+struct PyramidFigure {
+  Stencil stencil;
+  int plane = 0;
+  bool built = false;
+  std::string unsupported;       // why LoRAStencil cannot take the stencil at all
+  PlaneKind plane_kind = PlaneKind::TensorCores;
+  WeightMatrix weights;
+  WeightDecomposition decomposition; // the pyramid, or the SVD where the pyramid cannot be built
+  std::string pyramid_obstacle;      // empty when the pyramid exists
+  WeightDecomposition svd;           // always, to price the alternative
+  GatherTile tile;
+  ButterflySwap swap;
+  std::vector<BandedPair> bands;     // per tensor-core term of `decomposition`
+  LineGather line;                   // 1D
+  double mma_per_point = 0;          // the auto plan (one base step per pass)
+  double svd_mma_per_point = 0;      // the SVD forced
+  std::string fusion_rule;
+  int fused_steps = 1;
+};
+
+struct PyramidMemory {
+  PyramidFigure figure;
+  int plane = 0;
+  int term = 0;
+};
+
+LoraStencilOptions one_step(DecompositionChoice choice) {
+  LoraStencilOptions o;
+  o.fused_steps = 1;
+  o.decomposition = choice;
+  return o;
+}
+
+PyramidFigure build_figure(const Stencil& s, int plane) {
+  PyramidFigure f;
+  f.stencil = s;
+  f.plane = plane;
+  f.built = true;
+  try {
+    const LoraStencilPlan plan = make_lorastencil_plan(s, one_step(DecompositionChoice::Auto));
+    f.mma_per_point = plan.cost.mma_per_point;
+    const LoraStencilPlan fused = make_lorastencil_plan(s); // what the cost model would fuse
+    f.fused_steps = fused.fused_steps;
+    f.fusion_rule = fused.fusion_rule;
+    if (s.dims == 1) {
+      f.line = plan.line;
+      return f;
+    }
+    f.svd_mma_per_point = make_lorastencil_plan(s, one_step(DecompositionChoice::Svd)).cost.mma_per_point;
+    const WeightDecomposition* planned = nullptr; // the plan's own split of this plane
+    for (const LoraPlane& p : plan.planes)
+      if (p.dz == plane) {
+        f.plane_kind = p.kind;
+        if (p.kind == PlaneKind::TensorCores) planned = &p.decomposition;
+      }
+    f.weights = weight_matrix(s, plane);
+    f.pyramid_obstacle = pyramid_obstacle(f.weights);
+    f.svd = svd_decomposition(f.weights);
+    // The pyramid where W has one (the paper's figure); where it has none, what the plan runs: the cross split of
+    // a star (cheaper than the SVD, which is priced beside it) or the SVD.
+    if (f.pyramid_obstacle.empty())
+      f.decomposition = pyramid_decomposition(f.weights);
+    else if (planned != nullptr && planned->kind == DecompositionKind::Cross)
+      f.decomposition = *planned;
+    else
+      f.decomposition = f.svd;
+    f.tile = plan.tile;
+    f.swap = plan.swap;
+    for (const RankOneTerm& t : f.decomposition.terms)
+      if (!t.on_cuda_cores) f.bands.push_back(make_banded_pair(f.tile, f.swap, t));
+  } catch (const InputError& e) {
+    f.unsupported = e.what();
+  }
+  return f;
+}
+
+MatrixPicture weight_picture(const char* id, std::string title, ImU32 title_color, const WeightMatrix& w,
+                             const ValuePalette& palette, float cell, int digits) {
+  MatrixPicture m;
+  m.id = id;
+  m.title = std::move(title);
+  m.title_color = title_color;
+  m.rows = m.cols = w.side;
+  m.values = w.values;
+  m.palette = &palette;
+  m.cell = cell;
+  m.digits = digits;
+  const int h = w.radius();
+  m.tooltip = [h](int r, int c) { return fmt::format("offset dx = {:+d}, dy = {:+d}", c - h, r - h); };
+  return m;
+}
+
+MatrixPicture vector_picture(const char* id, std::string title, const std::vector<double>& v, bool column,
+                             const ValuePalette& palette, float cell, int digits) {
+  MatrixPicture m;
+  m.id = id;
+  m.title = std::move(title);
+  m.title_color = kRankOneTitleColor;
+  m.rows = column ? static_cast<int>(v.size()) : 1;
+  m.cols = column ? 1 : static_cast<int>(v.size());
+  m.values = v;
+  m.palette = &palette;
+  m.cell = cell;
+  m.digits = digits;
+  return m;
+}
+
+// The largest cell width any number of the figure needs at `digits` significant digits.
+float widest_number(const std::vector<const std::vector<double>*>& all, int digits) {
+  float widest = 0;
+  for (const auto* values : all)
+    for (double v : *values) widest = std::max(widest, ImGui::CalcTextSize(compact_number(v, digits).c_str()).x);
+  return widest + 8.0f;
+}
+
+// One level of the pyramid: R_{i-1} = u_i·v_iᵀ + R_i, with u down the left of C_i and vᵀ above it, every part
+// centred in the level's band.
+void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette& palette, float cell, int digits) {
+  const RankOneTerm& t = d.terms[i];
+  const WeightMatrix& before = i == 0 ? d.weights : d.terms[i - 1].residual;
+  const bool svd = d.kind == DecompositionKind::Svd;
+  const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
+  ImGui::PushID(static_cast<int>(i));
+  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float full_h = title_h + cell * static_cast<float>(d.weights.side);
+  const float stack_h = t.on_cuda_cores ? title_h + cell : 2.0f * title_h + cell * static_cast<float>(t.size + 1);
+  const float block_h = std::max(full_h, stack_h);
+  const float top = ImGui::GetCursorPosY();
+  const float full_top = top + 0.5f * (block_h - full_h), stack_top = top + 0.5f * (block_h - stack_h);
+
+  ImGui::SetCursorPosY(full_top);
+  draw_matrix(weight_picture("before", before_name, kWeightTitleColor, before, palette, cell, digits));
+  ImGui::SameLine();
+  ImGui::SetCursorPosY(top);
+  draw_operator("=", block_h);
+  if (t.on_cuda_cores) {
+    MatrixPicture apex;
+    apex.id = "apex";
+    apex.title = fmt::format("C{} (apex)", i + 1);
+    apex.title_color = kRankOneTitleColor;
+    apex.rows = apex.cols = 1;
+    apex.values = {t.weight()};
+    apex.palette = &palette;
+    apex.cell = cell;
+    apex.digits = digits;
+    apex.tooltip = [](int, int) { return std::string("the 1x1 apex: weight times the centre point, on CUDA cores"); };
+    ImGui::SetCursorPosY(stack_top);
+    ImGui::BeginGroup();
+    draw_matrix(apex);
+    ImGui::TextDisabled("CUDA cores");
+    ImGui::EndGroup();
+  } else {
+    // u is a column to the left of C, vᵀ a row above it, each cell in line with the C cells it scales.
+    ImGui::SetCursorPosY(stack_top + 2.0f * title_h + cell);
+    draw_matrix(vector_picture("u", "", t.u, true, palette, cell, digits));
+    ImGui::SameLine(0, 3.0f);
+    ImGui::SetCursorPosY(stack_top);
+    ImGui::BeginGroup();
+    draw_matrix(vector_picture("v", "vᵀ", t.v, false, palette, cell, digits));
+    MatrixPicture c;
+    c.id = "C";
+    c.title = fmt::format("C{} = u·vᵀ ({}×{}{})", i + 1, t.size, t.size, svd ? fmt::format(", σ{} in u", i + 1) : "");
+    c.title_color = kRankOneTitleColor;
+    c.rows = c.cols = t.size;
+    // Only the term's own size x size block: the pyramid shrinks by a ring per level.
+    for (int r = 0; r < t.size; ++r)
+      for (int col = 0; col < t.size; ++col)
+        c.values.push_back(t.u[static_cast<std::size_t>(r)] * t.v[static_cast<std::size_t>(col)]);
+    c.palette = &palette;
+    c.cell = cell;
+    c.digits = digits;
+    c.tooltip = [u = t.u, v = t.v](int r, int col) {
+      return fmt::format("u[{}] · v[{}] = {:.6g} · {:.6g}", r, col, u[static_cast<std::size_t>(r)],
+                         v[static_cast<std::size_t>(col)]);
+    };
+    draw_matrix(c);
+    ImGui::EndGroup();
+  }
+  ImGui::SameLine();
+  ImGui::SetCursorPosY(top);
+  draw_operator("+", block_h);
+  ImGui::SetCursorPosY(full_top);
+  draw_matrix(weight_picture("after", fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1), kWeightTitleColor,
+                             t.residual, palette, cell, digits));
+  ImGui::SetCursorPosY(top + block_h + 1.5f * ImGui::GetStyle().ItemSpacing.y);
+  ImGui::Dummy(ImVec2(0, 0));
+  ImGui::PopID();
+}
+
+void draw_cost_lines(const PyramidFigure& f) {
+  const WeightDecomposition& d = f.decomposition;
+  const int h = f.weights.radius();
+  const int per_term = f.tile.mma_per_term();
+  if (f.pyramid_obstacle.empty()) {
+    ImGui::TextWrapped("Pyramid: %d rank-1 term(s) on tensor cores × %d MMAs per 8×8 tile = %d MMAs (%.3g per point, "
+                       "one base step). The SVD would need %d full-size term(s): %d MMAs, %.2f× the pyramid.",
+                       d.tensor_core_terms(), per_term, d.tensor_core_terms() * per_term, f.mma_per_point,
+                       f.svd.tensor_core_terms(), f.svd.tensor_core_terms() * per_term,
+                       d.tensor_core_terms() > 0 ? static_cast<double>(f.svd.tensor_core_terms()) / d.tensor_core_terms() : 0.0);
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
+    ImGui::TextWrapped("No pyramid: %s.", f.pyramid_obstacle.c_str());
+    ImGui::PopStyleColor();
+    if (f.decomposition.kind == DecompositionKind::Cross)
+      ImGui::TextWrapped("LoRAStencil's plan takes the cross split below: %d term(s) on tensor cores, each gathered by a "
+                         "single product where u or v is one weight; %.3g MMAs per point against the SVD's %.3g.",
+                         f.decomposition.tensor_core_terms(), f.mma_per_point, f.svd_mma_per_point);
+    ImGui::TextWrapped("The SVD alternative (Eq. 8) splits W into rank(W) = %d full-size terms, all on tensor cores: "
+                       "%d × %d = %d MMAs per 8×8 tile (%.3g per point). A pyramid of this size would put at most "
+                       "h = %d terms on tensor cores (%d MMAs, its 1×1 apex on CUDA cores): the SVD costs %.2f× that.",
+                       f.svd.rank, f.svd.tensor_core_terms(), per_term, f.svd.tensor_core_terms() * per_term,
+                       f.svd_mma_per_point, h, h * per_term,
+                       h > 0 ? static_cast<double>(f.svd.tensor_core_terms()) / h : 0.0);
+  }
+}
+
+void publish_figure(ViewContext& ctx, const PyramidFigure& f) {
+  publish(ctx, "pyramid.W", fact_numbers(f.weights.values));
+  publish(ctx, "pyramid.kind", std::string(to_string(f.decomposition.kind)));
+  publish(ctx, "pyramid.rank", std::to_string(f.decomposition.rank));
+  publish(ctx, "pyramid.terms", std::to_string(f.decomposition.terms.size()));
+  for (std::size_t i = 0; i < f.decomposition.terms.size(); ++i) {
+    publish(ctx, fmt::format("pyramid.u{}", i + 1), fact_numbers(f.decomposition.terms[i].u));
+    publish(ctx, fmt::format("pyramid.v{}", i + 1), fact_numbers(f.decomposition.terms[i].v));
+  }
+}
+
+void draw_decomposition_page(const PyramidFigure& f) {
+  const WeightDecomposition& d = f.decomposition;
+  std::string sigmas;
+  for (double s : d.singular_values) sigmas += (sigmas.empty() ? "" : ", ") + compact_number(s, 3);
+  ImGui::Text("rank(W) = %d", d.rank);
+  ImGui::SameLine();
+  ImGui::TextDisabled("singular values %s", sigmas.c_str());
+  ImGui::TextWrapped("%s", d.reason.c_str());
+  draw_cost_lines(f);
+  ImGui::Separator();
+
+  ValuePalette palette;
+  palette.add(d.weights.values);
+  std::vector<std::vector<double>> blocks; // the C_i as drawn (their own size), so their values get colours too
+  for (const RankOneTerm& t : d.terms) {
+    blocks.emplace_back();
+    for (double a : t.u)
+      for (double b : t.v) blocks.back().push_back(a * b);
+  }
+  std::vector<const std::vector<double>*> all{&d.weights.values};
+  for (std::size_t i = 0; i < d.terms.size(); ++i) {
+    const RankOneTerm& t = d.terms[i];
+    palette.add(t.u), palette.add(t.v), palette.add(t.residual.values), palette.add(blocks[i]);
+    all.push_back(&t.u), all.push_back(&t.v), all.push_back(&t.residual.values), all.push_back(&blocks[i]);
+  }
+  // One cell size for the whole figure, so a level's matrices line up: as wide as the numbers need, narrower to
+  // fit the window's width and, as long as two digits stay readable, its height (else the figure scrolls).
+  const int side = d.weights.side;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float operators = 2.0f * (ImGui::CalcTextSize("=").x + 2.0f * style.ItemSpacing.x) + 12.0f;
+  const float fit_w = std::floor((ImGui::GetContentRegionAvail().x - operators - style.ScrollbarSize) /
+                                 static_cast<float>(3 * side + 1));
+  float cells_tall = 0;
+  for (const RankOneTerm& t : d.terms) cells_tall += static_cast<float>(std::max(side, t.size + 1));
+  const float fit_h = std::floor((ImGui::GetContentRegionAvail().y - static_cast<float>(d.terms.size()) *
+                                                                          (2.0f * title_h + 2.0f * style.ItemSpacing.y)) /
+                                 std::max(cells_tall, 1.0f));
+  const float three = widest_number(all, 3), two = widest_number(all, 2);
+  float cell = std::min(three, fit_w);
+  if (fit_h < cell) cell = std::max(fit_h, std::min(kMinCellTextScale * two, cell));
+  cell = std::clamp(std::floor(cell), 6.0f, 90.0f);
+  const int digits = cell >= kMinCellTextScale * three ? 3 : 2;
+  if (measure_matrix(weight_picture("probe", "W", kWeightTitleColor, d.weights, palette, cell, digits)).letters) {
+    ImGui::TextDisabled("Cells too small for numbers: letters name the values (equal letter, equal weight).");
+    draw_palette_legend(palette, 4);
+  }
+  ImGui::BeginChild("levels", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  for (std::size_t i = 0; i < d.terms.size(); ++i) draw_level(d, i, palette, cell, digits);
+  if (d.terms.empty()) ImGui::TextDisabled("W is all zeros on this plane: nothing to decompose.");
+  ImGui::EndChild();
+}
+
+// Y = U·X·V for one tensor-core term on the 8x8 output tile: the bands, the input window and V's butterfly rows.
+void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
+  const PyramidFigure& f = mem.figure;
+  const WeightDecomposition& d = f.decomposition;
+  std::vector<const RankOneTerm*> terms;
+  for (const RankOneTerm& t : d.terms)
+    if (!t.on_cuda_cores) terms.push_back(&t);
+  if (terms.empty()) {
+    ImGui::TextDisabled("No term on tensor cores: the stencil is a single weight.");
+    return;
+  }
+  mem.term = std::clamp(mem.term, 0, static_cast<int>(terms.size()) - 1);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Term");
+  for (int i = 0; i < static_cast<int>(terms.size()); ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(fmt::format("C{}##term", i + 1).c_str(), &mem.term, i);
+    probe_last_item(ctx.state, fmt::format("pyramid.term.{}", i + 1));
+  }
+  const RankOneTerm& t = *terms[static_cast<std::size_t>(mem.term)];
+  const BandedPair& band = f.bands[static_cast<std::size_t>(mem.term)];
+  const GatherTile& g = f.tile;
+  ImGui::TextWrapped("Y (%d×%d) += U (%d×%d) · X (%d×%d) · V (%d×%d) on %s: U·X gathers down the columns "
+                     "(%d MMAs), T·V along the rows (%d MMAs). C%d sits at offset %d of the %d×%d window, so its "
+                     "bands are shifted by %d.",
+                     g.tile_rows, g.tile_cols, g.tile_rows, g.x_rows, g.x_rows, g.x_cols, g.x_cols, g.tile_cols,
+                     std::string(to_string(g.shape)).c_str(), g.step1_mma(), g.step2_mma(), mem.term + 1, t.offset,
+                     g.window_rows, g.window_cols, t.offset);
+  ValuePalette palette;
+  palette.add(t.u), palette.add(t.v);
+  // U, X at half size, V and V' side by side; V is the tallest (x_cols rows).
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fit_w = std::floor((avail.x - 120.0f) / (static_cast<float>(g.x_rows + 2 * g.tile_cols + 1) + 0.5f * g.x_cols));
+  const float fit_h = std::floor((avail.y - 5.0f * ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.x_cols + 1));
+  const float fit = std::min(fit_w, fit_h);
+  std::vector<const std::vector<double>*> all{&band.u_band, &band.v_band};
+  const float three = widest_number(all, 3);
+  const int digits = fit >= kMinCellTextScale * three ? 3 : 2;
+  const float cell = std::clamp(std::min(three, fit), 6.0f, 70.0f);
+  if (cell < kMinCellTextScale * widest_number(all, 2)) draw_palette_legend(palette, 5);
+
+  MatrixPicture u;
+  u.id = "U";
+  u.title = fmt::format("U (u of C{} on each row)", mem.term + 1);
+  u.title_color = kRankOneTitleColor;
+  u.rows = g.tile_rows, u.cols = g.x_rows;
+  u.values = band.u_band;
+  u.palette = &palette, u.cell = cell, u.digits = digits;
+  u.column_group = g.k;
+  u.tooltip = [](int r, int c) { return fmt::format("output row {} reads window row {}", r, c); };
+  const MatrixDrawn ud = draw_matrix(u);
+  probe_rect(ctx.state, "pyramid.U", ud.min, ud.max);
+  ImGui::SameLine();
+  draw_operator("·", ud.max.y - ud.min.y);
+
+  MatrixPicture x;
+  x.id = "X";
+  x.title = "X (input window)";
+  x.title_color = kInputTitleColor;
+  x.rows = g.x_rows, x.cols = g.x_cols;
+  x.coloring = CellColoring::Custom;
+  x.numbers = false;
+  x.column_group = g.n;
+  for (int r = 0; r < g.x_rows; ++r)
+    for (int c = 0; c < g.x_cols; ++c)
+      x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
+  x.cell = std::max(6.0f, cell * 0.5f);
+  x.tooltip = [g](int r, int c) {
+    return r < g.window_rows && c < g.window_cols ? fmt::format("input at tile offset ({:+d}, {:+d})", c - g.radius, r - g.radius)
+                                                  : std::string("padding to the MMA's k / n: zero");
+  };
+  draw_matrix(x);
+  ImGui::SameLine();
+  draw_operator("·", ud.max.y - ud.min.y);
+
+  MatrixPicture v;
+  v.id = "V";
+  v.title = fmt::format("V (v of C{} on each column)", mem.term + 1);
+  v.title_color = kRankOneTitleColor;
+  v.rows = g.x_cols, v.cols = g.tile_cols;
+  v.values = band.v_band;
+  v.palette = &palette, v.cell = cell, v.digits = digits;
+  v.row_group = g.k;
+  draw_matrix(v);
+  ImGui::SameLine(0, 24.0f);
+
+  MatrixPicture vs = v;
+  vs.id = "Vswapped";
+  vs.title = "V' (rows in butterfly order)";
+  vs.values = band.v_swapped;
+  const std::vector<int> perm = f.swap.permutation;
+  vs.row_labels.clear();
+  for (int k : perm) vs.row_labels.push_back(std::to_string(k));
+  vs.tooltip = [perm](int r, int) {
+    return fmt::format("row {} of V': row {} of V (T's column {} arrives here from the C registers)", r,
+                       perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(r)]);
+  };
+  draw_matrix(vs);
+  ImGui::TextWrapped("V' is V with its rows permuted like T's columns arrive in the accumulator registers (Eq. 17): "
+                     "T'·V' = T·V, and the C fragments of U·X serve as A fragments of T'·V' without a shuffle. The "
+                     "Fragments view animates it.");
+  publish(ctx, "pyramid.U", fact_numbers(band.u_band));
+}
+
+void draw_line_gather(const PyramidFigure& f) {
+  const LineGather& l = f.line;
+  ImGui::TextWrapped("A 1D stencil is already a single rank-1 gather: no pyramid is needed. Each row of X holds the "
+                     "%d inputs of %d consecutive outputs, and Y = X·V with the banded V below (%d MMAs of %s per %d "
+                     "outputs).",
+                     l.window, l.n, l.mma_per_tile(), std::string(to_string(l.shape)).c_str(), l.points());
+  ValuePalette palette;
+  palette.add(l.v_band);
+  MatrixPicture v;
+  v.id = "Vline";
+  v.title = fmt::format("V ({}×{})", l.inner, l.n);
+  v.title_color = kWeightTitleColor;
+  v.rows = l.inner, v.cols = l.n;
+  v.values = l.v_band;
+  v.palette = &palette;
+  v.row_group = l.k;
+  v.max_width = ImGui::GetContentRegionAvail().x;
+  draw_matrix(v);
+}
+
+} // namespace
+
+void draw_pyramid_window(ViewContext& ctx) {
+  const bool expanded = begin_view_window(ctx, kView, "Rank-1 pyramid (LoRAStencil)");
+  if (!expanded) {
+    ImGui::End();
+    return;
+  }
+  PyramidMemory& mem = ctx.memory.get<PyramidMemory>(kView);
+  const Stencil& s = ctx.state.stencil;
+  if (s.dims == 3) {
+    ImGui::SetNextItemWidth(220.0f);
+    ImGui::SliderInt("Plane dz", &mem.plane, -s.radius, s.radius);
+    probe_last_item(ctx.state, "pyramid.plane");
+  }
+  mem.plane = s.dims == 3 ? std::clamp(mem.plane, -s.radius, s.radius) : 0;
+  if (!mem.figure.built || !(mem.figure.stencil == s) || mem.figure.plane != mem.plane)
+    mem.figure = build_figure(s, mem.plane);
+  const PyramidFigure& f = mem.figure;
+  if (!f.unsupported.empty()) {
+    draw_unsupported("LoRAStencil", f.unsupported);
+    publish(ctx, "pyramid.unsupported", f.unsupported);
+    ImGui::End();
+    return;
+  }
+  if (s.dims == 1) {
+    draw_line_gather(f);
+    publish(ctx, "pyramid.kind", "line");
+    ImGui::End();
+    return;
+  }
+  if (s.dims == 3) {
+    ImGui::SameLine();
+    ImGui::TextDisabled(f.plane_kind == PlaneKind::CudaCores ? "this plane is a single weight: CUDA cores"
+                        : f.plane_kind == PlaneKind::Empty   ? "this plane is empty"
+                                                             : "a 2D LoRAStencil on tensor cores");
+  }
+  publish_figure(ctx, f);
+  if (f.fused_steps > 1)
+    ImGui::TextDisabled("(the cost model would fuse %d steps and decompose W^%d; shown: the base stencil's W)",
+                        f.fused_steps, f.fused_steps);
+
+  const std::string page = ctx.layout.take_page_request(kView);
+  if (ImGui::BeginTabBar("pyramid_pages")) {
+    const char* first = f.decomposition.kind == DecompositionKind::Pyramid ? "Pyramid"
+                        : f.decomposition.kind == DecompositionKind::Cross ? "Cross split (no pyramid)"
+                                                                           : "SVD (no pyramid)";
+    if (begin_view_page(ctx, kView, "pyramid", first, page)) {
+      draw_decomposition_page(f);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "rdg", "RDG step: U and V bands", page)) {
+      draw_gather_page(ctx, mem);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+} // namespace se

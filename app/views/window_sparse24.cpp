@@ -1,0 +1,297 @@
+// The 2:4 swapping view (SPIDER, paper Fig. 5): one kernel row as the L x 2L band, after the strided column
+// swap (moved columns marked), compressed into values and 2-bit metadata per group of four; the input rows
+// that swap to match; the 2:4 validator's verdict; and the A operand of one mma.sp of the warp tile.
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "app/widgets/matrix_widget.hpp"
+#include "app/views/views.hpp"
+#include "core/spider/spider_plan.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "sparse24";
+
+struct SparseMemory {
+  SwapParity parity = SwapParity::Odd;
+  CachedPlan<std::pair<Stencil, SwapParity>, SpiderPlan> spider;
+  int row = -1; // index into plan.rows; -1: the centre row (dy = 0), the fullest one
+  int mma = 0;  // index into plan.mmas
+};
+
+std::string two_bits(int index) { return fmt::format("{}{}", (index >> 1) & 1, index & 1); }
+
+void draw_badge(bool pass, const char* text) {
+  const ImVec4 color = pass ? ImVec4(0.20f, 0.55f, 0.28f, 1.0f) : ImVec4(0.65f, 0.18f, 0.15f, 1.0f);
+  ImGui::PushStyleColor(ImGuiCol_Button, color);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, color);
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, color);
+  ImGui::Button(text);
+  ImGui::PopStyleColor(3);
+}
+
+// Band columns the strided swap moved (column j of the swapped band came from column perm[j] != j).
+std::vector<int> moved_columns(const SpiderPlan& plan) {
+  std::vector<int> out;
+  for (std::size_t j = 0; j < plan.column_swap.size(); ++j)
+    if (plan.column_swap[j] != static_cast<int>(j)) out.push_back(static_cast<int>(j));
+  return out;
+}
+
+void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row) {
+  const SpiderGeometry& g = plan.geometry;
+  ValuePalette palette;
+  palette.add(row.weights_fp16);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Stages ① and ② side by side (2L columns each), ③ and its metadata below them.
+  // The two rows of matrices (L each) must leave room for the input-row strip and the notes below them.
+  const float fit_h = std::floor((ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                                 static_cast<float>(2 * g.L));
+  const float fit = std::min(std::floor((avail - 60.0f) / static_cast<float>(2 * g.band_cols)),
+                             std::max(fit_h, ImGui::GetTextLineHeight() + 4.0f));
+  float widest = 0;
+  for (double w : row.weights_fp16) widest = std::max(widest, ImGui::CalcTextSize(compact_number(w, 3).c_str()).x);
+  const float cell = std::clamp(std::min(widest + 10.0f, fit), 8.0f, 72.0f);
+  const std::vector<int> moved = moved_columns(plan);
+  std::vector<std::string> columns;
+  for (int j = 0; j < g.band_cols; ++j) columns.push_back(std::to_string(j));
+
+  MatrixPicture band;
+  band.id = "band";
+  band.title = fmt::format("① band {}×{} (+{} zero columns)", g.L, 2 * g.radius + g.L, g.band_cols - (2 * g.radius + g.L));
+  band.title_color = kWeightTitleColor;
+  band.rows = g.L, band.cols = g.band_cols;
+  band.values = row.band;
+  band.palette = &palette, band.cell = cell;
+  band.column_group = 4;
+  band.column_labels = columns;
+  band.marked_columns = moved;
+  band.mark_color = IM_COL32(255, 196, 64, 160);
+  band.tooltip = [r = g.radius](int i, int j) {
+    return fmt::format("output {} of the block times input {:+d} (band[i][i + j] = w[j - r])", i, j - i - r);
+  };
+  const MatrixDrawn b = draw_matrix(band);
+  ImGui::SameLine();
+  draw_operator("→", b.max.y - b.min.y);
+
+  MatrixPicture swapped = band;
+  swapped.id = "swapped";
+  swapped.title = fmt::format("② {} columns j ↔ j+{} swapped", to_string(plan.options.parity), g.L);
+  swapped.values = row.swapped;
+  swapped.mark_color = IM_COL32(255, 196, 64, 255);
+  swapped.outlined.clear();
+  std::vector<int> perm = plan.column_swap;
+  swapped.tooltip = [perm](int, int j) {
+    const int from = perm[static_cast<std::size_t>(j)];
+    return from == j ? fmt::format("column {} stays", j) : fmt::format("column {} holds band column {}", j, from);
+  };
+  const MatrixDrawn s = draw_matrix(swapped);
+  probe_rect(ctx.state, "sparse24.swapped", s.min, s.max);
+  const bool letters = b.letters || s.letters;
+  ImGui::Spacing();
+
+  const Compressed24& c = row.compressed;
+  MatrixPicture values;
+  values.id = "values";
+  values.title = "③ values";
+  values.title_color = kWeightTitleColor;
+  values.rows = c.rows, values.cols = c.cols / 2;
+  values.values = c.values;
+  values.palette = &palette, values.cell = cell;
+  values.column_group = 2;
+  values.tooltip = [c](int r, int k) {
+    return fmt::format("kept value {} of group {}: position {} in the group (bits {})", k % 2, k / 2,
+                       c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)],
+                       two_bits(c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)]));
+  };
+  const MatrixDrawn vd = draw_matrix(values);
+  ImGui::SameLine(0, 12.0f);
+
+  MatrixPicture meta;
+  meta.id = "metadata";
+  meta.title = "metadata";
+  meta.title_color = kInputTitleColor;
+  meta.rows = c.rows, meta.cols = c.cols / 4;
+  meta.coloring = CellColoring::Custom;
+  for (int r = 0; r < c.rows; ++r)
+    for (int group = 0; group < c.cols / 4; ++group) {
+      const std::size_t at = static_cast<std::size_t>(r * (c.cols / 2) + 2 * group);
+      meta.labels.push_back(two_bits(c.indices[at]) + two_bits(c.indices[at + 1]));
+      meta.colors.push_back(IM_COL32(200, 214, 236, 255));
+    }
+  meta.cell = vd.cell;
+  meta.cell_width = ImGui::CalcTextSize("0000").x + 12.0f;
+  meta.tooltip = [](int, int group) {
+    return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
+  };
+  draw_matrix(meta);
+  ImGui::SameLine(0, 24.0f);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+  ImGui::TextDisabled("Each group of four keeps its two values (a lone value keeps a zero beside it) and their "
+                      "positions 0-3 as two bits each: \"0010\" = positions 0 and 2.");
+  ImGui::PopTextWrapPos();
+  if (letters || vd.letters) draw_palette_legend(palette, 5);
+  ImGui::EndGroup();
+}
+
+void draw_input_rows(const SpiderPlan& plan) {
+  const std::size_t n = plan.input_rows.size();
+  MatrixPicture rows;
+  rows.id = "input_rows";
+  rows.title = "B row k reads input x = x0 + dx (moved rows marked: the swap's offset term)";
+  rows.title_color = kInputTitleColor;
+  rows.rows = 1, rows.cols = static_cast<int>(n);
+  rows.coloring = CellColoring::Custom;
+  for (std::size_t k = 0; k < n; ++k) {
+    const SpiderInputRow& r = plan.input_rows[k];
+    rows.labels.push_back(r.padding ? "-" : fmt::format("{:+d}", r.dx));
+    rows.colors.push_back(r.padding ? zero_cell_color() : categorical_color(r.block < 0 ? 0 : r.block + 1));
+    if (r.swapped) rows.marked_columns.push_back(static_cast<int>(k));
+    rows.column_labels.push_back(std::to_string(k));
+  }
+  rows.column_group = 4;
+  rows.max_width = ImGui::GetContentRegionAvail().x;
+  rows.cell = std::max(ImGui::CalcTextSize("+10").x + 10.0f, ImGui::GetTextLineHeight() + 6.0f);
+  std::vector<SpiderInputRow> table = plan.input_rows;
+  const int L = plan.geometry.L;
+  rows.tooltip = [table, L](int, int k) {
+    const SpiderInputRow& r = table[static_cast<std::size_t>(k)];
+    if (r.block < 0) return std::string("past the last band block: zero");
+    return fmt::format("block {}, band column {}{}{}", r.block, r.band_column,
+                       r.swapped ? fmt::format(": swapped, so it reads {:+d} instead of {:+d}", r.dx,
+                                               r.dx + (r.band_column >= L ? -L : L))
+                                 : "",
+                       r.padding ? " (padding: meets only zero weights)" : "");
+  };
+  draw_matrix(rows);
+}
+
+void draw_mma(ViewContext& ctx, SparseMemory& mem) {
+  const SpiderPlan& plan = mem.spider.plan;
+  if (plan.mmas.empty()) return;
+  mem.mma = std::clamp(mem.mma, 0, static_cast<int>(plan.mmas.size()) - 1);
+  ImGui::SetNextItemWidth(200.0f);
+  ImGui::SliderInt("MMA of the warp tile", &mem.mma, 0, static_cast<int>(plan.mmas.size()) - 1);
+  probe_last_item(ctx.state, "sparse24.mma");
+  const SpiderMma& m = plan.mmas[static_cast<std::size_t>(mem.mma)];
+  std::string parts;
+  for (std::size_t p = 0; p < m.kernel_rows.size(); ++p)
+    parts += fmt::format("{}part {}: {}", p == 0 ? "" : ", ", p,
+                         m.kernel_rows[p] == kNoKernelRow ? std::string("-") : fmt::format("dy {:+d}", m.kernel_rows[p]));
+  ImGui::TextWrapped("shift %+d, K chunk %d (%s)%s", m.shift, m.k_chunk, parts.c_str(),
+                     plan.options.variant == SpiderVariant::Sparse
+                         ? fmt::format("; metadata register {}, selector {}", m.metadata_register, m.metadata.selector).c_str()
+                         : "");
+  ValuePalette palette;
+  palette.add(m.a);
+  MatrixPicture a;
+  a.id = "A";
+  a.title = "A (16×16): band blocks on the diagonal, kernel rows stacked";
+  a.title_color = kWeightTitleColor;
+  a.rows = 16, a.cols = 16;
+  a.values = m.a;
+  a.palette = &palette;
+  a.column_group = 4;
+  a.row_group = plan.geometry.L;
+  a.max_width = 0.55f * ImGui::GetContentRegionAvail().x;
+  const MatrixDrawn ad = draw_matrix(a);
+  if (plan.options.variant != SpiderVariant::Sparse) return;
+  ImGui::SameLine();
+  draw_operator("→", ad.max.y - ad.min.y);
+  MatrixPicture v;
+  v.id = "Ac";
+  v.title = "compressed (16×8)";
+  v.title_color = kWeightTitleColor;
+  v.rows = 16, v.cols = 8;
+  v.values = m.a_compressed.values;
+  v.palette = &palette;
+  v.column_group = 2;
+  v.row_group = plan.geometry.L;
+  v.cell = ad.cell;
+  draw_matrix(v);
+}
+
+} // namespace
+
+void draw_sparse24_window(ViewContext& ctx) {
+  if (!begin_view_window(ctx, kView, "2:4 swapping (SPIDER)")) {
+    ImGui::End();
+    return;
+  }
+  SparseMemory& mem = ctx.memory.get<SparseMemory>(kView);
+  const Stencil& s = ctx.state.stencil;
+  const SpiderPlan& plan = mem.spider.get({s, mem.parity}, [&] {
+    SpiderOptions o;
+    o.parity = mem.parity;
+    return make_spider_plan(s, o);
+  });
+  if (!mem.spider.unsupported.empty()) {
+    draw_unsupported("SPIDER", mem.spider.unsupported);
+    publish(ctx, "sparse24.unsupported", mem.spider.unsupported);
+    ImGui::End();
+    return;
+  }
+  const SpiderGeometry& g = plan.geometry;
+  const bool pass = plan.all_2to4();
+  draw_badge(pass, pass ? "2:4 validator: pass" : "2:4 validator: FAIL");
+  probe_last_item(ctx.state, "sparse24.badge");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Every swapped row and every A operand of the warp tile has at most two non-zeros\n"
+                      "in each aligned group of four (core/fragment is_2to4).");
+  ImGui::SameLine();
+  ImGui::TextWrapped("L = 2r+2 = %d: each kernel row becomes an L×(2r+L) band, exactly half zeros (sparsity ratio "
+                     "%.3g), padded to %d columns for whole groups of four.",
+                     g.L, spider_sparsity_ratio(g.radius, g.L), g.band_cols);
+
+  if (mem.row < 0) mem.row = static_cast<int>(plan.rows.size()) / 2;
+  mem.row = std::clamp(mem.row, 0, static_cast<int>(plan.rows.size()) - 1);
+  if (g.dims == 2) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Kernel row");
+    for (int i = 0; i < static_cast<int>(plan.rows.size()); ++i) {
+      ImGui::SameLine();
+      ImGui::RadioButton(fmt::format("dy {:+d}", plan.rows[static_cast<std::size_t>(i)].dy).c_str(), &mem.row, i);
+      probe_last_item(ctx.state, fmt::format("sparse24.row.{}", plan.rows[static_cast<std::size_t>(i)].dy));
+    }
+    ImGui::SameLine(0, 30.0f);
+  }
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Swap");
+  int parity = mem.parity == SwapParity::Odd ? 0 : 1;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("odd columns (§3.1.2)", &parity, 0)) mem.parity = SwapParity::Odd;
+  probe_last_item(ctx.state, "sparse24.parity.odd");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("even columns (§3.2's offset)", &parity, 1)) mem.parity = SwapParity::Even;
+  probe_last_item(ctx.state, "sparse24.parity.even");
+
+  const SpiderKernelRow& row = plan.rows[static_cast<std::size_t>(mem.row)];
+  ImGui::Spacing();
+  draw_stages(ctx, plan, row);
+  ImGui::TextDisabled("Weights are shown as FP16 holds them; equal colours are equal weights. %s: %s.",
+                      g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
+                      row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  for (const std::string& note : plan.precision_notes) ImGui::TextWrapped("%s", note.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  draw_input_rows(plan);
+  ImGui::TextWrapped("Swapping band columns j and j+%d of A is only correct if rows j and j+%d of B swap too: the "
+                     "kernel loads those input rows with the offset ±%d, at no cost.",
+                     g.L, g.L, g.L);
+  ImGui::Spacing();
+  if (ImGui::CollapsingHeader("The A operand of one mma.sp of the warp tile")) draw_mma(ctx, mem);
+
+  publish(ctx, "sparse24.validator", pass ? "pass" : "fail");
+  publish(ctx, "sparse24.row", std::to_string(row.dy));
+  publish(ctx, "sparse24.parity", std::string(to_string(plan.options.parity)));
+  publish(ctx, "sparse24.swapped", fact_numbers(row.swapped));
+  ImGui::End();
+}
+
+} // namespace se

@@ -1,0 +1,260 @@
+// The Stencil window: presets, dims and radius, the weight grid (1D a row, 2D a grid, 3D plane by plane)
+// with an optional symmetry lock, normalisation, and JSON load/save. A failed action leaves the stencil
+// exactly as it was and says why in the window.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/views/views.hpp"
+#include "core/error.hpp"
+
+namespace se {
+namespace {
+
+bool is_preset_name(std::string_view name) {
+  const auto& names = preset_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// An edited preset is no longer that preset; say so instead of keeping a name that now lies.
+void mark_edited(Stencil& s) {
+  if (is_preset_name(s.name)) s.name = "custom";
+}
+
+void draw_preset_combo(ExplorerState& st) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Preset").x - ImGui::GetStyle().ItemInnerSpacing.x);
+  // The combo's frame, measured before BeginCombo opens a popup window that would own "the last item".
+  probe_rect(st, "stencil.preset_combo", at, ImVec2(at.x + ImGui::CalcItemWidth(), at.y + ImGui::GetFrameHeight()));
+  if (ImGui::BeginCombo("Preset", st.stencil.name.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (const std::string& name : preset_names()) {
+      if (ImGui::Selectable(name.c_str(), name == st.stencil.name)) {
+        st.stencil = preset(name);
+        st.stencil_ui.plane = 0;
+        st.stencil_ui.message.clear();
+      }
+      probe_last_item(st, "stencil.preset." + name);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset_description(name).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  const std::string description = preset_description(st.stencil.name);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", description.empty() ? "custom weights" : description.c_str());
+  ImGui::PopStyleColor();
+}
+
+void draw_shape_controls(ExplorerState& st) {
+  Stencil& s = st.stencil;
+  int dims = s.dims;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Dims");
+  for (int d = 1; d <= 3; ++d) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(fmt::format("{}D", d).c_str(), &dims, d) && dims != s.dims) {
+      s = with_dims(s, dims);
+      mark_edited(s);
+      st.stencil_ui.plane = 0;
+    }
+    probe_last_item(st, fmt::format("stencil.dims.{}", d));
+  }
+  int radius = s.radius;
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Radius").x - ImGui::GetStyle().ItemInnerSpacing.x);
+  if (ImGui::SliderInt("Radius", &radius, 0, kMaxRadius) && radius != s.radius) {
+    s = with_radius(s, radius);
+    mark_edited(s);
+    st.stencil_ui.plane = std::clamp(st.stencil_ui.plane, -radius, radius);
+  }
+  probe_last_item(st, "stencil.radius");
+
+  ImGui::Checkbox("Symmetry lock", &st.symmetry_lock);
+  probe_last_item(st, "stencil.symmetry_lock");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("An edit is mirrored to every radially equivalent position\n(sign flips and swaps of the axes).");
+  ImGui::SameLine();
+  if (ImGui::Button("Normalise")) {
+    try {
+      s = normalized(s);
+      mark_edited(s);
+      st.stencil_ui.message.set("weights now sum to 1", false);
+    } catch (const InputError& e) {
+      st.stencil_ui.message.set(e.what(), true);
+    }
+  }
+  probe_last_item(st, "stencil.normalise");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the weights so they sum to 1 (a conserving stencil).");
+
+}
+
+// What the weights imply, for reading a stencil the way the papers do.
+void draw_properties(const Stencil& s) {
+  if (!ImGui::BeginTable("properties", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  auto row = [](const char* name, const std::string& value) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextDisabled("%s", name);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(value.c_str());
+  };
+  const int nonzero = s.nonzero_count();
+  const double sum = s.sum();
+  row("Points", fmt::format("{} non-zero of {} ({}D, radius {})", nonzero, s.size(), s.dims, s.radius));
+  row("Shape", s.is_star() ? "star: all points on the axes" : "box: off-axis points too");
+  row("Symmetry", s.is_radially_symmetric(1e-12) ? "radially symmetric" : "not radially symmetric");
+  row("Sum", fmt::format("{:.6g}{}", sum, std::abs(sum - 1.0) < 1e-12 ? " (conserves the total)" : ""));
+  // Multiply-adds per point against the bytes one point costs when every neighbour comes from cache.
+  const int flops = std::max(2 * nonzero - 1, 0);
+  row("FLOPs/point", fmt::format("{}   intensity {:.2f} FLOP/B in FP64", flops, flops / 16.0));
+  ImGui::EndTable();
+}
+
+// Background of a weight cell: the cool-warm map, centred on zero, scaled by the largest |weight|.
+ImU32 weight_color(double w, double largest) {
+  const double t = largest > 0 ? 0.5 + 0.5 * w / largest : 0.5;
+  const Rgba8 c = colormap_color(Colormap::CoolWarm, t);
+  return IM_COL32(c[0], c[1], c[2], w == 0.0 ? 60 : 215);
+}
+
+void edit_weight(ExplorerState& st, int dx, int dy, int dz, double value, double before) {
+  Stencil& s = st.stencil;
+  if (!std::isfinite(value)) {
+    st.stencil_ui.message.set(fmt::format("weights must be finite numbers; ({}, {}, {}) kept at {:.6g}", dx, dy, dz, before),
+                              true);
+    return;
+  }
+  if (st.symmetry_lock) {
+    for (const auto& p : symmetric_positions(s.dims, dx, dy, dz)) s.at(p[0], p[1], p[2]) = value;
+  } else {
+    s.at(dx, dy, dz) = value;
+  }
+  mark_edited(s);
+  st.stencil_ui.message.clear();
+}
+
+void draw_weight_grid(ExplorerState& st) {
+  Stencil& s = st.stencil;
+  const int r = s.radius;
+  if (s.dims == 3) {
+    st.stencil_ui.plane = std::clamp(st.stencil_ui.plane, -r, r);
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Plane dz").x - ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::SliderInt("Plane dz", &st.stencil_ui.plane, -r, r);
+    probe_last_item(st, "stencil.plane");
+  }
+  const int dz = s.dims == 3 ? st.stencil_ui.plane : 0;
+  const int rows = s.dims >= 2 ? s.side() : 1;
+  double largest = 0;
+  for (double w : s.weights) largest = std::max(largest, std::abs(w));
+
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
+  const float label_width = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x + style.ItemSpacing.x : 1.0f;
+  const float available = ImGui::GetContentRegionAvail().x - label_width - style.ScrollbarSize;
+  // Cells use a narrow frame padding (pushed below) so "%.4g" values like -0.005963 fit without clipping.
+  const float cell_padding = 3.0f;
+  const float cell = std::max(ImGui::CalcTextSize("-0.00000").x + 2 * cell_padding, available / s.side() - style.ItemSpacing.x);
+  const float row_height = ImGui::GetFrameHeight() + style.ItemSpacing.y;
+  const float grid_height = (rows + 1) * row_height + style.ScrollbarSize + style.WindowPadding.y;
+  ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
+  // Column header: dx offsets. Rows run from dy = +r at the top to -r at the bottom, like the heat map.
+  ImGui::Dummy(ImVec2(0, 0));
+  for (int dx = -r; dx <= r; ++dx) {
+    const std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
+    const float centre = (cell - ImGui::CalcTextSize(label.c_str()).x) * 0.5f;
+    ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x) + std::max(centre, 0.0f));
+    ImGui::TextDisabled("%s", label.c_str());
+  }
+  for (int row = 0; row < rows; ++row) {
+    const int dy = s.dims >= 2 ? r - row : 0;
+    ImGui::AlignTextToFramePadding();
+    if (s.dims >= 2) ImGui::TextDisabled("%s", dy == 0 ? "dy  0" : fmt::format("dy {:+d}", dy).c_str());
+    else ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
+    for (int dx = -r; dx <= r; ++dx) {
+      ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x));
+      ImGui::PushID((dy + r) * 64 + (dx + r));
+      const double before = s.at(dx, dy, dz);
+      double value = before;
+      ImGui::PushStyleColor(ImGuiCol_FrameBg, weight_color(before, largest));
+      // Dark text on the pale middle of the map, white on its saturated ends, grey for zeros.
+      const ImVec4 text = before == 0.0                        ? ImVec4(0.72f, 0.72f, 0.76f, 1.0f)
+                          : std::abs(before) < 0.6 * largest ? ImVec4(0.05f, 0.05f, 0.08f, 1.0f)
+                                                             : ImVec4(1, 1, 1, 1);
+      ImGui::PushStyleColor(ImGuiCol_Text, text);
+      ImGui::SetNextItemWidth(cell);
+      const double speed = std::max(largest, 1e-3) * 0.002;
+      if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr, "%.4g") &&
+          value != before)
+        edit_weight(st, dx, dy, dz, value, before);
+      ImGui::PopStyleColor(2);
+      probe_last_item(st, fmt::format("stencil.weight.{}.{}.{}", dx, dy, dz));
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("offset (%d, %d, %d) = %.17g\ndrag to change, double-click to type", dx, dy, dz, before);
+      ImGui::PopID();
+    }
+  }
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+}
+
+void draw_file_controls(ExplorerState& st) {
+  ImGui::TextUnformatted("JSON file");
+  const float buttons = ImGui::CalcTextSize("LoadSave").x + 4 * ImGui::GetStyle().FramePadding.x +
+                        2 * ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SetNextItemWidth(-buttons);
+  ImGui::InputText("##path", &st.stencil_ui.file_path);
+  probe_last_item(st, "stencil.file_path");
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) {
+    try {
+      // Parse fully before touching the stencil, so a bad file never costs the user's edits.
+      Stencil loaded = load_stencil_file(st.stencil_ui.file_path);
+      st.stencil = std::move(loaded);
+      st.stencil_ui.plane = 0;
+      st.stencil_ui.message.set("loaded " + st.stencil_ui.file_path, false);
+    } catch (const InputError& e) {
+      st.stencil_ui.message.set(e.what(), true);
+    }
+  }
+  probe_last_item(st, "stencil.load");
+  ImGui::SameLine();
+  if (ImGui::Button("Save")) {
+    try {
+      save_stencil_file(st.stencil, st.stencil_ui.file_path);
+      st.stencil_ui.message.set("saved " + st.stencil_ui.file_path, false);
+    } catch (const InputError& e) {
+      st.stencil_ui.message.set(e.what(), true);
+    }
+  }
+  probe_last_item(st, "stencil.save");
+}
+
+} // namespace
+
+void draw_stencil_window(ViewContext& ctx) {
+  ExplorerState& st = ctx.state;
+  set_default_window_rect("stencil");
+  if (!ImGui::Begin("Stencil")) {
+    ImGui::End();
+    return;
+  }
+  draw_preset_combo(st);
+  ImGui::Separator();
+  draw_shape_controls(st);
+  ImGui::Separator();
+  draw_weight_grid(st);
+  ImGui::Separator();
+  draw_file_controls(st);
+  draw_message(st.stencil_ui.message);
+  ImGui::Spacing();
+  ImGui::TextDisabled("PROPERTIES");
+  ImGui::Separator();
+  draw_properties(st.stencil);
+  ImGui::End();
+}
+
+} // namespace se

@@ -1,0 +1,327 @@
+// The matrix widget: geometry first (so the size is known before drawing), then cells, separators, marks
+// and the hover tooltip, all on the window's draw list behind one invisible button.
+#include "app/widgets/matrix_widget.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cfloat>
+#include <cstdio>
+
+#include "app/widgets/colormap.hpp"
+
+namespace se {
+
+namespace {
+
+// ColorBrewer Set3 and Pastel1/Paired extended: distinct at a glance, all light enough for dark text.
+constexpr std::array<ImU32, 20> kCategorical{
+    IM_COL32(251, 128, 114, 255), IM_COL32(128, 177, 211, 255), IM_COL32(179, 222, 105, 255),
+    IM_COL32(253, 180, 98, 255),  IM_COL32(190, 186, 218, 255), IM_COL32(141, 211, 199, 255),
+    IM_COL32(255, 237, 111, 255), IM_COL32(252, 205, 229, 255), IM_COL32(188, 128, 189, 255),
+    IM_COL32(204, 235, 197, 255), IM_COL32(166, 206, 227, 255), IM_COL32(251, 154, 153, 255),
+    IM_COL32(253, 191, 111, 255), IM_COL32(202, 178, 214, 255), IM_COL32(178, 223, 138, 255),
+    IM_COL32(255, 255, 153, 255), IM_COL32(229, 196, 148, 255), IM_COL32(158, 218, 229, 255),
+    IM_COL32(219, 219, 141, 255), IM_COL32(247, 182, 210, 255)};
+
+constexpr ImU32 kDarkText = IM_COL32(20, 20, 26, 255);
+constexpr ImU32 kZeroText = IM_COL32(118, 120, 128, 255);
+constexpr ImU32 kSeparator = IM_COL32(235, 235, 240, 230);
+constexpr float kCellPadding = 4.0f;
+constexpr float kMinTextScale = kMinCellTextScale; // below this a scaled bitmap font stops being readable
+constexpr std::size_t kMaxLetters = 26; // more values than letters: colours and tooltips only
+
+struct Geometry {
+  float title_h = 0, marks_h = 0, header_h = 0, label_w = 0, row_marks_w = 0;
+  float cell = 0, cell_w = 0;
+  bool numbers = true;
+  bool letters = false;
+  float text_scale = 1.0f; // numbers are drawn smaller (down to kMinTextScale) before they give way to letters
+  ImVec2 size;
+};
+
+std::string cell_text(const MatrixPicture& m, const ValuePalette* letters, int index) {
+  if (!m.labels.empty()) return m.labels[static_cast<std::size_t>(index)];
+  if (m.values.empty()) return {};
+  const double v = m.values[static_cast<std::size_t>(index)];
+  return letters != nullptr ? letters->letter(v) : compact_number(v, m.digits);
+}
+
+Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
+  Geometry g;
+  const float line = ImGui::GetTextLineHeight();
+  if (!m.title.empty()) g.title_h = line + 4.0f;
+  if (!m.marked_columns.empty()) g.marks_h = std::round(line * 0.5f);
+  if (!m.marked_rows.empty()) g.row_marks_w = std::round(line * 0.5f);
+  if (!m.column_labels.empty()) g.header_h = line + 2.0f;
+  for (const auto& l : m.row_labels) g.label_w = std::max(g.label_w, ImGui::CalcTextSize(l.c_str()).x + 6.0f);
+  const int n = m.rows * m.cols;
+  auto widest_text = [&](const ValuePalette* letters) {
+    float widest = 0;
+    for (int i = 0; i < n; ++i) widest = std::max(widest, ImGui::CalcTextSize(cell_text(m, letters, i).c_str()).x);
+    return widest;
+  };
+  const float widest = m.numbers ? widest_text(nullptr) : 0.0f;
+  float widest_header = 0;
+  for (const auto& l : m.column_labels) widest_header = std::max(widest_header, ImGui::CalcTextSize(l.c_str()).x);
+  const float wanted = std::max({widest + 2.0f * kCellPadding, widest_header + 2.0f, line + 4.0f});
+  g.cell = m.cell > 0 ? m.cell : wanted;
+  const float fixed_w = g.label_w + g.row_marks_w;
+  const float fixed_h = g.title_h + g.marks_h + g.header_h;
+  if (m.cell_width <= 0 && m.max_width > 0 && m.cols > 0) g.cell = std::min(g.cell, (m.max_width - fixed_w) / m.cols);
+  if (m.max_height > 0 && m.rows > 0) g.cell = std::min(g.cell, (m.max_height - fixed_h) / m.rows);
+  g.cell = std::max(std::floor(g.cell), 3.0f);
+  g.cell_w = m.cell_width > 0 ? m.cell_width : g.cell;
+  const float room = std::min(g.cell, g.cell_w) - 2.0f;
+  if (m.numbers && widest > 0) {
+    g.text_scale = std::min({1.0f, room / widest, g.cell / line});
+    g.numbers = g.text_scale >= kMinTextScale;
+    if (!g.numbers && m.letters_when_narrow && m.labels.empty() && m.coloring == CellColoring::EqualValues &&
+        !m.values.empty() && palette.size() <= kMaxLetters) {
+      g.text_scale = std::min({1.0f, room / std::max(widest_text(&palette), 1.0f), g.cell / line});
+      g.letters = g.numbers = g.text_scale >= kMinTextScale;
+    }
+  } else {
+    g.numbers = m.numbers && g.cell >= kMinTextScale * line;
+  }
+  float width = fixed_w + g.cell_w * m.cols;
+  if (!m.title.empty()) width = std::max(width, ImGui::CalcTextSize(m.title.c_str()).x);
+  g.size = ImVec2(width, fixed_h + g.cell * m.rows);
+  return g;
+}
+
+ImU32 fill_color(const MatrixPicture& m, const ValuePalette& palette, double largest, int index) {
+  const std::size_t i = static_cast<std::size_t>(index);
+  switch (m.coloring) {
+  case CellColoring::Custom: return i < m.colors.size() ? m.colors[i] : zero_cell_color();
+  case CellColoring::Diverging: {
+    const double v = m.values.empty() ? 0.0 : m.values[i];
+    if (v == 0.0) return zero_cell_color();
+    const double scale = m.diverging_scale > 0 ? m.diverging_scale : largest;
+    return diverging_color(scale > 0 ? v / scale : 0.0);
+  }
+  case CellColoring::EqualValues: return m.values.empty() ? zero_cell_color() : palette.color(m.values[i]);
+  }
+  return zero_cell_color();
+}
+
+bool is_zero_cell(const MatrixPicture& m, const ValuePalette& palette, int index) {
+  if (m.values.empty() || m.coloring == CellColoring::Custom) return false;
+  return std::abs(m.values[static_cast<std::size_t>(index)]) <= palette.zero_tolerance();
+}
+
+} // namespace
+
+void ValuePalette::add(std::span<const double> values) {
+  for (double v : values) largest_ = std::max(largest_, std::abs(v));
+  for (double v : values) {
+    if (std::abs(v) <= zero_tolerance() || !std::isfinite(v)) continue;
+    if (index(v) < 0) values_.push_back(v);
+  }
+  std::sort(values_.begin(), values_.end(), std::greater<>());
+}
+
+double ValuePalette::zero_tolerance() const { return largest_ * 1e-12; }
+
+int ValuePalette::index(double value) const {
+  if (std::abs(value) <= zero_tolerance() || !std::isfinite(value)) return -1;
+  const double tol = largest_ * 1e-9;
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    if (std::abs(values_[i] - value) <= tol) return static_cast<int>(i);
+  return -1;
+}
+
+ImU32 ValuePalette::color(double value) const {
+  const int i = index(value);
+  return i < 0 ? zero_cell_color() : categorical_color(i);
+}
+
+std::string ValuePalette::letter(double value) const {
+  const int i = index(value);
+  if (i < 0) return std::abs(value) <= zero_tolerance() ? "0" : compact_number(value, 2); // not in this palette
+  const std::string base(1, static_cast<char>('a' + i % 26));
+  return i < 26 ? base : base + std::to_string(i / 26 + 1);
+}
+
+void draw_palette_legend(const ValuePalette& palette, int digits) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float line = ImGui::GetTextLineHeight();
+  for (std::size_t i = 0; i < palette.size(); ++i) {
+    const double v = palette.values()[i];
+    const std::string text = palette.letter(v) + " = " + compact_number(v, digits);
+    const float w = line + 4.0f + ImGui::CalcTextSize(text.c_str()).x;
+    if (i > 0) {
+      ImGui::SameLine(0, 14.0f);
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(at, ImVec2(at.x + line, at.y + line), palette.color(v));
+    const std::string l = palette.letter(v);
+    const ImVec2 ls = ImGui::CalcTextSize(l.c_str());
+    dl->AddText(ImVec2(at.x + 0.5f * (line - ls.x), at.y), kDarkText, l.c_str());
+    dl->AddText(ImVec2(at.x + line + 4.0f, at.y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str() + l.size());
+    ImGui::Dummy(ImVec2(w, line));
+  }
+}
+
+ImU32 categorical_color(int index) {
+  const int n = static_cast<int>(kCategorical.size());
+  const ImU32 base = kCategorical[static_cast<std::size_t>(((index % n) + n) % n)];
+  if (index < n) return base;
+  // Past the palette: the same hues a little darker, so repeats are still told apart from their first use.
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(base);
+  const float f = (index / n) % 2 == 1 ? 0.78f : 0.9f;
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x * f, c.y * f, c.z * f, 1.0f));
+}
+
+ImU32 zero_cell_color() { return IM_COL32(44, 46, 52, 255); }
+
+ImU32 diverging_color(double t) {
+  const Rgba8 c = colormap_color(Colormap::CoolWarm, 0.5 + 0.5 * std::clamp(t, -1.0, 1.0));
+  return IM_COL32(c[0], c[1], c[2], 255);
+}
+
+std::string compact_number(double value, int digits) {
+  if (value == 0.0) return "0";
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+namespace {
+
+// A figure's shared palette, or one of the matrix's own values.
+ValuePalette palette_for(const MatrixPicture& m) {
+  ValuePalette own;
+  if (m.palette == nullptr) own.add(m.values);
+  return own;
+}
+
+} // namespace
+
+MatrixMeasure measure_matrix(const MatrixPicture& m) {
+  const ValuePalette own = palette_for(m);
+  const Geometry g = measure(m, m.palette != nullptr ? *m.palette : own);
+  return {g.size, g.cell, g.numbers, g.letters};
+}
+
+MatrixDrawn draw_matrix(const MatrixPicture& m) {
+  const ValuePalette own = palette_for(m);
+  const ValuePalette* palette = m.palette != nullptr ? m.palette : &own;
+  const Geometry g = measure(m, *palette);
+  MatrixDrawn out;
+  out.rows = m.rows, out.cols = m.cols, out.cell = g.cell, out.cell_w = g.cell_w, out.letters = g.letters;
+  out.min = ImGui::GetCursorScreenPos();
+  out.max = ImVec2(out.min.x + g.size.x, out.min.y + g.size.y);
+  out.origin = ImVec2(out.min.x + g.label_w + g.row_marks_w, out.min.y + g.title_h + g.marks_h + g.header_h);
+  ImGui::PushID(m.id);
+  ImGui::InvisibleButton("##cells", ImVec2(std::max(g.size.x, 1.0f), std::max(g.size.y, 1.0f)));
+  const bool hovered = ImGui::IsItemHovered();
+  ImGui::PopID();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  double largest = 0;
+  for (double v : m.values) largest = std::max(largest, std::abs(v));
+  const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  if (!m.title.empty())
+    dl->AddText(out.min, m.title_color != 0 ? m.title_color : text_color, m.title.c_str());
+  for (std::size_t c = 0; c < m.column_labels.size() && static_cast<int>(c) < m.cols; ++c) {
+    const char* l = m.column_labels[c].c_str();
+    const float w = ImGui::CalcTextSize(l).x;
+    if (w > g.cell_w + 2.0f) continue; // would collide with its neighbours
+    dl->AddText(ImVec2(out.origin.x + (static_cast<float>(c) + 0.5f) * g.cell_w - 0.5f * w, out.origin.y - g.header_h), dim_color, l);
+  }
+  for (std::size_t r = 0; r < m.row_labels.size() && static_cast<int>(r) < m.rows; ++r) {
+    const char* l = m.row_labels[r].c_str();
+    const ImVec2 ts = ImGui::CalcTextSize(l);
+    dl->AddText(ImVec2(out.min.x, out.origin.y + (static_cast<float>(r) + 0.5f) * g.cell - 0.5f * ts.y), dim_color, l);
+  }
+
+  const float gap = g.cell >= 8.0f ? 1.0f : 0.0f;
+  for (int r = 0; r < m.rows; ++r)
+    for (int c = 0; c < m.cols; ++c) {
+      const int i = r * m.cols + c;
+      const ImVec2 a = out.cell_min(r, c);
+      const ImVec2 b(a.x + g.cell_w - gap, a.y + g.cell - gap);
+      dl->AddRectFilled(a, b, fill_color(m, *palette, largest, i));
+      if (!g.numbers) continue;
+      const bool zero = is_zero_cell(m, *palette, i) || (m.coloring == CellColoring::Custom && m.colors.empty());
+      // Rounding residue (a residual after the last term) is a zero: shown as one, its value in the tooltip.
+      const std::string t = zero && !m.values.empty() && m.values[static_cast<std::size_t>(i)] != 0.0 && m.labels.empty()
+                                ? "0"
+                                : cell_text(m, g.letters ? palette : nullptr, i);
+      if (t.empty()) continue;
+      const float size = ImGui::GetFontSize() * g.text_scale;
+      const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, t.c_str());
+      dl->AddText(ImGui::GetFont(), size, ImVec2(a.x + 0.5f * (g.cell_w - gap - ts.x), a.y + 0.5f * (g.cell - gap - ts.y)),
+                  zero ? kZeroText : kDarkText, t.c_str());
+    }
+
+  const ImVec2 end(out.origin.x + g.cell_w * m.cols, out.origin.y + g.cell * m.rows);
+  if (m.column_group > 0)
+    for (int c = m.column_group; c < m.cols; c += m.column_group) {
+      const float x = out.origin.x + c * g.cell_w - 0.5f * gap;
+      dl->AddLine(ImVec2(x, out.origin.y - 2), ImVec2(x, end.y + 2), kSeparator, 2.0f);
+    }
+  if (m.row_group > 0)
+    for (int r = m.row_group; r < m.rows; r += m.row_group) {
+      const float y = out.origin.y + r * g.cell - 0.5f * gap;
+      dl->AddLine(ImVec2(out.origin.x - 2, y), ImVec2(end.x + 2, y), kSeparator, 2.0f);
+    }
+  for (int c : m.marked_columns) {
+    if (c < 0 || c >= m.cols) continue;
+    const ImVec2 a = out.cell_min(0, c);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, end.y), m.mark_color, 0.0f, 0, 2.0f);
+    const float cx = a.x + 0.5f * g.cell_w, top = out.origin.y - g.header_h - g.marks_h;
+    dl->AddTriangleFilled(ImVec2(cx - 0.4f * g.marks_h, top + 1), ImVec2(cx + 0.4f * g.marks_h, top + 1),
+                          ImVec2(cx, top + g.marks_h - 1), m.mark_color);
+  }
+  for (int r : m.marked_rows) {
+    if (r < 0 || r >= m.rows) continue;
+    const ImVec2 a = out.cell_min(r, 0);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(end.x, a.y + g.cell), m.mark_color, 0.0f, 0, 2.0f);
+    const float cy = a.y + 0.5f * g.cell, left = out.origin.x - g.row_marks_w;
+    dl->AddTriangleFilled(ImVec2(left + 1, cy - 0.4f * g.row_marks_w), ImVec2(left + 1, cy + 0.4f * g.row_marks_w),
+                          ImVec2(left + g.row_marks_w - 1, cy), m.mark_color);
+  }
+  for (std::size_t i = 0; i < m.outlined.size() && static_cast<int>(i) < m.rows * m.cols; ++i) {
+    if (m.outlined[i] == 0) continue;
+    const ImVec2 a = out.cell_min(static_cast<int>(i) / m.cols, static_cast<int>(i) % m.cols);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, a.y + g.cell), m.outline_color, 0.0f, 0, 2.0f);
+  }
+
+  if (hovered) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int c = static_cast<int>(std::floor((mouse.x - out.origin.x) / g.cell_w));
+    const int r = static_cast<int>(std::floor((mouse.y - out.origin.y) / g.cell));
+    if (r >= 0 && r < m.rows && c >= 0 && c < m.cols) {
+      out.hover_row = r, out.hover_col = c;
+      const ImVec2 a = out.cell_min(r, c);
+      dl->AddRect(a, ImVec2(a.x + g.cell_w, a.y + g.cell), IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+      ImGui::BeginTooltip();
+      ImGui::Text("%s[%d, %d]", m.title.empty() ? "" : (m.title + " ").c_str(), r, c);
+      const int i = r * m.cols + c;
+      if (!m.values.empty()) ImGui::Text("value %.10g", m.values[static_cast<std::size_t>(i)]);
+      if (!m.labels.empty()) ImGui::TextUnformatted(m.labels[static_cast<std::size_t>(i)].c_str());
+      if (m.tooltip) {
+        const std::string extra = m.tooltip(r, c);
+        if (!extra.empty()) ImGui::TextUnformatted(extra.c_str());
+      }
+      ImGui::EndTooltip();
+    }
+  }
+  return out;
+}
+
+void draw_operator(const char* text, float height) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  ImGui::GetWindowDrawList()->AddText(ImVec2(at.x, at.y + 0.5f * (height - ts.y)), ImGui::GetColorU32(ImGuiCol_Text), text);
+  ImGui::Dummy(ImVec2(ts.x, height));
+  ImGui::SameLine();
+}
+
+} // namespace se
