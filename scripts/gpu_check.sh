@@ -3,7 +3,7 @@
 # suite, from binaries built elsewhere and carried in .devbin/ (see notes/gpu.md). Everything lands in $OUT
 # (default ./out) as at most five files: gpu_check.log, ceilings.json, targets.jsonl, suite.json, suite.csv.
 # Usage: scripts/gpu_check.sh [all|tests|targets|suite|tests,targets]; SUITE_SECONDS (time per run) and
-# SUITE_TIMEOUT (seconds) bound the suite, which rewrites its JSON/CSV after every run.
+# SUITE_TIMEOUT (seconds) bound the suite (SUITE_ARGS adds flags such as --no-sweep), which rewrites its JSON/CSV after every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-out}
@@ -60,7 +60,7 @@ if [[ $MODE == all || $MODE == *suite* ]]; then
   # SUITE_METHODS: the registry's GPU methods by default (the CPU emulations at the papers' sizes take minutes).
   timeout "${SUITE_TIMEOUT:-420}" "$BIN/stencil-bench" suite --seconds "${SUITE_SECONDS:-0.5}" \
     --methods "${SUITE_METHODS:-lorastencil,cuda-core,cuda-core-fp32,cuda-core-fp16,cuda-core-tb,cudnn,cudnn-fp32,cufft}" \
-    --json "$OUT/suite.json" --csv "$OUT/suite.csv" >>"$LOG" 2>&1
+    --json "$OUT/suite.json" --csv "$OUT/suite.csv" ${SUITE_ARGS:-} >>"$LOG" 2>&1
   echo "suite exit code $?" | tee -a "$LOG"
   grep -E "^(papers|sweep|skipped)" "$LOG" | tail -90
 fi
