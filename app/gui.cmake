@@ -62,11 +62,16 @@ target_compile_definitions(se_gui PRIVATE GLFW_INCLUDE_NONE)
 add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/shell/gui_main.cpp)
 target_link_libraries(stencil-explorer PRIVATE se_gui)
 
-# The Compare and Performance views' plots and background sweeps, and CUDA-GL interop for live GPU runs: a
-# small CUDA library in CUDA builds (nvcc takes none of se_gui's C++ warning flags), else the stand-in that
-# says the build has no CUDA, so the app starts on any machine.
-target_sources(se_gui PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/widgets/plot_widgets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/sim/benchmark_job.cpp)
-target_link_libraries(se_gui PRIVATE se_cli) # all_methods(): the same method list as stencil-bench
+# The plots (one file per plot and their shared frame), the method picker and the background sweeps; methods come
+# from kernels/registry.hpp's list, the same as stencil-bench's. CUDA-GL interop for live GPU runs: a small CUDA
+# library in CUDA builds (nvcc takes none of se_gui's C++ warning flags), else the stand-in that says the build
+# has no CUDA, so the app starts on any machine.
+target_sources(se_gui PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/plot_frame.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/xy_plot.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/bar_chart.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/method_picker.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sim/benchmark_job.cpp)
 # The Fragments view's "Record the WMMA layout on this GPU" (kernels/fragment_probe; says why not without CUDA).
 target_link_libraries(se_gui PRIVATE se_fragment_probe)
 if(SE_HAVE_CUDA)

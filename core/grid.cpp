@@ -90,7 +90,7 @@ Extent parse_extent(std::string_view text) {
 
 void check_extent_fits_stencil(const Extent& e, const Stencil& s) {
   if (e.dims != s.dims)
-    throw InputError(fmt::format("a {}D stencil needs a {}D grid; got {}", s.dims, s.dims, e.to_string()));
+    throw InputError(fmt::format("a {}D stencil needs a {}D grid; got the {}D grid {}", s.dims, s.dims, e.dims, e.to_string()));
   for (int d = 0; d < e.dims; ++d)
     if (e.n[d] < s.side())
       throw InputError(fmt::format("grid {} is smaller than the stencil ({} points per axis) along axis {}",

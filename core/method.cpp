@@ -1,17 +1,13 @@
-// The CPU methods: the FP64 reference and each tensor-core method's fragment-level emulation, plus plan dispatch.
+// Method variants of a descriptor, their checks in one order, the CPU runner and the reference's descriptor.
 #include "core/method.hpp"
 
 #include <chrono>
 
 #include <fmt/format.h>
 
-#include "core/convstencil/convstencil_method.hpp"
 #include "core/error.hpp"
-#include "core/flashfft/flashfft_method.hpp"
-#include "core/lorastencil/lorastencil_emulation.hpp"
-#include "core/lorastencil/lorastencil_plan.hpp"
-#include "core/spider/spider_method.hpp"
-#include "core/tcstencil/tcstencil_method.hpp"
+#include "core/fp16_range.hpp"
+#include "core/streaming_model.hpp"
 
 namespace se {
 
@@ -31,70 +27,159 @@ Backend parse_backend(std::string_view s) {
   throw InputError(fmt::format("unknown backend '{}' (cpu, emulate or gpu)", s));
 }
 
-static Method cpu_reference_method() {
-  Method m;
-  m.id = "cpu-reference";
-  m.backend = Backend::CPU;
-  m.precision = Precision::FP64;
-  m.description = "multi-threaded FP64 CPU stencil; every other method is checked against it";
-  m.unsupported_reason = [](const Stencil&, const Extent&) { return std::string(); };
-  m.unavailable_reason = [] { return std::string(); };
-  m.run = [](MethodRun& r) {
-    ReferenceOptions opt;
-    opt.boundary = r.boundary;
-    opt.progress = r.progress;
-    const auto t0 = std::chrono::steady_clock::now();
-    MethodTiming t;
-    t.steps_done = reference_advance(r.stencil, r.extent, r.values, r.steps, Precision::FP64, opt);
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return t;
-  };
-  return m;
+void add_pass(PassRuns& runs, int depth) {
+  if (!runs.empty() && runs.back().first == depth) ++runs.back().second;
+  else runs.emplace_back(depth, 1);
+}
+
+std::string describe_passes(const PassRuns& runs) {
+  std::string out;
+  for (const auto& [depth, count] : runs)
+    out += fmt::format("{}{} x T={}", out.empty() ? "" : ", ", count, depth);
+  return out;
 }
 
 namespace {
 
-struct PlannedMethod {
-  const char* id;
-  PlanSummary (*summary)(const Stencil&, const Extent&);
-};
-
-// One row per tensor-core method of the teaching core.
-const std::vector<PlannedMethod>& planned_methods() {
-  static const std::vector<PlannedMethod> methods = {
-      {"tcstencil", plan_summary_tcstencil},
-      {"tcstencil-fp64", plan_summary_tcstencil_fp64},
-      {"convstencil", plan_summary_convstencil},
-      {"lorastencil", plan_summary_lorastencil},
-      {"flashfft", [](const Stencil& s, const Extent& e) { return plan_summary_flashfft(s, e); }},
-      {"spider", plan_summary_spider},
-      {"spider-dense", plan_summary_spider_dense},
-  };
-  return methods;
+// Why the descriptor's declared dims and radius exclude the stencil ("" when they do not).
+std::string shape_reason(const MethodDescriptor& d, const Stencil& s) {
+  if (s.dims < 1 || s.dims > 3 || !d.dims[static_cast<std::size_t>(s.dims - 1)]) {
+    std::string which;
+    for (int k = 0; k < 3; ++k)
+      if (d.dims[static_cast<std::size_t>(k)]) which += fmt::format("{}{}D", which.empty() ? "" : "/", k + 1);
+    return fmt::format("{} runs {} stencils, not {}D", d.id, which, s.dims);
+  }
+  if (s.radius > d.max_radius)
+    return fmt::format("{} takes radius up to {}; this stencil has radius {}", d.id, d.max_radius, s.radius);
+  return {};
 }
 
 } // namespace
 
-std::vector<std::string> planned_method_ids() {
-  std::vector<std::string> ids;
-  for (const auto& m : planned_methods()) ids.emplace_back(m.id);
-  return ids;
+std::string Method::unavailable_reason() const {
+  if (backend != Backend::GPU) return {};
+  return descriptor->gpu->unavailable_reason ? descriptor->gpu->unavailable_reason() : std::string();
 }
 
-PlanSummary plan_summary(std::string_view method_id, const Stencil& s, const Extent& e) {
+PlanPtr Method::plan(const Stencil& s, int fused_steps) const {
   validate(s);
-  for (const auto& m : planned_methods())
-    if (method_id == m.id) return m.summary(s, e);
-  std::string known;
-  for (const auto& id : planned_method_ids()) known += (known.empty() ? "" : ", ") + id;
-  throw InputError(fmt::format("no plan for method '{}' (methods with plans: {})", method_id,
-                               known.empty() ? "none yet" : known));
+  if (const std::string why = shape_reason(*descriptor, s); !why.empty()) throw InputError(why);
+  if (fused_steps < 0) throw InputError(fmt::format("a plan fuses at least 1 step; got {}", fused_steps));
+  const PlanRequest request{backend, fused_steps};
+  const GpuKernel* gpu = backend == Backend::GPU ? descriptor->gpu.get() : nullptr;
+  PlanPtr p = gpu && gpu->plan ? gpu->plan(s, request) : descriptor->plan(s, request);
+  if (!p) throw std::logic_error("method '" + id + "' built no plan");
+  return p;
 }
 
-std::vector<Method> core_methods() {
-  return {cpu_reference_method(),          tcstencil_emulation_method(), tcstencil_fp64_emulation_method(),
-          convstencil_emulation_method(),  lorastencil_emulation_method(), flashfft_emulation_method(),
-          spider_emulation_method(),       spider_dense_emulation_method()};
+std::string Method::check(const MethodPlan& plan, const Extent& e) const {
+  try {
+    check_extent_fits_stencil(e, plan.stencil);
+  } catch (const InputError& err) {
+    return err.what();
+  }
+  if (backend == Backend::GPU && descriptor->gpu->unsupported_reason) return descriptor->gpu->unsupported_reason(plan, e);
+  return {};
+}
+
+std::string Method::unsupported_reason(const Stencil& s, const Extent& e) const {
+  try {
+    return check(*plan(s), e);
+  } catch (const InputError& err) {
+    return err.what();
+  }
+}
+
+MethodTiming Method::run(const MethodPlan& plan, MethodRun& r) const {
+  if (r.steps < 0) throw InputError("the number of steps cannot be negative");
+  if (!(plan.stencil == r.stencil) || plan.method != id)
+    throw std::logic_error("method '" + id + "' was handed a plan for another method or stencil");
+  if (const std::string why = check(plan, r.extent); !why.empty())
+    throw InputError(fmt::format("method '{}' cannot run {} on {}: {}", id, r.stencil.name, r.extent.to_string(), why));
+  if (r.values.size() != static_cast<std::size_t>(r.extent.points()))
+    throw InputError(fmt::format("{} values cannot be a {} grid", r.values.size(), r.extent.to_string()));
+  if (backend == Backend::GPU && precision == Precision::FP16) check_fp16_range(plan.stencil, r.values, r.steps, id);
+  return backend == Backend::GPU ? descriptor->gpu->run(plan, r) : descriptor->run_cpu(plan, r);
+}
+
+MethodTiming Method::run(MethodRun& r) const { return run(*plan(r.stencil), r); }
+
+std::string Method::model_beside(const MethodPlan& plan, double gstencils) const {
+  if (descriptor->model_beside) return descriptor->model_beside(plan, gstencils);
+  return streaming_model_line(plan.cost, gstencils);
+}
+
+Method cpu_variant(DescriptorPtr d) {
+  if (!d->run_cpu) throw std::logic_error("method '" + d->id + "' has no CPU run");
+  Method m;
+  m.id = d->id;
+  m.backend = d->cpu_backend;
+  m.precision = d->precision;
+  m.description = d->description;
+  m.descriptor = std::move(d);
+  return m;
+}
+
+Method gpu_variant(DescriptorPtr d) {
+  if (!d->gpu) throw std::logic_error("method '" + d->id + "' has no GPU kernel");
+  Method m;
+  m.id = d->id;
+  m.backend = Backend::GPU;
+  m.precision = d->precision;
+  m.description = d->gpu->description.empty() ? d->description : d->gpu->description;
+  m.descriptor = std::move(d);
+  return m;
+}
+
+std::vector<Method> method_variants(const std::vector<DescriptorPtr>& list) {
+  std::vector<Method> out;
+  for (const DescriptorPtr& d : list)
+    if (d->run_cpu) out.push_back(cpu_variant(d));
+  for (const DescriptorPtr& d : list)
+    if (d->gpu) out.push_back(gpu_variant(d));
+  return out;
+}
+
+const DescriptorPtr& find_descriptor(const std::vector<DescriptorPtr>& list, std::string_view id) {
+  for (const DescriptorPtr& d : list)
+    if (d->id == id) return d;
+  std::string known;
+  for (const DescriptorPtr& d : list) known += (known.empty() ? "" : ", ") + d->id;
+  throw InputError(fmt::format("unknown method '{}' (known: {})", id, known));
+}
+
+std::function<MethodTiming(const MethodPlan&, MethodRun&)> cpu_runner(CpuAdvance advance) {
+  return [advance = std::move(advance)](const MethodPlan& plan, MethodRun& r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    MethodTiming t;
+    t.steps_done = advance(plan, r.extent, r.values, r.steps, r.boundary, r.progress);
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.fused_steps = plan.fused_steps;
+    return t;
+  };
+}
+
+DescriptorPtr cpu_reference_descriptor() {
+  auto d = std::make_shared<MethodDescriptor>();
+  d->id = "cpu-reference";
+  d->name = "FP64 reference";
+  d->description = "multi-threaded FP64 CPU stencil; every other method is checked against it";
+  d->precision = Precision::FP64;
+  d->plan = [](const Stencil& s, const PlanRequest& request) {
+    return streaming_plan("cpu-reference", s, request, Precision::FP64, 1,
+                          fmt::format("one pass per step over a halo-padded copy, {} multiply-adds per point",
+                                      s.nonzero_count()));
+  };
+  d->summary = streaming_summary;
+  d->cpu_backend = Backend::CPU;
+  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
+                             const StepProgress& progress) {
+    ReferenceOptions options;
+    options.boundary = b;
+    options.progress = progress;
+    return reference_advance(p.stencil, e, v, steps, Precision::FP64, options);
+  });
+  return d;
 }
 
 } // namespace se

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -49,12 +50,60 @@ double Stencil::sum() const {
   return s;
 }
 
-template <typename F> static void for_each_offset(const Stencil& s, F&& f) {
-  const int r = s.radius;
-  const int rz = s.dims >= 3 ? r : 0, ry = s.dims >= 2 ? r : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx) f(dx, dy, dz);
+std::vector<Tap> taps(const Stencil& s, bool include_zeros) {
+  std::vector<Tap> out;
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    const double w = s.at(dx, dy, dz);
+    if (include_zeros || w != 0.0) out.push_back({dx, dy, dz, w});
+  });
+  return out;
+}
+
+Stencil fused_kernel(const Stencil& s, int steps) {
+  validate(s);
+  if (steps < 1) throw InputError(fmt::format("fusing needs at least 1 step; got {}", steps));
+  if (steps * s.radius > kMaxRadius)
+    throw InputError(fmt::format("fusing {} steps of '{}' (radius {}) gives radius {}, beyond the largest stencil "
+                                 "radius {}; fuse at most {} steps",
+                                 steps, s.name, s.radius, steps * s.radius, kMaxRadius,
+                                 std::max(1, kMaxRadius / std::max(1, s.radius))));
+  if (steps == 1) return s;
+  const std::vector<Tap> base = taps(s);
+  Stencil power = s;
+  for (int t = 2; t <= steps; ++t) {
+    Stencil next = make_stencil(s.dims, power.radius + s.radius, fmt::format("{}^{}", s.name, steps));
+    // (W^t)(f) = sum over d + e = f of W^(t-1)(d) W(e): t steps of a correlation compose by convolving weights.
+    for (const Tap& a : taps(power))
+      for (const Tap& e : base) next.at(a.dx + e.dx, a.dy + e.dy, a.dz + e.dz) += a.w * e.w;
+    power = std::move(next);
+  }
+  return power;
+}
+
+std::complex<double> fourier_symbol(const Stencil& s, const std::array<double, 3>& k) {
+  std::complex<double> sum{0.0, 0.0};
+  for (const Tap& t : taps(s)) sum += t.w * std::polar(1.0, k[0] * t.dx + k[1] * t.dy + k[2] * t.dz);
+  return sum;
+}
+
+double fourier_symbol_peak(const Stencil& s) {
+  const std::vector<Tap> nonzero = taps(s);
+  const int m = s.dims == 1 ? 4096 : (s.dims == 2 ? 256 : 32);
+  const int my = s.dims >= 2 ? m : 1, mz = s.dims == 3 ? m : 1;
+  const double step = 2 * std::numbers::pi / m;
+  double peak = 0;
+  for (int kz = 0; kz < mz; ++kz)
+    for (int ky = 0; ky < my; ++ky)
+      for (int kx = 0; kx < m; ++kx) {
+        double re = 0, im = 0;
+        for (const Tap& t : nonzero) {
+          const double phase = step * (kx * t.dx + ky * t.dy + kz * t.dz);
+          re += t.w * std::cos(phase);
+          im += t.w * std::sin(phase);
+        }
+        peak = std::max(peak, std::hypot(re, im));
+      }
+  return peak;
 }
 
 bool Stencil::is_star() const {
@@ -104,21 +153,16 @@ void validate(const Stencil& s) {
 Stencil with_radius(const Stencil& s, int radius) {
   Stencil out = make_stencil(s.dims, radius, s.name);
   const int r = std::min(s.radius, radius);
-  const int rz = s.dims >= 3 ? r : 0, ry = s.dims >= 2 ? r : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx) out.at(dx, dy, dz) = s.at(dx, dy, dz);
+  for (const Tap& t : taps(s))
+    if (std::abs(t.dx) <= r && std::abs(t.dy) <= r && std::abs(t.dz) <= r) out.at(t.dx, t.dy, t.dz) = t.w;
   return out;
 }
 
 Stencil with_dims(const Stencil& s, int dims) {
   Stencil out = make_stencil(dims, s.radius, s.name);
-  const int r = s.radius;
-  const int low = std::min(s.dims, dims);
-  const int rz = low >= 3 ? r : 0, ry = low >= 2 ? r : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx) out.at(dx, dy, dz) = s.at(dx, dy, dz);
+  // Going down keeps the centre plane (dz = 0) or centre row (dy = 0); going up places the stencil there.
+  for (const Tap& t : taps(s))
+    if ((dims >= 3 || t.dz == 0) && (dims >= 2 || t.dy == 0)) out.at(t.dx, t.dy, t.dz) = t.w;
   return out;
 }
 

@@ -2,6 +2,7 @@
 // with zeros). Presets carry the papers' names; JSON load/save uses the format in assets/stencils/README.md.
 #pragma once
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -35,6 +36,34 @@ struct Stencil {
   bool is_radially_symmetric(double tol = 0.0) const;
   bool operator==(const Stencil&) const = default;
 };
+
+// One weight of a stencil with its offset.
+struct Tap {
+  int dx = 0, dy = 0, dz = 0;
+  double w = 0.0;
+  bool operator==(const Tap&) const = default;
+};
+
+// Calls f(dx, dy, dz) for every offset of the stencil's weight array, x fastest (axes beyond dims stay 0).
+// The one loop over a stencil's offsets: everything else asks for taps() or this.
+template <typename F> void for_each_offset(const Stencil& s, F&& f) {
+  const int r = s.radius, ry = s.dims >= 2 ? r : 0, rz = s.dims >= 3 ? r : 0;
+  for (int dz = -rz; dz <= rz; ++dz)
+    for (int dy = -ry; dy <= ry; ++dy)
+      for (int dx = -r; dx <= r; ++dx) f(dx, dy, dz);
+}
+// The non-zero weights with their offsets in weight-array order (x fastest); with zeros too on request.
+std::vector<Tap> taps(const Stencil& s, bool include_zeros = false);
+
+// The stencil of `steps` steps, W^T: weights convolved T times (radius T r). Throws InputError when T < 1 or
+// T r exceeds kMaxRadius (naming the largest T that fits).
+Stencil fused_kernel(const Stencil& s, int steps);
+
+// The Fourier symbol K(k) = sum_d w(d) e^{i k.d} at the angular frequency k (one component per axis).
+std::complex<double> fourier_symbol(const Stencil& s, const std::array<double, 3>& k);
+// max |K| sampled on a frequency grid (4096 points in 1D, 256^2 in 2D, 32^3 in 3D, w = 0 and pi included):
+// how much one step can grow a grid's L2 norm.
+double fourier_symbol_peak(const Stencil& s);
 
 // A zero stencil of the given shape (dims 1-3, radius 0-7); throws InputError otherwise.
 Stencil make_stencil(int dims, int radius, std::string name = "custom");

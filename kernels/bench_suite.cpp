@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/reference.hpp"
+#include "core/streaming_model.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/registry.hpp"
 
@@ -85,16 +86,14 @@ std::vector<const Method*> select_methods(const std::vector<Method>& methods, co
   return out;
 }
 
-bool gpu_reference_available() {
-  for (const auto& s : gpu_method_specs())
-    if (s.id == "cuda-core") return s.unavailable_reason().empty();
-  return false;
-}
+Method gpu_reference_method() { return gpu_variant(find_descriptor(method_list(), "cuda-core")); }
+
+bool gpu_reference_available() { return gpu_reference_method().unavailable_reason().empty(); }
 
 // Seconds per step of the FP64 cuda-core kernel on this input.
 double reference_seconds_per_step(const Stencil& s, const Extent& e, const Boundary& b, const std::vector<double>& input) {
-  const auto specs = gpu_method_specs();
-  return gpu_seconds_per_step(find_gpu_method(specs, "cuda-core"), s, e, b, input, 0.05);
+  const Method m = gpu_reference_method();
+  return gpu_seconds_per_step(m, *m.plan(s), e, b, input, 0.05);
 }
 
 // CPU multiply-adds per second assumed when sizing CPU runs (deliberately low: they must not run away).
@@ -119,14 +118,24 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
     const Experiment& x = experiments[ei];
     const Stencil& s = x.stencil;
     check_extent_fits_stencil(x.extent, s);
-    std::vector<const Method*> runnable;
+    // Each method's plan for this stencil, built once: it tells whether the method takes the stencil and is what
+    // the run executes.
+    std::vector<std::pair<const Method*, PlanPtr>> runnable;
     for (const Method* m : chosen) {
-      if (const std::string why = m->unsupported_reason(s, x.extent); !why.empty()) {
+      PlanPtr plan;
+      std::string why;
+      try {
+        plan = m->plan(s);
+        why = m->check(*plan, x.extent);
+      } catch (const InputError& err) {
+        why = err.what();
+      }
+      if (!why.empty()) {
         result.skipped.push_back({m->id, s.name, why});
         if (progress) progress(++done, total, m->id + " " + s.name + " (skipped)", result);
         continue;
       }
-      runnable.push_back(m);
+      runnable.emplace_back(m, std::move(plan));
     }
     if (runnable.empty()) continue;
     const std::uint64_t seed = o.seed + 0x9e3779b97f4a7c15ull * (ei + 1); // a fresh input per experiment
@@ -141,7 +150,7 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
     std::map<int, CheckedReference> references; // by step count: one reference per input and length
     ReferencePolicy policy;
     policy.cpu_budget = o.quick ? 1e12 : 4e9;
-    for (const Method* m : runnable) {
+    for (const auto& [m, plan] : runnable) {
       int t = steps;
       if (!o.quick && m->backend != Backend::GPU) // CPU methods at GPU sizes: as many steps as fit the time
         t = std::clamp(static_cast<int>(x.seconds * kCpuRate / cost_per_step), 1, steps);
@@ -161,19 +170,16 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
       rec.precision = m->precision;
       rec.extent = x.extent;
       rec.seed = seed;
-      const MethodTiming timing = m->run(r);
+      const MethodTiming timing = m->run(*plan, r);
       rec.steps = timing.steps_done;
       rec.fused_steps = timing.fused_steps;
       rec.seconds = timing.seconds;
       rec.gstencils = gstencils_per_second(x.extent.points(), timing.steps_done, timing.seconds);
-      const double launches = static_cast<double>(timing.steps_done) / std::max(1, timing.fused_steps);
-      const double bytes = static_cast<double>(x.extent.points()) * 2.0 * bytes_per_value(m->precision) * launches;
-      rec.gbs = timing.seconds > 0 ? bytes / timing.seconds / 1e9 : 0;
-      rec.flops = timing.seconds > 0 ? 2.0 * s.nonzero_count() * static_cast<double>(x.extent.points()) *
-                                           timing.steps_done / timing.seconds
-                                     : 0;
-      if (o.copy_gbs && m->backend == Backend::GPU)
-        rec.roof_fraction = rec.gstencils / (*o.copy_gbs / (2.0 * bytes_per_value(m->precision)) * timing.fused_steps);
+      // GB/s and the copy roof by the streaming model: every pass reads and writes each point once.
+      const CostReport stream = streaming_cost(m->id, s, m->precision, timing.fused_steps);
+      rec.gbs = rec.gstencils * stream.global_bytes_per_point;
+      rec.flops = rec.gstencils * 1e9 * 2.0 * s.nonzero_count();
+      if (o.copy_gbs && m->backend == Backend::GPU) rec.roof_fraction = rec.gbs / *o.copy_gbs;
       const int n = timing.steps_done;
       if (!references.count(n)) {
         const CheckedReference& fresh =

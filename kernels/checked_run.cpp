@@ -28,15 +28,15 @@ std::vector<double> cpu_reference(const Stencil& s, const Extent& e, const Bound
   return v;
 }
 
-std::vector<double> gpu_reference(const GpuMethodSpec& spec, const Stencil& s, const Extent& e, const Boundary& b,
+std::vector<double> gpu_reference(const Method& m, const MethodPlan& plan, const Extent& e, const Boundary& b,
                                   const std::vector<double>& initial, int steps) {
   MethodRun r;
-  r.stencil = s;
+  r.stencil = plan.stencil;
   r.extent = e;
   r.steps = steps;
   r.boundary = b;
   r.values = initial;
-  run_gpu_method(spec, r);
+  m.run(plan, r);
   return std::move(r.values);
 }
 
@@ -47,24 +47,31 @@ CheckedReference compute_reference(const Stencil& s, const Extent& e, const Boun
   CheckedReference ref;
   const double per_step = reference_cost(s, e, 1);
   const bool cheap = reference_cost(s, e, steps) <= policy.cpu_budget;
-  const auto specs = gpu_method_specs();
-  const GpuMethodSpec* gpu = nullptr;
-  if (policy.allow_gpu && !cheap)
-    for (const auto& spec : specs)
-      if (spec.id == "cuda-core" && spec.unavailable_reason().empty() && spec.unsupported_reason(s, e).empty()) gpu = &spec;
+  // The FP64 cuda-core kernel, when it can run here and take this stencil and grid.
+  const Method cuda_core = gpu_variant(find_descriptor(method_list(), "cuda-core"));
+  PlanPtr plan;
+  if (policy.allow_gpu && !cheap && cuda_core.unavailable_reason().empty()) {
+    try {
+      plan = cuda_core.plan(s);
+      if (!cuda_core.check(*plan, e).empty()) plan.reset();
+    } catch (const InputError&) {
+      plan.reset();
+    }
+  }
+  const Method* gpu = plan ? &cuda_core : nullptr;
   if (!gpu) {
     ref.values = cpu_reference(s, e, b, initial, steps, progress);
     ref.source = "cpu-reference";
     return ref;
   }
   if (!policy.validated.empty()) {
-    ref.values = gpu_reference(*gpu, s, e, b, initial, steps);
+    ref.values = gpu_reference(*gpu, *plan, e, b, initial, steps);
     ref.source = policy.validated;
     return ref;
   }
   ref.validation_steps = std::clamp(static_cast<int>(policy.cpu_budget / per_step), 1, steps);
   const std::vector<double> cpu = cpu_reference(s, e, b, initial, ref.validation_steps, {});
-  const std::vector<double> check = gpu_reference(*gpu, s, e, b, initial, ref.validation_steps);
+  const std::vector<double> check = gpu_reference(*gpu, *plan, e, b, initial, ref.validation_steps);
   const ErrorMetrics m = compare(check, cpu);
   ref.validation_rel_l2 = m.rel_l2;
   if (!m.finite || m.rel_l2 > error_bound(Precision::FP64, ref.validation_steps))
@@ -72,7 +79,7 @@ CheckedReference compute_reference(const Stencil& s, const Extent& e, const Boun
         "the GPU FP64 reference (cuda-core) disagrees with the CPU reference after {} steps: rel L2 {:.3e}, max abs "
         "{:.3e}; no GPU result can be checked",
         ref.validation_steps, m.rel_l2, m.max_abs));
-  ref.values = ref.validation_steps == steps ? check : gpu_reference(*gpu, s, e, b, initial, steps);
+  ref.values = ref.validation_steps == steps ? check : gpu_reference(*gpu, *plan, e, b, initial, steps);
   ref.source = fmt::format("cuda-core (gpu, validated against cpu-reference for {} step{}: rel L2 {:.1e})",
                            ref.validation_steps, ref.validation_steps == 1 ? "" : "s", m.rel_l2);
   return ref;

@@ -1,4 +1,4 @@
-// The timed run of a GPU method: what every GPU Method's run() does.
+// The timed run of a GPU method: what every GpuKernel::run does.
 #include <algorithm>
 
 #include "core/error.hpp"
@@ -7,10 +7,9 @@
 
 namespace se {
 
-MethodTiming run_gpu_method(const GpuMethodSpec& spec, MethodRun& r) {
+MethodTiming run_gpu_method(const GpuKernel& kernel, const MethodPlan& plan, MethodRun& r) {
   if (r.steps < 0) throw InputError("the number of steps cannot be negative");
-  if (spec.precision == Precision::FP16) check_fp16_range(r.stencil, r.values, r.steps, spec.id);
-  auto stepper = make_gpu_stepper(spec, r.stencil, r.extent, r.boundary);
+  auto stepper = kernel.make_stepper(plan, r.extent, r.boundary);
   // Warm-up: module loading, library plans and first touches happen here, outside the timed region.
   stepper->upload(r.values);
   stepper->advance(std::max(1, std::min(r.steps, stepper->fused_steps())));
@@ -37,14 +36,15 @@ MethodTiming run_gpu_method(const GpuMethodSpec& spec, MethodRun& r) {
   t.seconds = stop.seconds_since(start);
   t.steps_done = done;
   t.fused_steps = stepper->fused_steps();
+  t.passes = describe_passes(stepper->passes());
   stepper->download(r.values);
   if (r.progress && done == r.steps) r.progress(done, r.steps);
   return t;
 }
 
-double gpu_seconds_per_step(const GpuMethodSpec& spec, const Stencil& s, const Extent& e, const Boundary& b,
+double gpu_seconds_per_step(const Method& m, const MethodPlan& plan, const Extent& e, const Boundary& b,
                             std::span<const double> values, double min_seconds) {
-  auto stepper = make_gpu_stepper(spec, s, e, b);
+  auto stepper = make_gpu_stepper(m, plan, e, b);
   stepper->upload(values);
   for (int n = std::max(1, stepper->fused_steps());; n *= 2) {
     CudaEvent start, stop;

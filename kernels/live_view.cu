@@ -104,14 +104,17 @@ struct GpuLiveRun::State {
   int steps = 0;
 };
 
-GpuLiveRun::GpuLiveRun(const std::string& method_id, const Stencil& s, const Extent& e, const Boundary& b,
+GpuLiveRun::GpuLiveRun(const Method& method, const MethodPlan& plan, const Extent& e, const Boundary& b,
                        std::span<const double> initial)
     : state_(std::make_unique<State>()) {
-  const auto specs = gpu_method_specs();
-  const GpuMethodSpec& spec = find_gpu_method(specs, method_id);
-  state_->id = spec.id;
-  state_->stepper = make_gpu_stepper(spec, s, e, b);
+  state_->id = method.id;
+  state_->stepper = make_gpu_stepper(method, plan, e, b);
   state_->stepper->upload(initial);
+}
+
+bool GpuLiveRun::set_stencil(const MethodPlan& plan) {
+  if (plan.method != state_->id) throw std::logic_error("live view: a plan of '" + plan.method + "' for a run of '" + state_->id + "'");
+  return state_->stepper->set_stencil(plan);
 }
 
 GpuLiveRun::~GpuLiveRun() = default;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/method.hpp"
 #include "core/stencil.hpp"
 
 struct cudaArray;                       // as CUDA's driver_types.h declares it
@@ -25,13 +26,17 @@ struct ColourMapping {
 
 class GpuLiveRun {
 public:
-  // Throws InputError when the method is unknown, unavailable or cannot run this stencil.
-  GpuLiveRun(const std::string& method_id, const Stencil& s, const Extent& e, const Boundary& b,
+  // Runs `plan` (built by the GPU variant `method`) from `initial`. Throws InputError when the method is unavailable
+  // here or the plan cannot run on this grid.
+  GpuLiveRun(const Method& method, const MethodPlan& plan, const Extent& e, const Boundary& b,
              std::span<const double> initial);
   ~GpuLiveRun();
   GpuLiveRun(const GpuLiveRun&) = delete;
   GpuLiveRun& operator=(const GpuLiveRun&) = delete;
 
+  // New weights (the same method's plan for them) on the device grid in place: no download, no reallocation.
+  // Returns false, changing nothing, when the plan needs another grid layout (then make a new run).
+  bool set_stencil(const MethodPlan& plan);
   // Advances `steps` base steps and waits; returns the GPU time they took (seconds, CUDA events).
   double advance(int steps);
   // Writes the grid (a 1D grid as one row, a 3D grid's slice) as RGBA8 into `array`, which must be at

@@ -1,10 +1,10 @@
-// The GPU method variants, declared as data: id, precision, supported dims and radii, the steps one launch
-// fuses, the optional library they need, and a factory for the device-resident stepper that runs them.
-// The CLI, the GUI and the tests enumerate methods only through all_methods() = core's + gpu_methods().
+// The one list of methods. Every descriptor (core/method.hpp) in the order lists and pickers show them, with
+// the GPU kernel of each attached: CUDA builds run it, other builds list it as unavailable with the reason.
+// The CLI, the GUI and the tests enumerate methods through this list only; docs/ARCHITECTURE.md says how to
+// add one.
 #pragma once
-#include <array>
-#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,48 +13,29 @@
 
 namespace se {
 
-class GridStepper; // kernels/common/grid_stepper.hpp (CUDA builds)
+const std::vector<DescriptorPtr>& method_list();
+// Every runnable variant of the list: the CPU runs in list order, then the GPU kernels in list order.
+std::vector<Method> all_methods();
 
-struct GpuMethodSpec {
-  std::string id;
-  Precision precision = Precision::FP64; // arithmetic precision (cuda-core-fp16 stores FP16, computes FP32)
-  std::string description;
-  std::array<bool, 3> dims{true, true, true}; // 1D, 2D, 3D
-  int max_radius = kMaxRadius;
-  int fused_steps = 1;  // base steps per launch it aims for; the stepper reports what it used
-  std::string library;  // "" or the optional library it loads at run time ("cuDNN", "cuFFT")
-  // Beyond dims and radius: why this stencil/grid cannot run ("" when it can).
-  std::function<std::string(const Stencil&, const Extent&)> extra_unsupported_reason;
-  // Why the method cannot run on this machine at all ("" when it can): no device, library missing.
-  std::function<std::string()> unavailable_reason;
-  std::function<std::unique_ptr<GridStepper>(const Stencil&, const Extent&, const Boundary&)> make_stepper;
-
-  std::string unsupported_reason(const Stencil& s, const Extent& e) const;
-};
-
-std::vector<GpuMethodSpec> gpu_method_specs();
-// The specs as core Methods (Backend::GPU): run() uploads, warms up, times the steps with CUDA events, downloads.
-std::vector<Method> gpu_methods();
+// The variant `id` with this backend; with none, the GPU kernel when it can run here, else the CPU run.
+// Throws InputError naming the known ids (or saying that the method has no such backend).
+const Method& find_method(const std::vector<Method>& methods, const std::string& id,
+                          std::optional<Backend> backend = std::nullopt);
 
 // "" when a CUDA device can be used; otherwise "no CUDA device: <why>".
 std::string gpu_unavailable_reason();
 
-// Throws InputError for an unknown id, an unavailable method or an unsupported stencil (with the reason).
-const GpuMethodSpec& find_gpu_method(const std::vector<GpuMethodSpec>& specs, const std::string& id);
-std::unique_ptr<GridStepper> make_gpu_stepper(const GpuMethodSpec& spec, const Stencil& s, const Extent& e,
-                                              const Boundary& b);
+// The device-resident stepper of a GPU variant for `plan` (built by m.plan): throws InputError when the method is
+// unavailable here or the plan cannot run on this grid, with the reason.
+std::unique_ptr<GridStepper> make_gpu_stepper(const Method& m, const MethodPlan& plan, const Extent& e, const Boundary& b);
 
-// FP16 grids hold at most 65504: throws InputError when the values could exceed it after `steps` steps, by
-// both max|input| (sum |w|)^steps and ||input||_2 max|K|^steps (K the stencil's symbol, sampled).
-void check_fp16_range(const Stencil& s, std::span<const double> values, int steps, const std::string& method_id);
+// The timed run behind every GpuKernel::run: fresh state from r.values, one warm-up pass, the timed steps (CUDA
+// events; the progress callback between chunks), the result back into r.values, the passes it ran.
+MethodTiming run_gpu_method(const GpuKernel& kernel, const MethodPlan& plan, MethodRun& r);
 
-// Runs spec on r (the engine behind each GPU Method's run): fresh state from r.values, one warm-up pass,
-// the timed steps (CUDA events; the progress callback between chunks), the result back into r.values.
-MethodTiming run_gpu_method(const GpuMethodSpec& spec, MethodRun& r);
-
-// Seconds per base step of spec on this grid, for sizing benchmark runs: batches of doubling length run
-// back to back (which also brings the clocks up) until one lasts `min_seconds`; that batch's time per step.
-double gpu_seconds_per_step(const GpuMethodSpec& spec, const Stencil& s, const Extent& e, const Boundary& b,
+// Seconds per base step of a GPU variant's plan on this grid, for sizing benchmark runs: batches of doubling
+// length run back to back (which also brings the clocks up) until one lasts `min_seconds`; that batch's time per step.
+double gpu_seconds_per_step(const Method& m, const MethodPlan& plan, const Extent& e, const Boundary& b,
                             std::span<const double> values, double min_seconds);
 
 } // namespace se

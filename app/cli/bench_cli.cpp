@@ -20,17 +20,9 @@
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
 #include "kernels/device.hpp"
-#include "kernels/lorastencil/lora_gpu_plan.hpp"
 #include "kernels/registry.hpp"
 
 namespace se {
-
-std::vector<Method> all_methods() {
-  std::vector<Method> methods = core_methods();
-  for (auto& m : gpu_methods()) methods.push_back(std::move(m));
-  return methods;
-}
-
 namespace {
 
 // A progress bar on stderr that appears only once a run has taken more than a second.
@@ -76,24 +68,6 @@ private:
   int printed_quarter_ = 0;
 };
 
-const Method& find_method(const std::vector<Method>& methods, const std::string& id, std::optional<Backend> backend) {
-  const Method* fallback = nullptr;
-  for (const auto& m : methods) {
-    if (m.id != id) continue;
-    if (backend && m.backend == *backend) return m;
-    if (!backend && (!fallback || (m.backend == Backend::GPU && m.unavailable_reason().empty()))) fallback = &m;
-  }
-  if (fallback) return *fallback;
-  std::string known;
-  for (const auto& m : methods)
-    if (known.find(m.id) == std::string::npos) known += (known.empty() ? "" : ", ") + m.id;
-  if (backend)
-    for (const auto& m : methods)
-      if (m.id == id)
-        throw InputError(fmt::format("method '{}' has no {} backend", id, to_string(*backend)));
-  throw InputError(fmt::format("unknown method '{}' (known: {})", id, known));
-}
-
 int cmd_list(const std::vector<Method>& methods) {
   const DeviceInfo dev = query_device();
   std::printf("device: %s\n\nstencils:\n", dev.summary().c_str());
@@ -131,62 +105,46 @@ int cmd_show(const std::string& name, const std::string& json) {
   return 0;
 }
 
-int cmd_plan(const std::string& method, const std::string& stencil, const std::string& size, const std::string& json) {
-  const Stencil s = resolve_stencil(stencil);
+struct PlanOptions {
+  std::string method, stencil = "box-2d49p", size, json, backend;
+  int fused_steps = 0;
+};
+
+// Prints the plan a method's variant builds: the CPU run's by default (what the views draw), --backend gpu for the
+// kernel's own; a GPU-only method's kernel plan.
+int cmd_plan(const std::vector<Method>& methods, const PlanOptions& o) {
+  const Stencil s = resolve_stencil(o.stencil);
   Extent e;
-  if (size.empty()) { // a default grid of the stencil's dimensionality, for the per-point costs
+  if (o.size.empty()) { // a default grid of the stencil's dimensionality, for the per-point costs
     e.dims = s.dims;
     for (int d = 0; d < s.dims; ++d) e.n[d] = s.dims == 3 ? 512 : (s.dims == 2 ? 10240 : 10240000);
   } else {
-    e = parse_extent(size);
+    e = parse_extent(o.size);
   }
   check_extent_fits_stencil(e, s);
-  const PlanSummary p = plan_summary(method, s, e);
-  std::printf("%s\n%s", p.text.c_str(), to_string(p.cost).c_str());
-  if (!json.empty()) {
-    std::ofstream out(json);
-    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
-    out << nlohmann::json{{"method", p.method}, {"stencil", s.name}, {"plan", p.json}, {"cost", to_json(p.cost)}}.dump(2)
+  if (o.fused_steps < 0) throw InputError(fmt::format("--fused-steps must be at least 1; got {}", o.fused_steps));
+  std::optional<Backend> backend;
+  if (!o.backend.empty()) backend = parse_backend(o.backend);
+  const Method* m = nullptr;
+  for (const Method& v : methods)
+    if (v.id == o.method && (backend ? v.backend == *backend : (m == nullptr || v.backend != Backend::GPU))) m = &v;
+  if (m == nullptr) m = &find_method(methods, o.method, backend); // throws: unknown id, or no such backend
+  const PlanPtr plan = m->plan(s, o.fused_steps);
+  const PlanSummary p = m->descriptor->summary(*plan, e);
+  std::printf("%s", p.text.c_str());
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
+    out << nlohmann::json{{"method", p.method},
+                          {"backend", to_string(m->backend)},
+                          {"stencil", s.name},
+                          {"fused_steps", plan->fused_steps},
+                          {"plan", p.json},
+                          {"cost", to_json(p.cost)}}
+               .dump(2)
         << "\n";
   }
   return 0;
-}
-
-// The cost model beside a GPU measurement: what the plan says one point and base step costs (bytes moved,
-// arithmetic executed, MMAs), what the measured rate therefore moved and computed, and for LoRAStencil the
-// prediction of core's plan for the kernel's own tile on the roofline its fusion was chosen for.
-void print_model_beside(const Method& m, const Stencil& s, double gstencils, int fused_steps) {
-  if (m.backend != Backend::GPU || gstencils <= 0) return;
-  if (m.id == "lorastencil") {
-    const LoraStencilOptions options = lora_gpu::gpu_plan_options();
-    LoraStencilPlan plan;
-    try {
-      plan = lora_gpu::plan_for_gpu(s, options);
-    } catch (const InputError&) {
-      return;
-    }
-    const FusionCandidate* c = nullptr;
-    for (const FusionCandidate& f : plan.fusion_candidates)
-      if (f.steps == fused_steps) c = &f;
-    if (c == nullptr || c->estimated_ps_per_point <= 0) return;
-    const double predicted = 1e3 / c->estimated_ps_per_point;
-    const double tensor_flops = c->mma_per_point * 1024.0; // m16n8k4: 16 x 8 x 4 multiply-adds, 2 FLOP each
-    std::printf("  cost model (core's plan for the kernel's m16n8k4 tile, T=%d): %.3f MMAs, %.2f bytes, %.0f tensor FLOP "
-                "per point and step (intensity %.1f FLOP/B), %s-bound on %s (%.0f GB/s, %.1f TFLOP/s): predicts %.1f "
-                "GStencil/s; measured %.1f = %.0f%% of it (%.0f GB/s, %.1f TFLOP/s)\n",
-                fused_steps, c->mma_per_point, c->global_bytes_per_point, tensor_flops,
-                c->global_bytes_per_point > 0 ? tensor_flops / c->global_bytes_per_point : 0.0, c->bound.c_str(),
-                options.device.name.c_str(), options.device.memory_gbs, options.device.tensor_fp64_tflops, predicted,
-                gstencils, 100.0 * gstencils / predicted, gstencils * c->global_bytes_per_point,
-                gstencils * tensor_flops / 1e3);
-    return;
-  }
-  // A CUDA-core or vendor method: each pass reads and writes every point once.
-  const double bytes = 2.0 * bytes_per_value(m.precision) / std::max(1, fused_steps);
-  const double flops = 2.0 * s.nonzero_count();
-  std::printf("  model: %.2f bytes and %.0f useful FLOP per point and step (intensity %.2f FLOP/B): the measured rate "
-              "moves %.0f GB/s\n",
-              bytes, flops, flops / bytes, gstencils * bytes);
 }
 
 struct RunOptions {
@@ -211,7 +169,14 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   if (o.steps <= 0) throw InputError(fmt::format("--steps must be positive; got {}", o.steps));
   if (const std::string why = m.unavailable_reason(); !why.empty())
     throw InputError(fmt::format("method '{}' ({}) is unavailable: {}", m.id, to_string(m.backend), why));
-  if (const std::string why = m.unsupported_reason(s, e); !why.empty())
+  // The plan, built once: the run executes it and the model line beside the measurement reads it.
+  PlanPtr plan;
+  try {
+    plan = m.plan(s);
+  } catch (const InputError& err) {
+    throw InputError(fmt::format("method '{}' cannot run {}: {}", m.id, s.name, err.what()));
+  }
+  if (const std::string why = m.check(*plan, e); !why.empty())
     throw InputError(fmt::format("method '{}' cannot run {}: {}", m.id, s.name, why));
   const bool is_reference = m.id == "cpu-reference";
   // Refuse before allocating: the initial grid, the method's copy, and the reference's padded pair (+ its result).
@@ -231,7 +196,7 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   {
     ProgressBar bar(fmt::format("{} {}", m.id, s.name));
     run.progress = [&bar](int done, int total) { return bar.update(done, total); };
-    timing = m.run(run);
+    timing = m.run(*plan, run);
   }
   ErrorMetrics err;
   std::string reference_source;
@@ -255,8 +220,12 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   else
     std::printf(", rel L2 %.3e, max abs %.3e vs FP64 reference (bound %.0e) %s\n", err.rel_l2, err.max_abs, bound,
                 ok ? "ok" : "FAILED");
-  if (timing.fused_steps > 1) std::printf("  %d base steps per launch (temporal fusion)\n", timing.fused_steps);
-  print_model_beside(m, s, gs, timing.fused_steps);
+  std::printf("  plan: %s\n", plan->brief.c_str());
+  if (timing.fused_steps > 1 || !timing.passes.empty())
+    std::printf("  %d base steps per launch (temporal fusion)%s\n", timing.fused_steps,
+                timing.passes.empty() ? "" : fmt::format("; passes run: {}", timing.passes).c_str());
+  if (m.backend == Backend::GPU && gs > 0)
+    if (const std::string model = m.model_beside(*plan, gs); !model.empty()) std::printf("  %s\n", model.c_str());
   if (!reference_source.empty() && reference_source != "cpu-reference")
     std::printf("  reference: %s\n", reference_source.c_str());
 
@@ -268,6 +237,8 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
                         {"size", std::vector<std::int64_t>(e.n.begin(), e.n.begin() + e.dims)},
                         {"steps", timing.steps_done},
                         {"fused_steps", timing.fused_steps},
+                        {"passes", timing.passes},
+                        {"plan", plan->brief},
                         {"boundary", o.boundary},
                         {"seed", seed},
                         {"seconds", timing.seconds},
@@ -385,13 +356,15 @@ int bench_main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "print a stencil's weights (and write them as JSON)");
   show->add_option("--stencil,-s", show_name, "preset name or path to a stencil JSON file")->required();
   show->add_option("--json", show_json, "write the stencil to this JSON file");
-  std::string plan_method, plan_stencil = "box-2d49p", plan_size, plan_json;
+  PlanOptions po;
   auto* plan = app.add_subcommand("plan", "print the matrices, layouts and cost a method derives from a stencil");
-  plan->add_option("--method,-m", plan_method, "method id (tcstencil, convstencil, lorastencil, flashfft, spider, ...)")
+  plan->add_option("--method,-m", po.method, "method id (tcstencil, convstencil, lorastencil, flashfft, spider, ...)")
       ->required();
-  plan->add_option("--stencil,-s", plan_stencil, "preset name or path to a stencil JSON file")->capture_default_str();
-  plan->add_option("--size", plan_size, "grid size for whole-grid costs (default: the papers' sizes)");
-  plan->add_option("--json", plan_json, "write the plan and cost as JSON to this file");
+  plan->add_option("--stencil,-s", po.stencil, "preset name or path to a stencil JSON file")->capture_default_str();
+  plan->add_option("--size", po.size, "grid size for whole-grid costs (default: the papers' sizes)");
+  plan->add_option("--backend,-b", po.backend, "emulate or gpu: whose plan (default: the CPU emulation's, as the views draw it)");
+  plan->add_option("--fused-steps,-T", po.fused_steps, "base steps one pass fuses (default: the method's own choice)");
+  plan->add_option("--json", po.json, "write the plan and cost as JSON to this file");
   RunOptions ro;
   auto* run = app.add_subcommand("run", "run one method and check it against the FP64 reference");
   run->add_option("--method,-m", ro.method, "method id (see `list`)")->capture_default_str();
@@ -437,7 +410,7 @@ int bench_main(int argc, char** argv) {
     const std::vector<Method> methods = all_methods();
     if (list->parsed()) return cmd_list(methods);
     if (show->parsed()) return cmd_show(show_name, show_json);
-    if (plan->parsed()) return cmd_plan(plan_method, plan_stencil, plan_size, plan_json);
+    if (plan->parsed()) return cmd_plan(methods, po);
     if (run->parsed()) return cmd_run(methods, ro);
     if (device->parsed()) return cmd_device(device_json, device_repeats);
     if (suite->parsed()) return cmd_suite(methods, so);

@@ -15,8 +15,10 @@
 
 #include "core/error.hpp"
 #include "core/reference.hpp"
+#include "core/streaming_model.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
+#include "kernels/registry.hpp"
 
 namespace se {
 
@@ -236,30 +238,40 @@ std::vector<RecordedResults> load_results_dir(const std::filesystem::path& dir, 
 
 // ---------------------------------------------------------------------------------------------- costs
 
-MethodCost method_cost(const std::string& method_id, Precision precision, int fused_steps, const Stencil& s,
-                       const Extent& e) {
+MethodCost method_cost(const std::string& method_id, Backend backend, Precision precision, int fused_steps,
+                       const Stencil& s, const Extent& e) {
   MethodCost c;
-  const auto planned = planned_method_ids();
-  if (std::find(planned.begin(), planned.end(), method_id) != planned.end()) {
+  // The plan the method's variant runs at the recorded fusion (a record's fused_steps is what its run used).
+  const std::vector<Method> methods = all_methods();
+  const Method* m = nullptr;
+  for (const Method& v : methods)
+    if (v.id == method_id && v.backend == backend) m = &v;
+  CostReport r;
+  if (m != nullptr) {
     try {
-      const CostReport r = plan_summary(method_id, s, e).cost;
-      c.flops_per_point = r.executed_flops_per_point;
-      c.bytes_per_point = r.global_bytes_per_point;
-      c.mma_shape = r.mma_shape;
-      c.from_plan = true;
-      c.note = fmt::format("{}'s cost model: {:.1f} executed FLOPs and {:.1f} bytes per point and step", method_id,
-                           c.flops_per_point, c.bytes_per_point);
-      return c;
+      PlanPtr plan;
+      try {
+        plan = m->plan(s, std::max(1, fused_steps));
+      } catch (const InputError&) {
+        plan = m->plan(s); // a method that does not fuse on request: its own plan
+      }
+      if (m->check(*plan, e).empty()) r = plan->cost;
     } catch (const InputError& err) {
       c.note = fmt::format("no plan for this stencil ({}); ", err.what());
     }
   }
-  // CUDA cores and the CPU: the stencil's own multiply-adds; one read and one write per point per launch.
-  const int fused = std::max(1, fused_steps);
-  c.flops_per_point = 2.0 * std::max(1, s.nonzero_count());
-  c.bytes_per_point = 2.0 * static_cast<double>(bytes_per_value(precision)) / fused;
-  c.note += fmt::format("{} non-zero weights x 2 FLOPs; {} bytes read + written per point per launch{}", s.nonzero_count(),
-                        2 * bytes_per_value(precision), fused > 1 ? fmt::format(", {} steps per launch", fused) : "");
+  if (r.method.empty()) r = streaming_cost(method_id, s, precision, fused_steps); // recorded by another build
+  c.flops_per_point = r.executed_flops_per_point;
+  c.bytes_per_point = r.global_bytes_per_point;
+  c.mma_shape = r.mma_shape;
+  c.from_plan = !r.mma_shape.empty();
+  if (c.from_plan)
+    c.note = fmt::format("{}'s cost model: {:.1f} executed FLOPs and {:.1f} bytes per point and step", method_id,
+                         c.flops_per_point, c.bytes_per_point);
+  else // CUDA cores and the CPU: the stencil's own multiply-adds; one read and one write per point per launch.
+    c.note += fmt::format("{} non-zero weights x 2 FLOPs; {} bytes read + written per point per launch{}",
+                          s.nonzero_count(), 2 * bytes_per_value(precision),
+                          fused_steps > 1 ? fmt::format(", {} steps per launch", fused_steps) : "");
   return c;
 }
 
@@ -289,7 +301,7 @@ std::vector<RooflinePoint> roofline_points(const std::vector<BenchmarkRecord>& r
   std::vector<RooflinePoint> out;
   std::map<std::string, bool> modelled; // one model point per method variant
   for (const BenchmarkRecord& r : records) {
-    const MethodCost cost = method_cost(r.method, r.precision, r.fused_steps, s, r.extent);
+    const MethodCost cost = method_cost(r.method, r.backend, r.precision, r.fused_steps, s, r.extent);
     if (!(cost.intensity() > 0)) continue;
     const MethodKey key = r.key();
     if (!ceilings.empty() && !modelled[key.label()]) {
@@ -478,6 +490,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
     int done = 0;
     const StepProgress keep_going = [&c](int, int) { return !c.stop.stop_requested(); };
     std::map<std::string, std::string> stopped; // method label -> why it stopped growing
+    std::map<std::string, PlanPtr> plans;       // method label -> its plan for the stencil
     c.progress(0, total, "");
     for (std::size_t si = 0; si < q.sizes.size(); ++si) {
       const Extent& e = q.sizes[si];
@@ -487,8 +500,16 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         if (c.stop.stop_requested()) return;
         const Method& m = method_for(methods, key);
         const std::string label = fmt::format("{} {}", key.label(), e.to_string());
-        const bool skip = stopped.count(key.label()) || !m.unavailable_reason().empty() ||
-                          !m.unsupported_reason(q.stencil, e).empty();
+        // The method's plan for the swept stencil, built once for every size.
+        PlanPtr& plan = plans[key.label()];
+        if (!plan && m.unavailable_reason().empty()) {
+          try {
+            plan = m.plan(q.stencil);
+          } catch (const InputError& err) {
+            stopped[key.label()] = err.what();
+          }
+        }
+        const bool skip = stopped.count(key.label()) || !plan || !m.check(*plan, e).empty();
         if (skip) {
           c.progress(++done, total, label + " (skipped)");
           continue;
@@ -496,7 +517,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         c.progress(done, total, label);
         // One step first: it sizes the timed run, and is the timed run for methods slower than the target.
         MethodRun run{q.stencil, e, 1, q.boundary, input, keep_going};
-        MethodTiming t = m.run(run);
+        MethodTiming t = m.run(*plan, run);
         if (c.stop.stop_requested()) return;
         const double per_step = t.seconds / std::max(1, t.steps_done);
         if (per_step > q.max_step_seconds)
@@ -504,7 +525,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         const int steps = std::clamp(static_cast<int>(q.seconds_per_run / std::max(per_step, 1e-9)), 1, 100000);
         if (steps > 1) {
           run = MethodRun{q.stencil, e, steps, q.boundary, input, keep_going};
-          t = m.run(run);
+          t = m.run(*plan, run);
           if (c.stop.stop_requested() || t.steps_done < steps) return;
         }
         const int n = t.steps_done;

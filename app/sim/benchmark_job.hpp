@@ -83,8 +83,8 @@ std::optional<std::filesystem::path> find_results_dir();
 // Every *.json there that parses as results, and one line per file that does not.
 std::vector<RecordedResults> load_results_dir(const std::filesystem::path& dir, std::vector<std::string>& problems);
 
-// Per point and base step, what a method executes and moves: its core cost model where it has a plan, else
-// the stencil's own arithmetic and one read and one write per point per launch.
+// Per point and base step, what a method executes and moves: the cost of the plan its variant builds at the
+// recorded fusion (a tensor-core method's own model, or the streaming model of CUDA-core methods and the CPU).
 struct MethodCost {
   double flops_per_point = 0;  // executed, zeros included
   double bytes_per_point = 0;  // device-memory bytes
@@ -93,8 +93,8 @@ struct MethodCost {
   std::string note;
   double intensity() const { return bytes_per_point > 0 ? flops_per_point / bytes_per_point : 0; }
 };
-MethodCost method_cost(const std::string& method_id, Precision precision, int fused_steps, const Stencil& s,
-                       const Extent& e);
+MethodCost method_cost(const std::string& method_id, Backend backend, Precision precision, int fused_steps,
+                       const Stencil& s, const Extent& e);
 
 struct RooflinePoint {
   MethodKey method;

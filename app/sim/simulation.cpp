@@ -8,9 +8,9 @@
 
 #include "app/platform/heatmap_renderer.hpp"
 #include "core/error.hpp"
+#include "core/fp16_range.hpp"
 #include "core/reference.hpp"
 #include "kernels/live_view.hpp"
-#include "kernels/registry.hpp"
 
 namespace se {
 
@@ -83,7 +83,7 @@ private:
   std::vector<double> values_;
 };
 
-// FP16 storage holds at most 65504: before each advance, the bound of kernels' check_fp16_range on the values
+// FP16 storage holds at most 65504: before each advance, the bound of core's check_fp16_range on the values
 // the run started from, over every step it will have done.
 class Fp16Guard {
 public:
@@ -106,7 +106,8 @@ private:
   std::vector<double> start_values_;
 };
 
-// What a backend running a registered Method shares: the method, its setup, and the checks on entry.
+// What a backend running a registered Method shares: the method, its setup, the plan it runs (built once per
+// setup, here, and handed to the emulation or the device stepper), and the checks on entry.
 class RegisteredMethodBackend : public SimulationBackend {
 public:
   RegisteredMethodBackend(Method m, std::string where) : method_(std::move(m)), where_(std::move(where)) {}
@@ -117,20 +118,34 @@ public:
   Precision arithmetic() const override { return method_.precision; }
 
 protected:
-  // Takes `setup` after checking the method can run it here, and restarts the FP16 guard from `values`.
-  void accept(const SimulationSetup& setup, std::span<const double> values) {
+  // The plan for `setup` after checking the method can run it here: throws InputError with the reason.
+  PlanPtr plan_for(const SimulationSetup& setup) const {
     if (const std::string why = method_.unavailable_reason(); !why.empty())
       throw InputError(fmt::format("{} is unavailable: {}", method().label(), why));
-    if (const std::string why = method_.unsupported_reason(setup.stencil, setup.extent); !why.empty())
-      throw InputError(fmt::format("{} cannot run {} on {}: {}", method().label(), setup.stencil.name,
-                                   setup.extent.to_string(), why));
+    const auto refuse = [&](const std::string& why) {
+      return InputError(fmt::format("{} cannot run {} on {}: {}", method().label(), setup.stencil.name,
+                                    setup.extent.to_string(), why));
+    };
+    PlanPtr plan;
+    try {
+      plan = method_.plan(setup.stencil);
+    } catch (const InputError& e) {
+      throw refuse(e.what());
+    }
+    if (const std::string why = method_.check(*plan, setup.extent); !why.empty()) throw refuse(why);
+    return plan;
+  }
+  // Takes `setup` and its plan, and restarts the FP16 guard from `values`.
+  void accept(const SimulationSetup& setup, PlanPtr plan, std::span<const double> values) {
     setup_ = setup;
+    plan_ = std::move(plan);
     guard_.start(method_, setup.stencil, values);
   }
 
   Method method_;
   std::string where_;
   SimulationSetup setup_{};
+  PlanPtr plan_;
   Fp16Guard guard_;
 };
 
@@ -139,16 +154,16 @@ class EmulationBackend final : public RegisteredMethodBackend {
 public:
   explicit EmulationBackend(Method m) : RegisteredMethodBackend(std::move(m), "emulated on the CPU") {}
   void load(const SimulationSetup& setup, std::vector<double> values) override {
-    accept(setup, values);
+    accept(setup, plan_for(setup), values);
     values_ = std::move(values);
   }
-  void reconfigure(const SimulationSetup& setup) override { accept(setup, values_); }
+  void reconfigure(const SimulationSetup& setup) override { accept(setup, plan_for(setup), values_); }
   double advance(int steps) override {
     guard_.before_advance(method_.id, steps);
     MethodRun run{setup_.stencil, setup_.extent, steps, setup_.boundary, std::move(values_), {}};
     MethodTiming t;
     try {
-      t = method_.run(run);
+      t = method_.run(*plan_, run);
     } catch (...) {
       values_ = std::move(run.values);
       throw;
@@ -165,22 +180,35 @@ private:
 };
 
 // A GPU method on a device-resident grid. Frames go into the heat map texture through CUDA-GL interop; the
-// host copy exists only when someone reads values() (hover, Compare's error map, a 1D profile).
+// host copy exists only when someone reads values() (hover, Compare's error map, a 1D profile). New weights
+// keep the device grid in place (GridStepper::set_stencil): a weight dragged while the run plays costs one plan.
 class GpuBackend final : public RegisteredMethodBackend {
 public:
   explicit GpuBackend(Method m) : RegisteredMethodBackend(std::move(m), "on the GPU") {}
   void load(const SimulationSetup& setup, std::vector<double> values) override {
-    accept(setup, values);
-    run_ = std::make_unique<GpuLiveRun>(method_.id, setup.stencil, setup.extent, setup.boundary, values);
+    PlanPtr plan = plan_for(setup);
+    run_.reset(); // frees the device grid before the new one is allocated
+    run_ = std::make_unique<GpuLiveRun>(method_, *plan, setup.extent, setup.boundary, values);
+    accept(setup, std::move(plan), values);
     host_ = std::move(values);
     host_stale_ = false;
   }
   void reconfigure(const SimulationSetup& setup) override {
-    accept(setup, {}); // fails before the device grid is touched
+    PlanPtr plan = plan_for(setup); // fails before the device grid is touched
+    const bool same_rule = setup.boundary.kind == setup_.boundary.kind && setup.boundary.value == setup_.boundary.value;
+    if (run_ && same_rule && run_->set_stencil(*plan)) {
+      accept(setup, std::move(plan), {});
+      ++in_place_;
+      return;
+    }
+    // Another boundary or a wider halo: a new device grid from the current values.
     const std::span<const double> now = values();
     std::vector<double> current(now.begin(), now.end());
-    run_.reset(); // frees the device grid before the new one is allocated
-    load(setup, std::move(current));
+    run_.reset();
+    run_ = std::make_unique<GpuLiveRun>(method_, *plan, setup.extent, setup.boundary, current);
+    accept(setup, std::move(plan), current);
+    host_ = std::move(current);
+    host_stale_ = false;
   }
   double advance(int steps) override {
     guard_.before_advance(method_.id, steps);
@@ -213,6 +241,7 @@ public:
   }
   double last_store_seconds() const override { return store_seconds_; }
   std::string interop_problem() const override { return interop_problem_; }
+  std::int64_t stencil_changes_in_place() const override { return in_place_; }
 
 private:
   std::unique_ptr<GpuLiveRun> run_;
@@ -220,6 +249,7 @@ private:
   mutable bool host_stale_ = false;
   double store_seconds_ = 0;
   std::string interop_problem_;
+  std::int64_t in_place_ = 0;
 };
 
 } // namespace

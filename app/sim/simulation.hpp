@@ -81,13 +81,16 @@ public:
   virtual double last_store_seconds() const { return 0.0; }
   // Why frames take the host path although the run is on the GPU ("" when they do not).
   virtual std::string interop_problem() const { return {}; }
+  // Weight changes applied to a device grid in place (GPU runs), for the status and the tests.
+  virtual std::int64_t stencil_changes_in_place() const { return 0; }
 };
 
 // se::reference_advance on host memory, rounding to the storage precision after every step.
 std::unique_ptr<SimulationBackend> make_cpu_reference_backend();
 // A backend for any registered method: the CPU reference, a CPU emulation (Method::run on host values), or a
-// GPU method (kernels' GpuLiveRun, frames through CUDA-GL interop). FP16 methods stop with a message before
-// a step could overflow FP16.
+// GPU method (kernels' GpuLiveRun: frames through CUDA-GL interop, new weights on the device grid in place).
+// Each builds the method's plan once per setup and hands it down. FP16 methods stop with a message before a
+// step could overflow FP16.
 std::unique_ptr<SimulationBackend> make_method_backend(const Method& method);
 
 // GStencil/s over the last completed window of at least `window` seconds (the first measurement is shown
@@ -148,6 +151,7 @@ public:
   MethodKey method() const { return backend_->method(); }
   Precision arithmetic() const { return backend_->arithmetic(); }
   std::string interop_problem() const { return backend_->interop_problem(); }
+  std::int64_t stencil_changes_in_place() const { return backend_->stencil_changes_in_place(); }
 
 private:
   std::unique_ptr<SimulationBackend> backend_;

@@ -15,6 +15,7 @@
 
 #include "app/shell/explorer_app.hpp"
 #include "app/platform/heatmap_renderer.hpp"
+#include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"
@@ -77,16 +78,13 @@ SimulationSetup wanted_setup(const ViewContext& ctx, const CompareMemory& m) {
 }
 
 // The first methods a visitor would want to compare: GPU kernels where there is a device, then the emulations
-// of the tensor-core methods, never the reference itself (it is what the errors are measured against).
-// Families first (low-rank FP64, sparse FP16, dense FP16, FFT), so the default panels differ in kind.
+// of the tensor-core methods, never the reference itself (it is what the errors are measured against). The
+// descriptors' compare ranks put families first (low-rank FP64, sparse FP16, dense FP16, FFT), so the default
+// panels differ in kind.
 std::vector<MethodKey> default_methods(const MethodCatalogue& catalogue, const SimulationSetup& setup, int count) {
-  static const std::vector<std::string> preferred{"lorastencil", "spider", "tcstencil", "flashfft", "convstencil", "cuda-core"};
   std::vector<const MethodChoice*> order;
   const auto choices = method_choices(catalogue, setup.stencil, setup.extent);
-  const auto rank = [&](const Method& m) {
-    const auto it = std::find(preferred.begin(), preferred.end(), m.id);
-    return static_cast<int>(it - preferred.begin());
-  };
+  const auto rank = [](const Method& m) { return m.descriptor->compare_rank; };
   for (const MethodChoice& c : choices) order.push_back(&c);
   std::stable_sort(order.begin(), order.end(), [&](const MethodChoice* a, const MethodChoice* b) {
     return rank(*a->method) < rank(*b->method);

@@ -6,51 +6,21 @@
 #include <imgui.h>
 
 #include "app/views/views.hpp"
+#include "kernels/registry.hpp"
 
 namespace se {
 
-std::vector<LectureStep> lecture_steps() {
-  static const std::vector<LectureStep> tour{
+namespace {
+
+// The tour's own steps, about no one method: what the stencil does, who holds what, and the runs.
+const std::vector<LectureStep>& general_steps() {
+  static const std::vector<LectureStep> steps{
       {"simulation", "", "The stencil at work",
        "Every step replaces each point by the weighted sum of its neighbours, with the weights in the Stencil "
        "window. Edit a weight: every view of this tour is redrawn from the new weights."},
-      {"pyramid", "pyramid", "LoRAStencil: a pyramid of rank-1 matrices",
-       "A radially symmetric W is peeled ring by ring: C = u·vᵀ equals W on its outer ring, W − C is a smaller "
-       "symmetric matrix, down to a 1×1 apex left to CUDA cores. Equal colours are equal weights."},
-      {"pyramid", "rdg", "LoRAStencil: gathering one rank-1 term",
-       "Each C = u·vᵀ is applied as Y = U·X·V: the banded U gathers down the columns, the banded V along the rows. "
-       "The input window X is loaded once and reused by every term."},
-      {"sparse24", "", "SPIDER: a kernel row made 2:4-sparse",
-       "A kernel row becomes an L×(2r+L) band with L = 2r+2, so half of it is zero. Swapping the odd columns j "
-       "and j+L leaves at most two non-zeros in every group of four: the sparse tensor cores keep those two values "
-       "and their 2-bit positions, and the input rows are swapped to match."},
-      {"params", "tcstencil", "TCStencil: parameter matrices",
-       "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil needs one "
-       "matrix per kernel row, each applied to the input shifted by one row. The tile border cuts the band: "
-       "those partial sums are finished on CUDA cores."},
-      {"params", "convstencil", "ConvStencil: stencil2row and dual tessellation",
-       "stencil2row copies every input row into two overlapping matrices A and B. A lower- and an upper-"
-       "triangular kernel matrix multiply them, and the sum of the two products is the stencil on a whole segment."},
-      {"fft", "tailoring", "FlashFFTStencil: split, fuse, stitch",
-       "The grid is cut into overlapping segments of L points. Each is transformed, multiplied by the kernel's "
-       "spectrum and transformed back; only its S = L − (M − 1) central outputs are stitched into the result."},
-      {"fft", "crt", "FlashFFTStencil: the prime-factor index map",
-       "With L = L1·L2 coprime, position l goes to cell (l mod L1, l mod L2): a diagonal walk. The DFT of the "
-       "segment is then two small dense matrix products, one per axis, with no twiddle factors between them."},
-      {"fft", "fusion", "FlashFFTStencil: T steps in one pass",
-       "T steps of the stencil are one multiplication by k_fᵀ in the frequency domain. The error against T steps "
-       "of the FP64 reference is measured on this stencil, not assumed."},
       {"fragments", "layouts", "Who holds what: fragment layouts",
        "Each of the 32 lanes of a warp holds a few elements of A, B and C. Colours are lanes; hover a cell for "
        "its lane and register."},
-      {"fragments", "loop:lorastencil", "LoRAStencil: butterfly vector swapping",
-       "The accumulator of U·X becomes the A operand of T·V without leaving its lane: T is read with its columns "
-       "in butterfly order and V's rows are permuted the same way, which leaves the product unchanged.",
-       4},
-      {"fragments", "loop:flashfft", "FlashFFTStencil: swizzled fragments",
-       "Each DFT product feeds the next from registers: the constant matrix is stored with its K index in the "
-       "swizzled order, so no shuffle and no shared-memory round trip is needed.",
-       4},
       {"compare", "", "Methods side by side",
        "The same initial grid and stencil through several methods, each with its error map against the FP64 "
        "reference and its throughput."},
@@ -58,9 +28,22 @@ std::vector<LectureStep> lecture_steps() {
        "Throughput per method for this stencil, and where each method sits on the roofline: its cost model "
        "beside its measurement."},
   };
+  return steps;
+}
+
+} // namespace
+
+// The tour goes through the views in their menu order; at each view its own steps come first, then the steps of
+// every method that draws its plan there (MethodDescriptor::views), in the order of the method list.
+std::vector<LectureStep> lecture_steps() {
   std::vector<LectureStep> steps;
-  for (const LectureStep& s : tour)
-    if (find_view(s.view) != nullptr) steps.push_back(s);
+  for (const ViewEntry& view : explorer_views()) {
+    for (const LectureStep& s : general_steps())
+      if (s.view == view.name) steps.push_back(s);
+    for (const DescriptorPtr& d : method_list())
+      for (const MethodViewStep& v : d->views)
+        if (v.view == view.name) steps.push_back({v.view, v.page, v.title, v.caption, v.captures});
+  }
   return steps;
 }
 

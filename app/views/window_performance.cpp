@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/sim/benchmark_job.hpp"
+#include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"

@@ -11,6 +11,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"

@@ -10,8 +10,8 @@
 
 #include "core/error.hpp"
 #include "core/fragment/mma_emulation.hpp"
-#include "core/tcstencil/emulation_checks.hpp"
-#include "core/tcstencil/halo_padding.hpp"
+#include "core/common/emulation_checks.hpp"
+#include "core/common/halo_padding.hpp"
 
 namespace se {
 namespace {

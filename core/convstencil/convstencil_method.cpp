@@ -1,13 +1,11 @@
 // ConvStencil cost model, plan summary and emulation method.
 #include "core/convstencil/convstencil_method.hpp"
 
-#include <chrono>
-
 #include <fmt/format.h>
 
 #include "core/convstencil/convstencil_emulation.hpp"
 #include "core/error.hpp"
-#include "core/tcstencil/emulation_checks.hpp"
+#include "core/common/emulation_checks.hpp"
 
 namespace se {
 namespace {
@@ -99,9 +97,8 @@ CostReport convstencil_cost(const ConvStencilPlan& p) {
   return c;
 }
 
-PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent) {
-  const ConvStencilPlan plan = make_convstencil_plan(s);
-  check_stencil_grid(s, extent);
+PlanSummary convstencil_summary(const ConvStencilPlan& plan, const Extent& extent) {
+  check_stencil_grid(plan.stencil, extent);
   PlanSummary out;
   out.method = "convstencil";
   out.cost = convstencil_cost(plan);
@@ -116,27 +113,41 @@ PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent) {
   return out;
 }
 
-Method convstencil_emulation_method() {
-  Method m;
-  m.id = "convstencil";
-  m.backend = Backend::Emulate;
-  m.precision = Precision::FP64;
-  m.description = "ConvStencil (PPoPP'24): stencil2row + dual tessellation on FP64 mma.m8n8k4, 3 steps fused for "
-                  "radius-1 kernels; CPU emulation fragment by fragment";
-  m.unsupported_reason = [](const Stencil& s, const Extent& e) {
-    return stencil_grid_reason(convstencil_unsupported_reason(s), s, e);
+PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent) {
+  return convstencil_summary(make_convstencil_plan(s), extent);
+}
+
+DescriptorPtr convstencil_descriptor() {
+  auto d = std::make_shared<MethodDescriptor>();
+  d->id = "convstencil";
+  d->name = "ConvStencil";
+  d->paper = "Chen et al., PPoPP'24";
+  d->precision = Precision::FP64;
+  d->description = "ConvStencil (PPoPP'24): stencil2row + dual tessellation on FP64 mma.m8n8k4, 3 steps fused for "
+                   "radius-1 kernels; CPU emulation fragment by fragment";
+  d->plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
+    ConvStencilOptions options;
+    options.fused_steps = request.fused_steps;
+    auto p = wrap_plan("convstencil", s, request, make_convstencil_plan(s, options));
+    const ConvStencilPlan& c = p->value;
+    p->fused_steps = c.fused_steps;
+    p->cost = convstencil_cost(c);
+    p->brief = fmt::format("W^{} (radius {}) as stencil2row rows of {} segments x {} outputs, {} + {} m8n8k4 MMAs per "
+                           "tile row and plane", c.fused_steps, c.fused.radius, c.layout.segments, c.segment,
+                           c.mma_per_tile_row() / 2, c.mma_per_tile_row() / 2);
+    return p;
   };
-  m.unavailable_reason = [] { return std::string(); };
-  m.run = [](MethodRun& run) {
-    const ConvStencilPlan plan = make_convstencil_plan(run.stencil);
-    const auto t0 = std::chrono::steady_clock::now();
-    MethodTiming t;
-    t.steps_done = convstencil_advance(plan, run.extent, run.values, run.steps, run.boundary, run.progress);
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    t.fused_steps = plan.fused_steps;
-    return t;
-  };
-  return m;
+  d->summary = [](const MethodPlan& p, const Extent& e) { return convstencil_summary(plan_value<ConvStencilPlan>(p), e); };
+  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
+                             const StepProgress& progress) {
+    return convstencil_advance(plan_value<ConvStencilPlan>(p), e, v, steps, b, progress);
+  });
+  d->views.push_back({"params", "convstencil", "ConvStencil: stencil2row and dual tessellation",
+                      "stencil2row copies every input row into two overlapping matrices A and B. A lower- and an upper-"
+                      "triangular kernel matrix multiply them, and the sum of the two products is the stencil on a whole "
+                      "segment."});
+  d->compare_rank = 4;
+  return d;
 }
 
 } // namespace se

@@ -1,5 +1,5 @@
 // ConvStencil's cost model (per updated point and base step; LoRAStencil's Eq. 13-14 and SPIDER's Table 2 beside
-// ours), the plan summary `stencil-bench plan` prints, and the CPU-emulation method the app and the CLI list.
+// ours), the plan summary `stencil-bench plan` prints, and its descriptor.
 #pragma once
 #include "core/convstencil/convstencil_plan.hpp"
 #include "core/cost.hpp"
@@ -15,9 +15,10 @@ double lorastencil_eq13_fragments_per_point(int h);
 // Eq. 14: that over RDG's a b / 8, i.e. ceil((2h+1)^2/4) / (h+1): 3.25 at h = 3, 4.2 at h = 4.
 double lorastencil_eq14_ratio(int h);
 
-// Plan text + JSON + cost for `stencil-bench plan`; throws InputError when the stencil or grid cannot be taken.
-PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent); // id "convstencil"
+// Plan text + JSON + cost for `stencil-bench plan`; throws InputError when the grid cannot take the plan.
+PlanSummary convstencil_summary(const ConvStencilPlan& plan, const Extent& extent);
+PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent); // planned with the paper's fusion
 
-Method convstencil_emulation_method(); // "convstencil", Backend::Emulate, FP64
+DescriptorPtr convstencil_descriptor(); // "convstencil": FP64 mma.m8n8k4, CPU emulation
 
 } // namespace se

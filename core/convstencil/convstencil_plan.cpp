@@ -9,30 +9,12 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/tcstencil/matrix_text.hpp"
+#include "core/common/matrix_text.hpp"
 
 namespace se {
 namespace {
 
 constexpr int kMaxFusedSteps = 3;
-
-// c = a composed with b (apply b, then a): the weights of offset d sum a(d1) b(d2) over d1 + d2 = d.
-Stencil compose(const Stencil& a, const Stencil& b, const std::string& name) {
-  Stencil c = make_stencil(a.dims, a.radius + b.radius, name);
-  const auto offsets = [](const Stencil& s) {
-    std::vector<std::array<int, 3>> taps; // non-zero offsets
-    const int r = s.radius, ry = s.dims >= 2 ? r : 0, rz = s.dims >= 3 ? r : 0;
-    for (int dz = -rz; dz <= rz; ++dz)
-      for (int dy = -ry; dy <= ry; ++dy)
-        for (int dx = -r; dx <= r; ++dx)
-          if (s.at(dx, dy, dz) != 0.0) taps.push_back({dx, dy, dz});
-    return taps;
-  };
-  for (const auto& ta : offsets(a))
-    for (const auto& tb : offsets(b))
-      c.at(ta[0] + tb[0], ta[1] + tb[1], ta[2] + tb[2]) += a.at(ta[0], ta[1], ta[2]) * b.at(tb[0], tb[1], tb[2]);
-  return c;
-}
 
 int fused_steps_of(const Stencil& s, const ConvStencilOptions& o) {
   return o.fused_steps == 0 ? convstencil_default_fused_steps(s) : o.fused_steps;
@@ -61,19 +43,6 @@ Stencil2RowLayout stencil2row_layout(int k, int U, int R) {
 
 int convstencil_default_fused_steps(const Stencil& s) { return s.radius == 1 ? kMaxFusedSteps : 1; }
 
-Stencil fused_stencil(const Stencil& s, int steps) {
-  validate(s);
-  if (steps < 1) throw InputError(fmt::format("a fused kernel needs at least one step; got {}", steps));
-  if (steps * s.radius > kMaxRadius)
-    throw InputError(fmt::format("fusing {} steps of a radius-{} stencil gives radius {}, beyond the largest stencil "
-                                 "radius {}; fuse fewer steps", steps, s.radius, steps * s.radius, kMaxRadius));
-  const std::string name = steps == 1 ? s.name : fmt::format("{}^{}", s.name, steps);
-  Stencil out = s;
-  for (int t = 1; t < steps; ++t) out = compose(out, s, name);
-  out.name = name;
-  return out;
-}
-
 std::string convstencil_unsupported_reason(const Stencil& s, const ConvStencilOptions& options) {
   try {
     validate(s);
@@ -96,7 +65,7 @@ ConvStencilPlan make_convstencil_plan(const Stencil& s, const ConvStencilOptions
   ConvStencilPlan p;
   p.stencil = s;
   p.fused_steps = fused_steps_of(s, options);
-  p.fused = fused_stencil(s, p.fused_steps);
+  p.fused = fused_kernel(s, p.fused_steps);
   const int R = p.fused.radius;
   p.k = 2 * R + 1;
   p.segment = p.k + 1;

@@ -67,9 +67,6 @@ struct ConvStencilPlan {
 // kernels whose U = 8 outputs fill the n = 8 of m8n8k4); larger kernels run unfused.
 int convstencil_default_fused_steps(const Stencil& s);
 
-// W^T: the stencil composed with itself `steps` times (radius steps * r). Throws InputError past kMaxRadius.
-Stencil fused_stencil(const Stencil& s, int steps);
-
 std::string convstencil_unsupported_reason(const Stencil& s, const ConvStencilOptions& options = {});
 ConvStencilPlan make_convstencil_plan(const Stencil& s, const ConvStencilOptions& options = {}); // throws InputError
 

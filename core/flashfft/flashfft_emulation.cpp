@@ -383,15 +383,21 @@ void flashfft_pass(const FlashFftPlan& plan, const Extent& extent, std::vector<d
 int flashfft_advance(const Stencil& s, const Extent& extent, std::vector<double>& values, int steps,
                      const Boundary& boundary, const FlashFftRunOptions& options, FlashFftCounters* counters) {
   validate(s);
+  return flashfft_advance(make_flashfft_plan(s, options.plan), extent, values, steps, boundary, options, counters);
+}
+
+int flashfft_advance(const FlashFftPlan& full, const Extent& extent, std::vector<double>& values, int steps,
+                     const Boundary& boundary, const FlashFftRunOptions& options, FlashFftCounters* counters) {
+  const Stencil& s = full.stencil;
   check_extent_fits_stencil(extent, s);
   if (steps < 0) throw InputError("the number of steps cannot be negative");
   if (values.size() != static_cast<std::size_t>(extent.points())) throw InputError("flashfft_advance: grid size mismatch");
-  const FlashFftPlan full = make_flashfft_plan(s, options.plan);
   const int T = full.fused_steps, rest = steps % T;
   FlashFftPlan remainder;
-  if (rest > 0) {
-    FlashFftOptions o = options.plan;
+  if (rest > 0) { // the last, shallower pass: its own plan (a smaller halo), tile chosen by the cost model
+    FlashFftOptions o;
     o.fused_steps = rest;
+    o.whole_period = full.whole_period;
     remainder = make_flashfft_plan(s, o);
   }
   int done = 0;

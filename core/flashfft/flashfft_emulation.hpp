@@ -39,6 +39,10 @@ struct FlashFftRunOptions {
 int flashfft_advance(const Stencil& s, const Extent& extent, std::vector<double>& values, int steps,
                      const Boundary& boundary, const FlashFftRunOptions& options = {},
                      FlashFftCounters* counters = nullptr);
+// The same with a plan already built (its fusion and tile; options.plan is not used).
+int flashfft_advance(const FlashFftPlan& plan, const Extent& extent, std::vector<double>& values, int steps,
+                     const Boundary& boundary, const FlashFftRunOptions& options = {},
+                     FlashFftCounters* counters = nullptr);
 
 // One double-layer tile pair of random data through the chain: the counters of one pass of one pair (the
 // cost model's measured fragment zeros come from here).

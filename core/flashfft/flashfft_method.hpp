@@ -1,5 +1,4 @@
-// FlashFFTStencil's cost model, its plan summary for `stencil-bench plan` and the views, and the CPU
-// emulation as a Method (id "flashfft", Backend::Emulate, FP64).
+// FlashFFTStencil's cost model, its plan summary for `stencil-bench plan` and the views, and its descriptor.
 #pragma once
 #include "core/cost.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
@@ -12,10 +11,11 @@ namespace se {
 // analytic counts of flashfft_pass_work; the fragment zero fraction is measured on one tile pair.
 CostReport flashfft_cost(const FlashFftPlan& plan);
 
-// The plan (tile chosen by the cost model for `options`), how it splits this grid, and its cost.
+// The plan, how it splits this grid, and its cost.
+PlanSummary flashfft_summary(const FlashFftPlan& plan, const Extent& extent);
 PlanSummary plan_summary_flashfft(const Stencil& s, const Extent& extent, const FlashFftOptions& options = {});
 
-// The emulation as a method: fuses `fused_steps` base steps per pass (k_f^T); 1 by default.
-Method flashfft_emulation_method(int fused_steps = 1);
+// "flashfft": the CPU emulation, T = 1 unless a plan asks for more fused steps (k_f^T).
+DescriptorPtr flashfft_descriptor();
 
 } // namespace se

@@ -202,30 +202,26 @@ void build_maps(FlashFftPlan& p) {
 
 void build_spectrum(FlashFftPlan& p) {
   const Stencil& s = p.stencil;
-  const int P1 = p.rows.padded, P2 = p.cols.padded, Lz = p.depth.length, r = s.radius;
-  const int rz = s.dims >= 3 ? r : 0, ry = s.dims >= 2 ? r : 0;
+  const int P1 = p.rows.padded, P2 = p.cols.padded, Lz = p.depth.length;
+  const std::vector<Tap> weights = taps(s);
   p.kernel_spectrum.assign(static_cast<std::size_t>(Lz * P1 * P2), {0.0, 0.0});
   p.fused_spectrum = p.kernel_spectrum;
   for (int kz = 0; kz < Lz; ++kz)
     for (int k1 = 0; k1 < p.rows.length; ++k1)
       for (int k2 = 0; k2 < p.cols.length; ++k2) {
         std::complex<double> acc{0.0, 0.0};
-        for (int dz = -rz; dz <= rz; ++dz)
-          for (int dy = -ry; dy <= ry; ++dy)
-            for (int dx = -r; dx <= r; ++dx) {
-              const double w = s.at(dx, dy, dz);
-              if (w == 0.0) continue;
-              std::complex<double> phase;
-              if (p.prime_factor) {
-                const int k = p.frequency_map[static_cast<std::size_t>(k1 * P2 + k2)];
-                phase = unit_root(-static_cast<std::int64_t>(k) * dx, p.tile[0]);
-              } else {
-                phase = unit_root(-static_cast<std::int64_t>(k1) * dy, p.rows.length) *
-                        unit_root(-static_cast<std::int64_t>(k2) * dx, p.cols.length) *
-                        unit_root(-static_cast<std::int64_t>(kz) * dz, Lz);
-              }
-              acc += w * phase;
-            }
+        for (const Tap& t : weights) {
+          std::complex<double> phase;
+          if (p.prime_factor) {
+            const int k = p.frequency_map[static_cast<std::size_t>(k1 * P2 + k2)];
+            phase = unit_root(-static_cast<std::int64_t>(k) * t.dx, p.tile[0]);
+          } else {
+            phase = unit_root(-static_cast<std::int64_t>(k1) * t.dy, p.rows.length) *
+                    unit_root(-static_cast<std::int64_t>(k2) * t.dx, p.cols.length) *
+                    unit_root(-static_cast<std::int64_t>(kz) * t.dz, Lz);
+          }
+          acc += t.w * phase;
+        }
         const std::size_t i = static_cast<std::size_t>((kz * P1 + k1) * P2 + k2);
         p.kernel_spectrum[i] = acc;
         // Eq. 10: T element-wise products, as the kernel would form them.
@@ -589,7 +585,7 @@ std::string to_string(const FlashFftPlan& p) {
         if (e.lane == lane)
           line += fmt::format("  c{} = C[{}][{}] -> k-step {} {}[{}][{}]", e.c_reg, e.c.row, e.c.col, e.k_step,
                               to_string(f->target), e.target.row, e.target.col);
-      o += fmt::format("  {:>4} ({}, {}) |{}\n", lane, lane / 4, lane % 4, line);
+      o += fmt::format("  {:>4} ({}, {}) |{}\n", lane, lane::group(lane), lane::thread_in_group(lane), line);
     }
   }
   o += fmt::format("kernel spectrum k_f and k_f^{} (first cells of the frequency layout; scale 1/N = {:.6g}):\n",

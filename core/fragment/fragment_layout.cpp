@@ -10,67 +10,6 @@
 namespace se {
 namespace {
 
-// Every formula below is the PTX ISA's, with its names: groupID = %laneid >> 2 and
-// threadID_in_group = %laneid % 4; i is the element index ("a_i", "b_i", "c_i"). Sections and anchors
-// refer to https://docs.nvidia.com/cuda/parallel-thread-execution/ (numbering of PTX ISA 8.x).
-int group_id(int lane) { return lane >> 2; }
-int thread_in_group(int lane) { return lane & 3; }
-
-// 9.7.14.5.2 (#warp-level-matrix-fragment-mma-884-f64), Figures 53-55.
-FragmentCoord m8n8k4_f64(Operand op, int lane, int i) {
-  const int g = group_id(lane), t = thread_in_group(lane);
-  switch (op) {
-  case Operand::A: return {g, t};
-  case Operand::B: return {t, g};
-  case Operand::C: return {g, t * 2 + (i & 1)};
-  }
-  return {};
-}
-
-// The 16x8 accumulator shared by every m16n8kK shape, f64, f32 and f16 alike:
-// 9.7.14.5.6-8, "row = groupID for c0, c1; groupID + 8 for c2, c3; col = threadID_in_group * 2 + (i & 1)".
-FragmentCoord accumulator_16x8(int lane, int i) {
-  return {group_id(lane) + 8 * (i >> 1), thread_in_group(lane) * 2 + (i & 1)};
-}
-
-// f64 A of m16n8k4 (9.7.14.5.6, #mma-1684-a-f64), m16n8k8 (9.7.14.5.7, #mma-1688-a-f64) and
-// m16n8k16 (9.7.14.5.8, #mma-16816-a-f64): rows alternate groupID / groupID + 8 with i, columns step
-// by 4 every second element. For k4 this reduces to "row = groupID (+8 for a1), col = threadID_in_group".
-FragmentCoord f64_a_16xk(int lane, int i) {
-  return {group_id(lane) + 8 * (i & 1), thread_in_group(lane) + 4 * (i >> 1)};
-}
-
-// f64 B of m16n8k4/k8/k16: "row = threadID_in_group + 4 * i, col = groupID".
-FragmentCoord f64_b_kx8(int lane, int i) { return {thread_in_group(lane) + 4 * i, group_id(lane)}; }
-
-// 9.7.14.5.8 (#mma-16816-a-f16): "row = groupID for a0, a1, a4, a5, else groupID + 8;
-// col = threadID_in_group * 2 + (i & 1), + 8 for i >= 4". The same pattern places the compressed
-// 16x8 A of mma.sp m16n8k16 (9.7.14.6.2.1, #sparse-mma-16816-f16-bf16-a: a0, a1 in row groupID and
-// a2, a3 in row groupID + 8, taken from the four-wide chunk threadID_in_group of the dense row, i.e.
-// compressed columns 2 * threadID_in_group + (i & 1)).
-FragmentCoord f16_a_16x16(int lane, int i) {
-  return {group_id(lane) + 8 * ((i >> 1) & 1), thread_in_group(lane) * 2 + (i & 1) + 8 * (i >> 2)};
-}
-
-// 9.7.14.5.8 (#mma-16816-b-f16): "row = threadID_in_group * 2 + (i & 1), + 8 for i >= 2; col = groupID".
-FragmentCoord f16_b_16x8(int lane, int i) {
-  return {thread_in_group(lane) * 2 + (i & 1) + 8 * (i >> 1), group_id(lane)};
-}
-
-// WMMA m16n16k16 f16 has no documented register layout (the CUDA fragment type is opaque). What sm_80 and
-// sm_90 are observed to do: the warp issues two mma.m16n8k16, one per 8-column half of B and C, so
-//   A: x[0..7] as mma.m16n8k16 A;   B: x[0..3] as its B for columns 0-7, x[4..7] the same for columns 8-15;
-//   C: x[0..3] as its accumulator for columns 0-7, x[4..7] for columns 8-15.
-// The CUDA fragments of A and B expose 16 halves, x[i + 8] repeating x[i]; we keep the 8 distinct ones.
-FragmentCoord wmma_b_16x16(int lane, int i) {
-  const FragmentCoord half_tile = f16_b_16x8(lane, i & 3);
-  return {half_tile.row, half_tile.col + 8 * (i >> 2)};
-}
-FragmentCoord wmma_c_16x16(int lane, int i) {
-  const FragmentCoord half_tile = accumulator_16x8(lane, i & 3);
-  return {half_tile.row, half_tile.col + 8 * (i >> 2)};
-}
-
 struct TileShape {
   int rows, cols;
 };
@@ -84,23 +23,26 @@ TileShape tile_shape(const MmaShapeInfo& info, Operand op) {
   return {0, 0};
 }
 
+// Every formula is the PTX ISA's, in core/fragment/lane_coords.hpp (shared with the kernels).
 FragmentCoord coord_of(MmaShape shape, Operand op, int lane, int i) {
   switch (shape) {
-  case MmaShape::M8N8K4_F64: return m8n8k4_f64(op, lane, i);
+  case MmaShape::M8N8K4_F64:
+    return op == Operand::A ? lane::m8n8k4_f64_a(lane, i) : op == Operand::B ? lane::m8n8k4_f64_b(lane, i)
+                                                                             : lane::m8n8k4_f64_c(lane, i);
   case MmaShape::M16N8K4_F64:
   case MmaShape::M16N8K8_F64:
   case MmaShape::M16N8K16_F64:
-    return op == Operand::A ? f64_a_16xk(lane, i) : op == Operand::B ? f64_b_kx8(lane, i)
-                                                                     : accumulator_16x8(lane, i);
+    return op == Operand::A ? lane::f64_a_16xk(lane, i) : op == Operand::B ? lane::f64_b_kx8(lane, i)
+                                                                           : lane::accumulator_16x8(lane, i);
   case MmaShape::M16N8K16_F16_F32:
   case MmaShape::M16N8K16_F16_F16:
   case MmaShape::SP_M16N8K16_F16_F32:
     // The sparse A uses the f16 A formula restricted to its 4 elements (i < 4 keeps cols < 8).
-    return op == Operand::A ? f16_a_16x16(lane, i) : op == Operand::B ? f16_b_16x8(lane, i)
-                                                                      : accumulator_16x8(lane, i);
+    return op == Operand::A ? lane::f16_a_16x16(lane, i) : op == Operand::B ? lane::f16_b_16x8(lane, i)
+                                                                            : lane::accumulator_16x8(lane, i);
   case MmaShape::WMMA_M16N16K16_F16_F32:
-    return op == Operand::A ? f16_a_16x16(lane, i) : op == Operand::B ? wmma_b_16x16(lane, i)
-                                                                      : wmma_c_16x16(lane, i);
+    return op == Operand::A ? lane::f16_a_16x16(lane, i) : op == Operand::B ? lane::wmma_b_16x16(lane, i)
+                                                                            : lane::wmma_c_16x16(lane, i);
   }
   return {};
 }

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/fragment/lane_coords.hpp"
 #include "core/grid.hpp"
 
 namespace se {
@@ -41,10 +42,6 @@ MmaShape parse_mma_shape(std::string_view id); // throws InputError listing the 
 std::string_view to_string(MmaShape shape);    // the id
 std::string_view to_string(Operand operand);   // "A", "B", "C"
 
-struct FragmentCoord {
-  int row = 0, col = 0;
-  bool operator==(const FragmentCoord&) const = default;
-};
 
 struct FragmentOwner {
   int lane = 0, reg = 0;

@@ -81,13 +81,10 @@ StarArms arms_of(const Stencil& s) {
 }
 
 std::string off_axis_weight(const Stencil& s) {
-  const int r = s.radius, ry = s.dims >= 2 ? r : 0, rz = s.dims >= 3 ? r : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx)
-        if (s.at(dx, dy, dz) != 0.0 && (dx != 0) + (dy != 0) + (dz != 0) > 1)
-          return fmt::format("'{}' is not a star: w(dx={},dy={},dz={}) = {:.6g} lies off the axes", s.name, dx, dy, dz,
-                             s.at(dx, dy, dz));
+  for (const Tap& t : taps(s))
+    if ((t.dx != 0) + (t.dy != 0) + (t.dz != 0) > 1)
+      return fmt::format("'{}' is not a star: w(dx={},dy={},dz={}) = {:.6g} lies off the axes", s.name, t.dx, t.dy,
+                         t.dz, t.w);
   return {};
 }
 

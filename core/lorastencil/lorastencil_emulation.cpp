@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/common/halo_padding.hpp"
 #include "core/error.hpp"
 #include "core/fragment/mma_emulation.hpp"
 
@@ -41,46 +42,6 @@ void load_through(const LoadTable& table, const double* origin, WarpFragment<dou
   for (std::size_t s = 0; s < table.size(); ++s) f.regs[s] = table[s] < 0 ? 0.0 : origin[table[s]];
 }
 
-// The grid with a halo of `halo[d]` on each active axis (boundary values there) and zeros past it up to
-// `padded[d]`, x fastest.
-struct PaddedGrid {
-  std::array<std::int64_t, 3> halo{0, 0, 0}, size{1, 1, 1};
-  std::vector<double> values;
-  std::ptrdiff_t pitch_y() const { return static_cast<std::ptrdiff_t>(size[0]); }
-  std::ptrdiff_t pitch_z() const { return static_cast<std::ptrdiff_t>(size[0] * size[1]); }
-};
-
-PaddedGrid pad(const Extent& e, const std::vector<double>& v, const Boundary& b, std::array<std::int64_t, 3> halo,
-               std::array<std::int64_t, 3> size) {
-  PaddedGrid p;
-  p.halo = halo;
-  p.size = size;
-  p.values.assign(static_cast<std::size_t>(size[0] * size[1] * size[2]), 0.0);
-  const bool periodic = b.kind == BoundaryKind::Periodic;
-  std::vector<std::int64_t> map[3]; // padded coordinate -> grid coordinate, -1 outside the grid, -2 past the halo
-  for (int d = 0; d < 3; ++d) {
-    map[d].resize(static_cast<std::size_t>(size[d]));
-    for (std::int64_t i = 0; i < size[d]; ++i) {
-      const std::int64_t g = i - halo[d], n = e.n[d];
-      if (g < -halo[d] || g >= n + halo[d]) map[d][static_cast<std::size_t>(i)] = -2;
-      else if (g >= 0 && g < n) map[d][static_cast<std::size_t>(i)] = g;
-      else map[d][static_cast<std::size_t>(i)] = periodic ? ((g % n) + n) % n : -1;
-    }
-  }
-  for (std::int64_t z = 0; z < size[2]; ++z)
-    for (std::int64_t y = 0; y < size[1]; ++y)
-      for (std::int64_t x = 0; x < size[0]; ++x) {
-        const std::int64_t gz = map[2][static_cast<std::size_t>(z)], gy = map[1][static_cast<std::size_t>(y)],
-                           gx = map[0][static_cast<std::size_t>(x)];
-        double value = 0.0;
-        if (gz == -2 || gy == -2 || gx == -2) value = 0.0;
-        else if (gz == -1 || gy == -1 || gx == -1) value = b.value;
-        else value = v[static_cast<std::size_t>((gz * e.n[1] + gy) * e.n[0] + gx)];
-        p.values[static_cast<std::size_t>((z * size[1] + y) * size[0] + x)] = value;
-      }
-  return p;
-}
-
 // Splits [0, rows) over threads when the work is large enough to pay for them.
 template <typename F> void for_rows(std::int64_t rows, double work, F&& f) {
   const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -104,7 +65,8 @@ LoraPassCounts line_pass(const LoraStencilPlan& plan, const Extent& e, std::vect
   const LineGather& g = plan.line;
   const MmaShape shape = g.shape;
   const std::int64_t n = e.n[0], per_tile = g.points(), tiles = ceil_div(n, per_tile);
-  const PaddedGrid p = pad(e, values, b, {g.radius, 0, 0}, {(tiles - 1) * per_tile + (g.m - 1) * g.n + g.inner, 1, 1});
+  const PaddedGrid<double> p =
+      pad_with_halo<double>(e, values, {g.radius, 0, 0}, {(tiles - 1) * per_tile + (g.m - 1) * g.n + g.inner, 1, 1}, b);
   const int blocks = g.inner / g.k;
   std::vector<LoadTable> a_tables;
   std::vector<WarpFragment<double>> v_frags;
@@ -123,7 +85,7 @@ LoraPassCounts line_pass(const LoraStencilPlan& plan, const Extent& e, std::vect
   for_rows(tiles, static_cast<double>(n) * blocks * 64, [&](std::int64_t first, std::int64_t last) {
     WarpFragment<double> a = empty_fragment(shape, Operand::A), y = empty_fragment(shape, Operand::C);
     for (std::int64_t tile = first; tile < last; ++tile) {
-      const double* origin = p.values.data() + tile * per_tile;
+      const double* origin = p.data.data() + tile * per_tile;
       std::fill(y.regs.begin(), y.regs.end(), 0.0);
       for (int kb = 0; kb < blocks; ++kb) {
         load_through(a_tables[static_cast<std::size_t>(kb)], origin, a);
@@ -258,7 +220,8 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
   const int r = plan.kernel.radius, rz = e.dims == 3 ? r : 0, F = t.warp_fragments;
   const std::int64_t nx = e.n[0], ny = e.n[1], nz = e.n[2];
   const std::int64_t tiles_x = ceil_div(nx, t.warp_cols()), tiles_y = ceil_div(ny, t.tile_rows);
-  const PaddedGrid p = pad(e, values, b, {r, r, rz}, {tiles_x * t.warp_cols() + 2 * r, tiles_y * t.tile_rows + 2 * r, nz + 2 * rz});
+  const PaddedGrid<double> p = pad_with_halo<double>(
+      e, values, {r, r, rz}, {tiles_x * t.warp_cols() + 2 * r, tiles_y * t.tile_rows + 2 * r, nz + 2 * rz}, b);
   const std::ptrdiff_t pitch = p.pitch_y();
 
   std::vector<std::vector<TermProgram>> programs(plan.planes.size());
@@ -294,7 +257,7 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
           const LoraPlane& plane = plan.planes[i];
           if (plane.kind == PlaneKind::Empty) continue;
           // Top-left of this warp tile's window in plane z + dz of the padded grid.
-          const double* origin = p.values.data() + (z + plane.dz + rz) * p.pitch_z() + ty * t.tile_rows * pitch +
+          const double* origin = p.data.data() + (z + plane.dz + rz) * p.pitch_z() + ty * t.tile_rows * pitch +
                                  tx * t.warp_cols();
           for (const TermProgram& term : programs[i]) run_term(t, term, origin, pitch, reg);
           if (plane.kind == PlaneKind::CudaCores) add_point_term(t, plane.weight, plane.dx, plane.dy, origin, pitch, reg);
@@ -358,35 +321,6 @@ int lorastencil_advance(const LoraStencilPlan& plan, const Extent& extent, std::
     if (progress && !progress(done, steps)) break;
   }
   return done;
-}
-
-Method lorastencil_emulation_method() {
-  Method m;
-  m.id = "lorastencil";
-  m.backend = Backend::Emulate;
-  m.precision = Precision::FP64;
-  m.description = "LoRAStencil on the CPU, fragment by fragment: rank-1 pyramid (or SVD) of the weights, U·X·V "
-                  "chains on m8n8k4.f64 with butterfly vector swapping, temporal fusion chosen by the cost model";
-  m.unsupported_reason = [](const Stencil& s, const Extent& e) -> std::string {
-    try {
-      check_extent_fits_stencil(e, s);
-      make_lorastencil_plan(s);
-    } catch (const InputError& err) {
-      return err.what();
-    }
-    return {};
-  };
-  m.unavailable_reason = [] { return std::string(); };
-  m.run = [](MethodRun& r) {
-    const LoraStencilPlan plan = make_lorastencil_plan(r.stencil);
-    MethodTiming timing;
-    timing.fused_steps = plan.fused_steps;
-    const auto t0 = std::chrono::steady_clock::now();
-    timing.steps_done = lorastencil_advance(plan, r.extent, r.values, r.steps, r.boundary, r.progress);
-    timing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return timing;
-  };
-  return m;
 }
 
 } // namespace se

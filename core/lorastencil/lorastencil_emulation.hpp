@@ -1,12 +1,11 @@
 // LoRAStencil executed on the CPU warp tile by warp tile: operands loaded into WarpFragments with the PTX
-// register layouts, every product an mma_f64, the butterfly swap as plain register reuse; and its Method.
+// register layouts, every product an mma_f64, the butterfly swap as plain register reuse.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "core/grid.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
-#include "core/method.hpp"
 #include "core/reference.hpp"
 
 namespace se {
@@ -28,8 +27,5 @@ LoraPassCounts lorastencil_pass(const LoraStencilPlan& plan, const Extent& exten
 // the Dirichlet band recomputed after each fused pass. Returns the steps done (fewer only when cancelled).
 int lorastencil_advance(const LoraStencilPlan& plan, const Extent& extent, std::vector<double>& values, int steps,
                         const Boundary& boundary, const StepProgress& progress = {});
-
-// id "lorastencil", Backend::Emulate, FP64. Plans with the default options (cost-model fusion, m8n8k4).
-Method lorastencil_emulation_method();
 
 } // namespace se

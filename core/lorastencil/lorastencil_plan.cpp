@@ -310,35 +310,6 @@ int LoraStencilPlan::cuda_core_terms() const {
   return n;
 }
 
-Stencil fused_kernel(const Stencil& s, int steps) {
-  validate(s);
-  if (steps < 1) throw InputError(fmt::format("fusing needs at least 1 step; got {}", steps));
-  if (steps * s.radius > kMaxRadius)
-    throw InputError(fmt::format("fusing {} steps of '{}' (radius {}) gives radius {}, beyond the largest stencil "
-                                 "radius {}; fuse at most {} steps",
-                                 steps, s.name, s.radius, steps * s.radius, kMaxRadius,
-                                 std::max(1, kMaxRadius / std::max(1, s.radius))));
-  if (steps == 1) return s;
-  const int ry = s.dims >= 2 ? 1 : 0, rz = s.dims >= 3 ? 1 : 0;
-  Stencil power = s;
-  for (int t = 2; t <= steps; ++t) {
-    Stencil next = make_stencil(s.dims, power.radius + s.radius, fmt::format("{}^{}", s.name, steps));
-    const int pr = power.radius, r = s.radius;
-    // (W^t)(f) = sum over d + e = f of W^(t-1)(d) W(e): t steps of a correlation compose by convolving weights.
-    for (int dz = -pr * rz; dz <= pr * rz; ++dz)
-      for (int dy = -pr * ry; dy <= pr * ry; ++dy)
-        for (int dx = -pr; dx <= pr; ++dx) {
-          const double a = power.at(dx, dy, dz);
-          if (a == 0.0) continue;
-          for (int ez = -r * rz; ez <= r * rz; ++ez)
-            for (int ey = -r * ry; ey <= r * ry; ++ey)
-              for (int ex = -r; ex <= r; ++ex) next.at(dx + ex, dy + ey, dz + ez) += a * s.at(ex, ey, ez);
-        }
-    power = std::move(next);
-  }
-  return power;
-}
-
 LoraStencilPlan make_lorastencil_plan(const Stencil& s, const LoraStencilOptions& options) {
   validate(s);
   check_lorastencil_shape(options.shape);

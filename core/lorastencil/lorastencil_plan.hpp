@@ -84,10 +84,6 @@ struct LoraStencilPlan {
   int cuda_core_terms() const;    // apexes, single-weight planes and terms that trim to the centre point
 };
 
-// W^T: T base steps as one stencil of radius T*r (the T-fold convolution of the weights). Throws InputError
-// when T < 1 or T*r exceeds kMaxRadius.
-Stencil fused_kernel(const Stencil& s, int steps);
-
 // Throws InputError when LoRAStencil cannot take the stencil: radius 0 (nothing to gather), a forced pyramid
 // on weights without the symmetry it needs, a forced cross split on a plane that is not star-shaped, a non-FP64
 // shape, fewer than 1 or more than 16 fragments per warp tile, or a fusion depth beyond kMaxRadius.
@@ -120,9 +116,5 @@ LoraPaperCounts lorastencil_paper_counts(int h, std::int64_t a, std::int64_t b);
 
 std::string to_string(const LoraStencilPlan& plan); // matrices with aligned columns, metadata, layouts, cost
 nlohmann::json to_json(const LoraStencilPlan& plan);
-
-// What `stencil-bench plan --method lorastencil` prints: the auto plan (and, when fused, the base stencil's
-// own pyramid; when the pyramid applies, the SVD alternative's cost), with the MMA count for this extent.
-PlanSummary plan_summary_lorastencil(const Stencil& s, const Extent& extent);
 
 } // namespace se

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/lorastencil/lorastencil_plan.hpp"
+#include "core/lorastencil/lorastencil_method.hpp"
 
 namespace se {
 namespace {
@@ -214,9 +214,9 @@ nlohmann::json to_json(const LoraStencilPlan& plan) {
   return j;
 }
 
-PlanSummary plan_summary_lorastencil(const Stencil& s, const Extent& extent) {
+PlanSummary lorastencil_summary(const LoraStencilPlan& plan, const Extent& extent) {
+  const Stencil& s = plan.stencil;
   check_extent_fits_stencil(extent, s);
-  const LoraStencilPlan plan = make_lorastencil_plan(s);
   PlanSummary summary;
   summary.method = "lorastencil";
   summary.cost = plan.cost;
@@ -239,7 +239,7 @@ PlanSummary plan_summary_lorastencil(const Stencil& s, const Extent& extent) {
   summary.text += fmt::format("on {}: {}\n", extent.to_string(), on_grid);
   summary.json["on_grid"] = {{"extent", extent.to_string()}, {"tiles", tiles}, {"mma_per_pass", mma_per_tile * static_cast<double>(tiles)}};
   if (plan.fused_steps > 1) {
-    LoraStencilOptions base;
+    LoraStencilOptions base = plan.options;
     base.fused_steps = 1;
     const LoraStencilPlan unfused = make_lorastencil_plan(s, base);
     summary.text += "\nthe base stencil on its own (T = 1):\n";

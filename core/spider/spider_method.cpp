@@ -1,6 +1,5 @@
+// SPIDER's plan summary and descriptors.
 #include "core/spider/spider_method.hpp"
-
-#include <chrono>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,13 +10,10 @@
 
 namespace se {
 
-namespace {
-
-PlanSummary summary(const Stencil& stencil, const Extent& extent, SpiderVariant variant) {
-  check_extent_fits_stencil(extent, stencil);
-  const SpiderPlan plan = make_spider_plan(stencil, {variant, SwapParity::Odd});
+PlanSummary spider_summary(const SpiderPlan& plan, const Extent& extent) {
+  check_extent_fits_stencil(extent, plan.stencil);
   PlanSummary s;
-  s.method = std::string(to_string(variant));
+  s.method = std::string(to_string(plan.options.variant));
   s.cost = spider_cost(plan);
   const SpiderGeometry& g = plan.geometry;
   s.text = to_string(plan) +
@@ -31,48 +27,54 @@ PlanSummary summary(const Stencil& stencil, const Extent& extent, SpiderVariant 
   return s;
 }
 
-Method emulation_method(SpiderVariant variant) {
+PlanSummary plan_summary_spider(const Stencil& stencil, const Extent& extent) {
+  return spider_summary(make_spider_plan(stencil, {SpiderVariant::Sparse, SwapParity::Odd}), extent);
+}
+PlanSummary plan_summary_spider_dense(const Stencil& stencil, const Extent& extent) {
+  return spider_summary(make_spider_plan(stencil, {SpiderVariant::Dense, SwapParity::Odd}), extent);
+}
+
+namespace {
+
+DescriptorPtr descriptor(SpiderVariant variant) {
   const bool sparse = variant == SpiderVariant::Sparse;
-  Method m;
-  m.id = std::string(to_string(variant));
-  m.backend = Backend::Emulate;
-  m.precision = Precision::FP16;
-  m.description = sparse ? "SPIDER on the CPU: kernel rows as L x (2r+L) bands, strided column swap to 2:4, "
-                           "mma.sp.m16n8k16 FP16 -> FP32 with packed metadata, FP16 grid"
-                         : "SPIDER's dense ablation on the CPU: the same bands unswapped on mma.m16n8k16 FP16 -> FP32";
-  m.unsupported_reason = [variant](const Stencil& stencil, const Extent& extent) {
-    try {
-      check_extent_fits_stencil(extent, stencil);
-      make_spider_plan(stencil, {variant, SwapParity::Odd});
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+  auto d = std::make_shared<MethodDescriptor>();
+  d->id = std::string(to_string(variant));
+  d->name = sparse ? "SPIDER" : "SPIDER (dense ablation)";
+  d->paper = "Gu et al.";
+  d->precision = Precision::FP16;
+  d->description = sparse ? "SPIDER on the CPU: kernel rows as L x (2r+L) bands, strided column swap to 2:4, "
+                            "mma.sp.m16n8k16 FP16 -> FP32 with packed metadata, FP16 grid"
+                          : "SPIDER's dense ablation on the CPU: the same bands unswapped on mma.m16n8k16 FP16 -> FP32";
+  d->plan = [id = d->id, variant](const Stencil& s, const PlanRequest& request) -> PlanPtr {
+    if (request.fused_steps > 1)
+      throw InputError(fmt::format("{} runs one step per pass; it cannot fuse {}", id, request.fused_steps));
+    auto p = wrap_plan(id, s, request, make_spider_plan(s, {variant, SwapParity::Odd}));
+    const SpiderPlan& sp = p->value;
+    p->cost = spider_cost(sp);
+    p->brief = fmt::format("{} kernel rows as {} x {} bands (L = {}), {} MMAs per warp tile of {} x {}", sp.rows.size(),
+                           sp.geometry.L, sp.geometry.band_cols, sp.geometry.L, sp.mmas.size(), sp.geometry.tile_x,
+                           sp.geometry.tile_y);
+    return p;
   };
-  m.unavailable_reason = [] { return std::string(); };
-  m.run = [variant](MethodRun& r) {
-    check_extent_fits_stencil(r.extent, r.stencil);
-    const SpiderPlan plan = make_spider_plan(r.stencil, {variant, SwapParity::Odd});
-    const auto t0 = std::chrono::steady_clock::now();
-    const SpiderRunCounts counts = spider_advance(plan, r.extent, r.values, r.steps, r.boundary, r.progress);
-    MethodTiming t;
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    t.steps_done = counts.steps_done;
-    return t;
-  };
-  return m;
+  d->summary = [](const MethodPlan& p, const Extent& e) { return spider_summary(plan_value<SpiderPlan>(p), e); };
+  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
+                             const StepProgress& progress) {
+    return spider_advance(plan_value<SpiderPlan>(p), e, v, steps, b, progress).steps_done;
+  });
+  if (sparse) {
+    d->views.push_back({"sparse24", "", "SPIDER: a kernel row made 2:4-sparse",
+                        "A kernel row becomes an L×(2r+L) band with L = 2r+2, so half of it is zero. Swapping the odd "
+                        "columns j and j+L leaves at most two non-zeros in every group of four: the sparse tensor cores "
+                        "keep those two values and their 2-bit positions, and the input rows are swapped to match."});
+    d->compare_rank = 1;
+  }
+  return d;
 }
 
 } // namespace
 
-PlanSummary plan_summary_spider(const Stencil& stencil, const Extent& extent) {
-  return summary(stencil, extent, SpiderVariant::Sparse);
-}
-PlanSummary plan_summary_spider_dense(const Stencil& stencil, const Extent& extent) {
-  return summary(stencil, extent, SpiderVariant::Dense);
-}
-
-Method spider_emulation_method() { return emulation_method(SpiderVariant::Sparse); }
-Method spider_dense_emulation_method() { return emulation_method(SpiderVariant::Dense); }
+DescriptorPtr spider_descriptor() { return descriptor(SpiderVariant::Sparse); }
+DescriptorPtr spider_dense_descriptor() { return descriptor(SpiderVariant::Dense); }
 
 } // namespace se

@@ -1,5 +1,5 @@
-// SPIDER as the rest of the project sees it: the plan summary `stencil-bench plan` prints and the CPU
-// emulation methods `spider` (mma.sp) and `spider-dense` (mma, the ablation) that `run --backend emulate` runs.
+// SPIDER as the rest of the project sees it: the plan summary `stencil-bench plan` prints and the descriptors of
+// `spider` (mma.sp, 2:4 sparse) and `spider-dense` (mma on the same bands unswapped, the paper's ablation).
 #pragma once
 #include "core/cost.hpp"
 #include "core/grid.hpp"
@@ -10,10 +10,11 @@ namespace se {
 
 // Text: the plan (three stages per kernel row, input row map, MMAs, metadata, fragment layouts) and the
 // cost; JSON: the plan with "cost". Throws InputError when SPIDER cannot take the stencil or the extent.
+PlanSummary spider_summary(const SpiderPlan& plan, const Extent& extent);
 PlanSummary plan_summary_spider(const Stencil& stencil, const Extent& extent);
 PlanSummary plan_summary_spider_dense(const Stencil& stencil, const Extent& extent);
 
-Method spider_emulation_method();
-Method spider_dense_emulation_method();
+DescriptorPtr spider_descriptor();       // "spider": FP16 mma.sp, CPU emulation
+DescriptorPtr spider_dense_descriptor(); // "spider-dense": FP16 mma, CPU emulation
 
 } // namespace se

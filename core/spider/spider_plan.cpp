@@ -27,38 +27,35 @@ std::string offset_name(const Stencil& s, int dx, int dy) {
 
 // FP16 holds every SPIDER weight: overflow is fatal, rounding is reported.
 std::vector<std::string> check_fp16_weights(const Stencil& s) {
-  const int r = s.radius;
-  const int rows = s.dims == 1 ? 0 : r;
   std::vector<std::string> notes;
   int inexact = 0, nonzero = 0;
   double worst = 0;
   std::string worst_at;
-  for (int dy = -rows; dy <= rows; ++dy)
-    for (int dx = -r; dx <= r; ++dx) {
-      const double w = s.at(dx, dy);
-      if (w == 0.0) continue;
-      ++nonzero;
-      if (std::abs(w) > kHalfMax)
-        throw InputError(fmt::format("SPIDER computes in FP16: weight {} = {} exceeds FP16's largest value {}; "
-                                     "scale the stencil down (and the grid up) or use an FP64 method",
-                                     offset_name(s, dx, dy), w, kHalfMax));
-      const double h = round_to_half(w);
-      if (h == 0.0) {
-        notes.push_back(fmt::format("{} = {:g} is below FP16's smallest subnormal (5.96e-08): it rounds to 0 and "
-                                    "drops out of the stencil", offset_name(s, dx, dy), w));
-      } else if (std::abs(w) < kHalfMinNormal) {
-        notes.push_back(fmt::format("{} = {:g} is an FP16 subnormal: held as {:g} (relative error {:.2g})",
-                                    offset_name(s, dx, dy), w, h, std::abs(h - w) / std::abs(w)));
-      }
-      if (h != w) {
-        ++inexact;
-        const double rel = std::abs(h - w) / std::abs(w);
-        if (rel > worst) {
-          worst = rel;
-          worst_at = fmt::format("{} = {:.17g} held as {:.17g}", offset_name(s, dx, dy), w, h);
-        }
+  for (const Tap& t : taps(s)) {
+    const int dx = t.dx, dy = t.dy;
+    const double w = t.w;
+    ++nonzero;
+    if (std::abs(w) > kHalfMax)
+      throw InputError(fmt::format("SPIDER computes in FP16: weight {} = {} exceeds FP16's largest value {}; "
+                                   "scale the stencil down (and the grid up) or use an FP64 method",
+                                   offset_name(s, dx, dy), w, kHalfMax));
+    const double h = round_to_half(w);
+    if (h == 0.0) {
+      notes.push_back(fmt::format("{} = {:g} is below FP16's smallest subnormal (5.96e-08): it rounds to 0 and "
+                                  "drops out of the stencil", offset_name(s, dx, dy), w));
+    } else if (std::abs(w) < kHalfMinNormal) {
+      notes.push_back(fmt::format("{} = {:g} is an FP16 subnormal: held as {:g} (relative error {:.2g})",
+                                  offset_name(s, dx, dy), w, h, std::abs(h - w) / std::abs(w)));
+    }
+    if (h != w) {
+      ++inexact;
+      const double rel = std::abs(h - w) / std::abs(w);
+      if (rel > worst) {
+        worst = rel;
+        worst_at = fmt::format("{} = {:.17g} held as {:.17g}", offset_name(s, dx, dy), w, h);
       }
     }
+  }
   if (inexact > 0)
     notes.insert(notes.begin(), fmt::format("{} of {} non-zero weights are not exact in FP16; the largest relative "
                                             "change is {:.2g}: {}", inexact, nonzero, worst, worst_at));
@@ -242,7 +239,7 @@ SpiderPlan make_spider_plan(const Stencil& stencil, const SpiderOptions& options
     throw InputError(fmt::format("SPIDER transforms 1D and 2D stencils only (the paper defines and evaluates no 3D "
                                  "form); '{}' is 3D: run it with lorastencil or cpu-reference", stencil.name));
   SpiderPlan plan;
-  plan.stencil_name = stencil.name;
+  plan.stencil = stencil;
   plan.options = options;
   plan.precision_notes = check_fp16_weights(stencil);
   plan.geometry = make_geometry(stencil.dims, stencil.radius);
@@ -329,7 +326,7 @@ std::string to_string(const SpiderPlan& plan) {
   const SpiderGeometry& g = plan.geometry;
   const bool sparse = plan.options.variant == SpiderVariant::Sparse;
   std::string out = fmt::format("{} plan for '{}' ({}D, radius {})\n", to_string(plan.options.variant),
-                                plan.stencil_name, g.dims, g.radius);
+                                plan.stencil.name, g.dims, g.radius);
   out += fmt::format("  L = 2r+2 = {}; band {} x {} padded to {} columns (sparsity ratio (2r+1)/(2r+L) = {:.3f})\n",
                      g.L, g.L, 2 * g.radius + g.L, g.band_cols, spider_sparsity_ratio(g.radius, g.L));
   out += fmt::format("  instruction: {} ({})\n",
@@ -403,7 +400,7 @@ nlohmann::json to_json(const SpiderPlan& plan) {
   const bool sparse = plan.options.variant == SpiderVariant::Sparse;
   nlohmann::json j;
   j["method"] = to_string(plan.options.variant);
-  j["stencil"] = plan.stencil_name;
+  j["stencil"] = plan.stencil.name;
   j["swap_parity"] = to_string(plan.options.parity);
   j["mma"] = mma_info(sparse ? MmaShape::SP_M16N8K16_F16_F32 : MmaShape::M16N8K16_F16_F32).id;
   j["geometry"] = {{"dims", g.dims},

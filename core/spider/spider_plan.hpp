@@ -93,7 +93,7 @@ struct SpiderGeometry {
 };
 
 struct SpiderPlan {
-  std::string stencil_name;
+  Stencil stencil; // as given (FP64 weights; the rows hold them rounded to FP16)
   SpiderOptions options;
   SpiderGeometry geometry;
   std::vector<SpiderKernelRow> rows;           // dy = -r..r in 2D, one row in 1D

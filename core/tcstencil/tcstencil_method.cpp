@@ -1,13 +1,12 @@
 // TCStencil cost model, plan summaries and the emulation methods.
 #include "core/tcstencil/tcstencil_method.hpp"
 
-#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/tcstencil/emulation_checks.hpp"
+#include "core/common/emulation_checks.hpp"
 #include "core/tcstencil/tcstencil_emulation.hpp"
 
 namespace se {
@@ -18,67 +17,19 @@ namespace {
 std::int64_t input_cells_per_tile(const TCStencilPlan& plan) {
   const Stencil& s = plan.stencil;
   const int r = s.radius, L = plan.L, side = L + 2 * r;
-  const int rz = s.dims >= 3 ? r : 0;
   std::vector<char> read(static_cast<std::size_t>(side * side), 0);
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -r; dy <= r; ++dy)
-      for (int dx = -r; dx <= r; ++dx) {
-        if (s.at(dx, dy, dz) == 0.0 && !(dx == 0 && dy == 0)) continue;
-        for (int row = 0; row < L; ++row)
-          for (int col = 0; col < L; ++col) read[static_cast<std::size_t>((row + dy + r) * side + col + dx + r)] = 1;
-      }
+  const auto reach = [&](int dx, int dy) { // the tile shifted by (dx, dy)
+    for (int row = 0; row < L; ++row)
+      for (int col = 0; col < L; ++col) read[static_cast<std::size_t>((row + dy + r) * side + col + dx + r)] = 1;
+  };
+  reach(0, 0); // the tile itself, also when its centre weight is zero
+  for (const Tap& t : taps(s)) reach(t.dx, t.dy);
   std::int64_t cells = 0;
   for (const char c : read) cells += c;
   return cells;
 }
 
 std::string method_id(const TCStencilPlan& plan) { return plan.precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64"; }
-
-PlanSummary summary(const Stencil& s, const Extent& extent, Precision precision) {
-  const TCStencilPlan plan = make_tcstencil_plan(s, precision);
-  check_stencil_grid(s, extent);
-  PlanSummary out;
-  out.method = method_id(plan);
-  out.cost = tcstencil_cost(plan);
-  const std::int64_t tiles_x = (extent.n[0] + plan.L - 1) / plan.L, tiles_y = (extent.n[1] + plan.L - 1) / plan.L;
-  const std::int64_t tiles = tiles_x * tiles_y * extent.n[2];
-  const std::int64_t covered = tiles * plan.L * plan.L;
-  out.text = to_string(plan);
-  out.text += fmt::format("\ngrid {}: {} x {} tiles{} per step, {} tile points for {} grid points ({:.1f}% of tile work "
-                          "falls outside the grid)\n\n", extent.to_string(), tiles_x, tiles_y,
-                          extent.dims == 3 ? fmt::format(" x {} planes", extent.n[2]) : "", covered, extent.points(),
-                          100.0 * static_cast<double>(covered - extent.points()) / static_cast<double>(covered));
-  out.text += to_string(out.cost);
-  out.json = to_json(plan);
-  out.json["grid"] = {{"extent", extent.to_string()}, {"tiles", tiles}, {"tile_points", covered}};
-  out.json["cost"] = to_json(out.cost);
-  return out;
-}
-
-Method emulation_method(Precision precision) {
-  Method m;
-  m.id = precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64";
-  m.backend = Backend::Emulate;
-  m.precision = precision;
-  m.description = precision == Precision::FP16
-                      ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 accumulate; "
-                        "CPU emulation fragment by fragment"
-                      : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment";
-  m.unsupported_reason = [precision](const Stencil& s, const Extent& e) {
-    return stencil_grid_reason(tcstencil_unsupported_reason(s, precision), s, e);
-  };
-  m.unavailable_reason = [] { return std::string(); };
-  m.run = [precision](MethodRun& run) {
-    const TCStencilPlan plan = make_tcstencil_plan(run.stencil, precision);
-    const auto t0 = std::chrono::steady_clock::now();
-    MethodTiming t;
-    t.steps_done = tcstencil_advance(plan, run.extent, run.values, run.steps, run.boundary, run.progress);
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    t.fused_steps = 1;
-    return t;
-  };
-  return m;
-}
 
 } // namespace
 
@@ -147,12 +98,74 @@ CostReport tcstencil_cost(const TCStencilPlan& plan) {
   return c;
 }
 
-PlanSummary plan_summary_tcstencil(const Stencil& s, const Extent& extent) { return summary(s, extent, Precision::FP16); }
-PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) {
-  return summary(s, extent, Precision::FP64);
+PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent) {
+  check_stencil_grid(plan.stencil, extent);
+  PlanSummary out;
+  out.method = method_id(plan);
+  out.cost = tcstencil_cost(plan);
+  const std::int64_t tiles_x = (extent.n[0] + plan.L - 1) / plan.L, tiles_y = (extent.n[1] + plan.L - 1) / plan.L;
+  const std::int64_t tiles = tiles_x * tiles_y * extent.n[2];
+  const std::int64_t covered = tiles * plan.L * plan.L;
+  out.text = to_string(plan);
+  out.text += fmt::format("\ngrid {}: {} x {} tiles{} per step, {} tile points for {} grid points ({:.1f}% of tile work "
+                          "falls outside the grid)\n\n", extent.to_string(), tiles_x, tiles_y,
+                          extent.dims == 3 ? fmt::format(" x {} planes", extent.n[2]) : "", covered, extent.points(),
+                          100.0 * static_cast<double>(covered - extent.points()) / static_cast<double>(covered));
+  out.text += to_string(out.cost);
+  out.json = to_json(plan);
+  out.json["grid"] = {{"extent", extent.to_string()}, {"tiles", tiles}, {"tile_points", covered}};
+  out.json["cost"] = to_json(out.cost);
+  return out;
 }
 
-Method tcstencil_emulation_method() { return emulation_method(Precision::FP16); }
-Method tcstencil_fp64_emulation_method() { return emulation_method(Precision::FP64); }
+PlanSummary plan_summary_tcstencil(const Stencil& s, const Extent& extent) {
+  return tcstencil_summary(make_tcstencil_plan(s, Precision::FP16), extent);
+}
+PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) {
+  return tcstencil_summary(make_tcstencil_plan(s, Precision::FP64), extent);
+}
+
+namespace {
+
+DescriptorPtr descriptor(Precision precision) {
+  auto d = std::make_shared<MethodDescriptor>();
+  const bool fp16 = precision == Precision::FP16;
+  d->id = fp16 ? "tcstencil" : "tcstencil-fp64";
+  d->name = fp16 ? "TCStencil" : "TCStencil (FP64)";
+  d->paper = "Liu et al., ICS'22";
+  d->precision = precision;
+  d->description = fp16 ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 accumulate; "
+                          "CPU emulation fragment by fragment"
+                        : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment";
+  d->plan = [id = d->id, precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
+    if (request.fused_steps > 1)
+      throw InputError(fmt::format("{} runs one step per pass; it cannot fuse {}", id, request.fused_steps));
+    auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision));
+    const TCStencilPlan& t = p->value;
+    p->cost = tcstencil_cost(t);
+    p->brief = fmt::format("{} decomposition: {} parameter matrices on {} (L = {}), {} CUDA-core taps per tile",
+                           to_string(t.decomposition), t.matrices.size(), mma_info(t.shape).id, t.L,
+                           t.cuda_core_taps.size());
+    return p;
+  };
+  d->summary = [](const MethodPlan& p, const Extent& e) { return tcstencil_summary(plan_value<TCStencilPlan>(p), e); };
+  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
+                             const StepProgress& progress) {
+    return tcstencil_advance(plan_value<TCStencilPlan>(p), e, v, steps, b, progress);
+  });
+  if (fp16) {
+    d->views.push_back({"params", "tcstencil", "TCStencil: parameter matrices",
+                        "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "
+                        "needs one matrix per kernel row, each applied to the input shifted by one row. The tile border "
+                        "cuts the band: those partial sums are finished on CUDA cores."});
+    d->compare_rank = 2;
+  }
+  return d;
+}
+
+} // namespace
+
+DescriptorPtr tcstencil_descriptor() { return descriptor(Precision::FP16); }
+DescriptorPtr tcstencil_fp64_descriptor() { return descriptor(Precision::FP64); }
 
 } // namespace se

@@ -1,5 +1,5 @@
 // TCStencil's cost model (per updated point and base step, with the paper's and SPIDER's counts beside ours),
-// the plan summary `stencil-bench plan` prints, and the two CPU-emulation methods the app and the CLI list.
+// the plan summary `stencil-bench plan` prints, and the descriptors of its two variants (FP16 and FP64).
 #pragma once
 #include "core/cost.hpp"
 #include "core/method.hpp"
@@ -13,12 +13,14 @@ CostReport tcstencil_cost(const TCStencilPlan& plan);
 // tiles it takes to update only the (L-2r)^2 inner points: L^3 (2r+1) / (L-2r)^2 (286.72 for r = 3, L = 16).
 double spider_table1_tcstencil_macs_per_point(int radius, int L);
 
-// Plan text + JSON + cost for `stencil-bench plan`; throw InputError when the method cannot take the stencil or
-// the grid (wrong dims, smaller than the stencil).
+// Plan text + JSON + cost for `stencil-bench plan`: the plan and how it tiles this grid. Throws InputError when the
+// grid cannot take the plan's stencil.
+PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent);
+// The same from a stencil (planned with the method's options); throw InputError when the method cannot take it.
 PlanSummary plan_summary_tcstencil(const Stencil& s, const Extent& extent);      // id "tcstencil", FP16 WMMA
 PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent); // id "tcstencil-fp64", m8n8k4
 
-Method tcstencil_emulation_method();      // "tcstencil", Backend::Emulate, FP16
-Method tcstencil_fp64_emulation_method(); // "tcstencil-fp64", Backend::Emulate, FP64
+DescriptorPtr tcstencil_descriptor();      // "tcstencil": FP16 WMMA, CPU emulation
+DescriptorPtr tcstencil_fp64_descriptor(); // "tcstencil-fp64": FP64 mma.m8n8k4, CPU emulation
 
 } // namespace se

@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/half.hpp"
-#include "core/tcstencil/matrix_text.hpp"
+#include "core/common/matrix_text.hpp"
 
 namespace se {
 
@@ -47,23 +47,18 @@ std::string offset_name(const Stencil& s, int dx, int dy, int dz) {
 constexpr double kFp16WeightTolerance = 0.01;
 
 std::string fp16_weight_reason(const Stencil& s) {
-  const int r = s.radius, ry = s.dims >= 2 ? r : 0, rz = s.dims >= 3 ? r : 0;
   double gain = 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx) {
-        const double w = s.at(dx, dy, dz);
-        if (w == 0.0) continue;
-        if (std::abs(w) > kHalfMax)
-          return fmt::format("TCStencil (FP16) cannot hold weight {} = {:g}: FP16's largest value is 65504; scale the "
-                             "stencil down or use tcstencil-fp64", offset_name(s, dx, dy, dz), w);
-        const double h = round_to_half(w);
-        if (std::abs(h - w) > kFp16WeightTolerance * std::abs(w))
-          return fmt::format("TCStencil (FP16) would change weight {} = {:g} to {:g} ({:.1f}% off): FP16 keeps few bits "
-                             "below 6.1e-05 and none below 3e-08; scale the stencil up or use tcstencil-fp64",
-                             offset_name(s, dx, dy, dz), w, h, 100.0 * std::abs(h - w) / std::abs(w));
-        gain += std::abs(h);
-      }
+  for (const Tap& t : taps(s)) {
+    if (std::abs(t.w) > kHalfMax)
+      return fmt::format("TCStencil (FP16) cannot hold weight {} = {:g}: FP16's largest value is 65504; scale the "
+                         "stencil down or use tcstencil-fp64", offset_name(s, t.dx, t.dy, t.dz), t.w);
+    const double h = round_to_half(t.w);
+    if (std::abs(h - t.w) > kFp16WeightTolerance * std::abs(t.w))
+      return fmt::format("TCStencil (FP16) would change weight {} = {:g} to {:g} ({:.1f}% off): FP16 keeps few bits "
+                         "below 6.1e-05 and none below 3e-08; scale the stencil up or use tcstencil-fp64",
+                         offset_name(s, t.dx, t.dy, t.dz), t.w, h, 100.0 * std::abs(h - t.w) / std::abs(t.w));
+    gain += std::abs(h);
+  }
   if (gain > kHalfMax)
     return fmt::format("TCStencil (FP16) would overflow: the |weights| sum to {:g}, so even inputs of magnitude 1 give "
                        "results beyond FP16's 65504; scale the stencil down or use tcstencil-fp64", gain);
@@ -72,9 +67,9 @@ std::string fp16_weight_reason(const Stencil& s) {
 
 // A banded L x L matrix: entry (row, col) holds tap(col - row) (Left: sums down a column of the tile) or
 // tap(row - col) (Right: sums along a row) wherever that offset is within the radius.
-template <typename Tap>
+template <typename TapAt>
 ParameterMatrix banded_matrix(std::string name, ParameterSide side, int plane, int row_shift, int L, int r,
-                              Precision precision, Tap tap) {
+                              Precision precision, TapAt tap) {
   ParameterMatrix p;
   p.name = std::move(name);
   p.side = side;
@@ -191,12 +186,8 @@ double tcstencil_fp16_gain(const TCStencilPlan& plan) {
   return gain;
 }
 
-namespace {
-
 std::string_view to_string(ParameterSide side) { return side == ParameterSide::Left ? "P x A'" : "A' x P"; }
 std::string_view to_string(TCStencilDecomposition d) { return d == TCStencilDecomposition::Star ? "star" : "box"; }
-
-} // namespace
 
 std::string to_string(const TCStencilPlan& plan) {
   const MmaShapeInfo& info = mma_info(plan.shape);

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,8 @@ struct CudaCoreTap {
 };
 
 enum class TCStencilDecomposition { Star, Box };
+std::string_view to_string(ParameterSide side);       // "P x A'" or "A' x P"
+std::string_view to_string(TCStencilDecomposition d); // "star" or "box"
 
 struct TCStencilPlan {
   Stencil stencil;

@@ -78,6 +78,41 @@ template <Shape S> __global__ void __launch_bounds__(kWarpsPerBlock * 32) mma_ra
   sink[blockIdx.x * blockDim.x + threadIdx.x] = out; // keeps every chain alive
 }
 
+// Latency and occupancy of mma.m16n8k4.f64: `Chains` independent accumulators per warp, one block of `warps` warps
+// per SM (warps / 4 per SM sub-partition); B either in a register or loaded from shared memory right before each
+// MMA, as the LoRAStencil kernels' gathers do.
+template <int Chains, bool FromShared>
+__global__ void __launch_bounds__(512) mma_grid_kernel(int iterations, double* sink) {
+  __shared__ double b_values[256];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) b_values[i] = 1e-6 * (i + 1);
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  const double a0 = 1.0 + 1e-3 * threadIdx.x, a1 = 2.0 + 1e-3 * threadIdx.x, b = 1e-6 * a0;
+  double c[Chains][4];
+  for (int k = 0; k < Chains; ++k) c[k][0] = c[k][1] = c[k][2] = c[k][3] = 0.0;
+  const double* bp = b_values + lane;
+  for (int it = 0; it < iterations; ++it)
+#pragma unroll
+    for (int k = 0; k < Chains; ++k) ptx::mma_m16n8k4_f64(c[k], a0, a1, FromShared ? bp[32 * ((it + k) & 7)] : b);
+  double s = 0;
+  for (int k = 0; k < Chains; ++k) s += c[k][0] + c[k][1] + c[k][2] + c[k][3];
+  if (s == 12345.678) sink[threadIdx.x] = s; // keeps the chains alive without a store per thread
+}
+
+template <int Chains, bool FromShared> double time_mma_grid(const DeviceInfo& device, int warps, int repeats) {
+  constexpr int kIterations = 2048;
+  CudaStream stream;
+  DeviceBuffer<double> sink(512, "MMA grid probe");
+  const TimingStats t = time_on_device(
+      [&] {
+        mma_grid_kernel<Chains, FromShared><<<device.sm_count, warps * 32, 0, stream.get()>>>(kIterations, sink.get());
+        SE_CUDA_CHECK_LAUNCH("mma_grid_kernel");
+      },
+      stream.get(), 1, repeats);
+  const double mmas = static_cast<double>(device.sm_count) * warps * kIterations * Chains;
+  return mmas * 2.0 * 16 * 8 * 4 / t.median_s / 1e12;
+}
+
 struct ShapeInfo {
   Shape shape;
   const char* name;
@@ -182,6 +217,23 @@ DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
   }
   stream.synchronize();
   return c;
+}
+
+double measure_mma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared, int repeats) {
+  const DeviceInfo device = query_device(0);
+  if (!device.available) throw InputError("no CUDA device: " + device.reason);
+  if (device.cc_major < 9) throw InputError("mma.m16n8k4.f64 needs a Hopper GPU (sm_90)");
+  if (warps_per_sm < 1 || warps_per_sm > 16) throw InputError("the MMA grid probe runs 1 to 16 warps per SM");
+  const auto pick = [&](auto in_register, auto from_shared) {
+    return b_from_shared ? from_shared(device, warps_per_sm, repeats) : in_register(device, warps_per_sm, repeats);
+  };
+  switch (chains) {
+  case 1: return pick(time_mma_grid<1, false>, time_mma_grid<1, true>);
+  case 2: return pick(time_mma_grid<2, false>, time_mma_grid<2, true>);
+  case 4: return pick(time_mma_grid<4, false>, time_mma_grid<4, true>);
+  case 8: return pick(time_mma_grid<8, false>, time_mma_grid<8, true>);
+  default: throw InputError("the MMA grid probe runs 1, 2, 4 or 8 chains per warp");
+  }
 }
 
 } // namespace se

@@ -29,6 +29,11 @@ struct DeviceCeilings {
 // Throws InputError without a CUDA device.
 DeviceCeilings measure_device_ceilings(int repeats = 7, bool include_mma = true);
 
+// mma.m16n8k4.f64's rate (TFLOP/s) with one block of `warps_per_sm` warps per SM and `chains` independent
+// accumulators per warp (1, 2, 4, 8), B in a register or loaded from shared memory before each MMA: how latency
+// and occupancy bound a kernel's tensor rate. Throws InputError without a Hopper GPU.
+double measure_mma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared, int repeats = 3);
+
 nlohmann::json to_json(const DeviceCeilings& c);
 std::string format_ceilings(const DeviceCeilings& c); // a table for the terminal
 

@@ -1,9 +1,12 @@
 // The interface every GPU method implements: a grid that lives on the device and advances by base
-// stencil steps on its own stream. The benchmark driver, the GPU tests and the live view all use it.
+// stencil steps on its own stream, by the plan its method's descriptor built (core/method.hpp). The benchmark
+// driver, the GPU tests and the live view all use it.
 #pragma once
 #include <span>
+#include <vector>
 
 #include "core/grid.hpp"
+#include "core/method.hpp"
 #include "kernels/common/padded_layout.hpp"
 
 #if defined(SE_HAVE_CUDA)
@@ -34,13 +37,28 @@ public:
   virtual DeviceGridView view() const = 0;
   // Base steps one launch (or one library round trip) advances; 1 without temporal fusion.
   virtual int fused_steps() const = 0;
+  // New weights on the same grid: advances by `plan` (the same method's, for the same dims) from now on and keeps
+  // the device grid and its values in place. Returns false, changing nothing, when the plan needs another grid
+  // layout (a wider halo); the caller then builds a new stepper.
+  virtual bool set_stencil(const MethodPlan& plan) = 0;
+  // The passes run since the last upload, in order, as (depth in base steps, how many in a row): a fused
+  // method's remainder passes show here.
+  const PassRuns& passes() const { return passes_; }
 #if defined(SE_HAVE_CUDA) // without CUDA the interface exists (so the registry builds) but nothing implements it
   cudaStream_t stream() const { return stream_.get(); }
   void synchronize() const { stream_.synchronize(); }
+#endif
 
 protected:
+  // Steppers record each pass they enqueue (depth in base steps) and clear the record on upload.
+  void record_pass(int depth) { add_pass(passes_, depth); }
+  void clear_passes() { passes_.clear(); }
+#if defined(SE_HAVE_CUDA)
   CudaStream stream_;
 #endif
+
+private:
+  PassRuns passes_;
 };
 
 } // namespace se

@@ -16,16 +16,9 @@ std::vector<double> weights_at_radius(const Stencil& s, int radius) {
   const int side = 2 * radius + 1;
   const int sz = s.dims == 3 ? side : 1, sy = s.dims >= 2 ? side : 1;
   std::vector<double> dense(static_cast<std::size_t>(sz) * sy * side, 0.0);
-  const int r = s.radius;
-  for (int dz = -r; dz <= r; ++dz) {
-    if (s.dims < 3 && dz != 0) continue;
-    for (int dy = -r; dy <= r; ++dy) {
-      if (s.dims < 2 && dy != 0) continue;
-      for (int dx = -r; dx <= r; ++dx) {
-        const int iz = s.dims == 3 ? dz + radius : 0, iy = s.dims >= 2 ? dy + radius : 0;
-        dense[(static_cast<std::size_t>(iz) * sy + iy) * side + (dx + radius)] = s.at(dx, dy, dz);
-      }
-    }
+  for (const Tap& t : taps(s)) {
+    const int iz = s.dims == 3 ? t.dz + radius : 0, iy = s.dims >= 2 ? t.dy + radius : 0;
+    dense[(static_cast<std::size_t>(iz) * sy + iy) * side + (t.dx + radius)] = t.w;
   }
   return dense;
 }
@@ -48,9 +41,19 @@ public:
       else if (dims_ == 2) launch_step_2d<S>(radius_, this->current(), this->next(), L, periodic, weights_, this->stream());
       else launch_step_3d<S>(radius_, this->current(), this->next(), L, periodic, weights_, this->stream());
       this->swap();
+      this->record_pass(1);
     }
   }
   int fused_steps() const override { return 1; }
+  // The kernels take the weights as launch arguments: new ones apply from the next step while the radius (the
+  // instantiation and the halo of the grids) stays.
+  bool set_stencil(const MethodPlan& plan) override {
+    const Stencil& s = plan.stencil;
+    validate(s);
+    if (s.dims != dims_ || std::max(1, s.radius) != radius_) return false;
+    weights_ = weights_at_radius(s, radius_);
+    return true;
+  }
 
 private:
   int dims_;

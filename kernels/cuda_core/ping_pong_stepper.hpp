@@ -17,6 +17,7 @@ public:
   }
 
   void upload(std::span<const double> values) override {
+    clear_passes();
     current_ = 0;
     grids_[0].load(values, boundary_, stream());
     grids_[1].prepare_output(boundary_, stream());

@@ -104,29 +104,7 @@ public:
       : PingPongStepper<double>(make_padded_layout(e, std::max(1, k * s.radius), 16), b,
                                 "cuda-core-tb on a " + e.to_string() + " grid"),
         dims_(s.dims), radius_(s.radius), k_(k) {
-    std::vector<int> dx, dy, dz;
-    std::vector<double> w;
-    const int r = s.radius;
-    for (int z = -r; z <= r; ++z)
-      for (int y = -r; y <= r; ++y)
-        for (int x = -r; x <= r; ++x) {
-          if ((s.dims < 3 && z != 0) || (s.dims < 2 && y != 0)) continue;
-          const double wt = s.at(x, y, z);
-          if (wt == 0.0) continue;
-          dx.push_back(x), dy.push_back(y), dz.push_back(z), w.push_back(wt);
-        }
-    taps_ = static_cast<int>(w.size());
-    const std::size_t nt = std::max<std::size_t>(1, w.size());
-    tap_dx_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
-    tap_dy_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
-    tap_dz_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
-    tap_w_ = DeviceBuffer<double>(nt, "cuda-core-tb taps");
-    if (taps_ > 0) {
-      tap_dx_.upload(dx.data(), dx.size(), stream());
-      tap_dy_.upload(dy.data(), dy.size(), stream());
-      tap_dz_.upload(dz.data(), dz.size(), stream());
-      tap_w_.upload(w.data(), w.size(), stream());
-    }
+    load_taps(s);
     const std::size_t smem = shared_bytes(dims_, radius_, k_);
     SE_CUDA_CHECK(cudaFuncSetAttribute(temporal_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(smem)));
@@ -147,12 +125,43 @@ public:
       SE_CUDA_CHECK_LAUNCH("temporal_block_kernel");
       swap();
       done += k;
+      record_pass(k);
     }
   }
 
   int fused_steps() const override { return k_; }
 
+  // New taps on the same tiles while the radius (the halo and the fusion depth it allows) stays.
+  bool set_stencil(const MethodPlan& plan) override {
+    const Stencil& s = plan.stencil;
+    validate(s);
+    if (s.dims != dims_ || s.radius != radius_ || plan.fused_steps != k_) return false;
+    stream_.synchronize(); // no queued launch still reads the old taps
+    load_taps(s);
+    return true;
+  }
+
 private:
+  // The non-zero taps as four device arrays (offsets and weights), read by every thread of the kernel.
+  void load_taps(const Stencil& s) {
+    std::vector<int> dx, dy, dz;
+    std::vector<double> w;
+    for (const Tap& t : taps(s)) dx.push_back(t.dx), dy.push_back(t.dy), dz.push_back(t.dz), w.push_back(t.w);
+    taps_ = static_cast<int>(w.size());
+    const std::size_t nt = std::max<std::size_t>(1, w.size());
+    tap_dx_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
+    tap_dy_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
+    tap_dz_ = DeviceBuffer<int>(nt, "cuda-core-tb taps");
+    tap_w_ = DeviceBuffer<double>(nt, "cuda-core-tb taps");
+    if (taps_ > 0) {
+      tap_dx_.upload(dx.data(), dx.size(), stream());
+      tap_dy_.upload(dy.data(), dy.size(), stream());
+      tap_dz_.upload(dz.data(), dz.size(), stream());
+      tap_w_.upload(w.data(), w.size(), stream());
+    }
+    stream_.synchronize(); // the host vectors go out of scope
+  }
+
   int dims_, radius_, k_;
   int taps_ = 0;
   DeviceBuffer<int> tap_dx_, tap_dy_, tap_dz_;

@@ -12,5 +12,3 @@ else()
 endif()
 target_include_directories(se_fragment_probe PUBLIC ${PROJECT_SOURCE_DIR})
 target_compile_options(se_fragment_probe PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
-
-se_kernels_unit_test(test_wmma_recording ${SE_FRAGMENT_PROBE_DIR}/test_wmma_recording.cpp se_fragment_probe)

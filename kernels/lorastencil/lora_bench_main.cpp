@@ -18,53 +18,31 @@
 #include "core/method.hpp"
 #include "core/reference.hpp"
 #include "kernels/lorastencil/lora_gpu_runner.hpp"
-#include "kernels/lorastencil/lora_launch.hpp"
+#include "kernels/common/ceilings.hpp"
 
 namespace se::lora_gpu {
 namespace {
 
 using nlohmann::json;
 
-double measure_copy_gbs() {
-  const std::size_t bytes = std::size_t(1) << 31;
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
-    throw InputError("copy probe: no device memory");
-  cudaMemset(a, 1, bytes);
-  cudaEvent_t s, e;
-  cudaEventCreate(&s);
-  cudaEventCreate(&e);
-  cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-  std::vector<float> ms;
-  for (int i = 0; i < 5; ++i) {
-    cudaEventRecord(s);
-    cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e);
-    cudaEventSynchronize(e);
-    float t = 0;
-    cudaEventElapsedTime(&t, s, e);
-    ms.push_back(t);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  std::sort(ms.begin(), ms.end());
-  return 2.0 * bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+// Core's plan for the kernels' tile at depth `fused` (0: the cost model's choice).
+LoraStencilPlan plan_at_depth(const Stencil& s, int fused) {
+  LoraStencilOptions options = gpu_plan_options();
+  options.fused_steps = fused;
+  return plan_for_gpu(s, options);
 }
 
 // Positive weights summing to 1 (so 100 steps stay bounded); `symmetric` gives radially symmetric weights.
 Stencil random_stencil(int dims, int radius, bool symmetric, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(0.05, 1.0);
   Stencil s = make_stencil(dims, radius, fmt::format("random-{}d-r{}-{}", dims, radius, symmetric ? "sym" : "gen"));
-  const int ry = dims >= 2 ? radius : 0, rz = dims >= 3 ? radius : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) {
-        if (symmetric && (dx < 0 || dy < 0 || dz < 0 || dy > dx || dz > dy)) continue;
-        const double w = u(rng);
-        if (!symmetric) s.at(dx, dy, dz) = w;
-        else
-          for (const auto& p : symmetric_positions(dims, dx, dy, dz)) s.at(p[0], p[1], p[2]) = w;
-      }
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    if (symmetric && (dx < 0 || dy < 0 || dz < 0 || dy > dx || dz > dy)) return;
+    const double w = u(rng);
+    if (!symmetric) s.at(dx, dy, dz) = w;
+    else
+      for (const auto& p : symmetric_positions(dims, dx, dy, dz)) s.at(p[0], p[1], p[2]) = w;
+  });
   return normalized(s);
 }
 
@@ -98,9 +76,8 @@ Check run_check(const Stencil& s, const Extent& e, const Boundary& b, int steps,
   std::vector<double> reference = values;
   try {
     RunnerOptions o;
-    o.plan.fused_steps = fused;
     o.poison_each_pass = true;
-    LoraGpuRunner runner(s, e, b, o);
+    LoraGpuRunner runner(plan_at_depth(s, fused), e, b, o);
     c.fused = runner.fused_steps();
     runner.upload(values);
     runner.advance(steps);
@@ -180,9 +157,7 @@ Extent paper_extent(int dims) {
 json time_one(const Stencil& s, int fused, double copy_gbs, std::uint64_t seed) {
   const Extent e = paper_extent(s.dims);
   const Boundary b{BoundaryKind::Dirichlet, 0.0};
-  RunnerOptions o;
-  o.plan.fused_steps = fused;
-  LoraGpuRunner runner(s, e, b, o);
+  LoraGpuRunner runner(plan_at_depth(s, fused), e, b, RunnerOptions{});
   const int T = runner.fused_steps();
   static std::map<std::string, std::vector<double>> inputs; // one random grid per size: drawing 1e8 values takes a second
   auto& cached = inputs[e.to_string()];
@@ -286,14 +261,16 @@ int main(int argc, char** argv) {
     nlohmann::json out = {{"gpu", prop.name}, {"device", summary}};
     std::printf("%s\n", summary.c_str());
     double copy_gbs = h200_roofline().memory_gbs;
-    if (!skip_probe) {
-      copy_gbs = measure_copy_gbs();
+    if (!skip_probe) { // the project's one ceiling probe (kernels/common/ceilings), FP64 shapes
+      const DeviceCeilings ceilings = measure_device_ceilings(5, true);
+      copy_gbs = ceilings.copy_gbs;
       out["copy_gbs"] = copy_gbs;
       std::printf("device-to-device copy: %.0f GB/s (read + write)\n", copy_gbs);
-      for (const std::string& shape : dmma_shapes()) {
-        const double t = measure_dmma_tflops(shape);
-        out["dmma_tflops"][shape] = t;
-        std::printf("mma.%s.f64: %.1f TFLOP/s\n", shape.c_str(), t);
+      for (const RateMeasurement& r : ceilings.rates) {
+        if (!r.supported || r.name.rfind("mma.m", 0) != 0 || r.name.find(".f64") == std::string::npos) continue;
+        const std::string shape = r.name.substr(4, r.name.size() - 8); // "mma.m16n8k4.f64" -> "m16n8k4"
+        out["dmma_tflops"][shape] = r.median;
+        std::printf("%s: %.1f TFLOP/s\n", r.name.c_str(), r.median);
       }
       std::fflush(stdout);
     }
@@ -304,7 +281,7 @@ int main(int argc, char** argv) {
           for (int chains : {1, 2, 4, 8}) {
             double t = 0; // 0: that block did not launch (registers)
             try {
-              t = measure_dmma_grid_tflops(warps, chains, from_shared);
+              t = measure_mma_grid_tflops(warps, chains, from_shared);
             } catch (const InputError&) {
               cudaGetLastError();
             }

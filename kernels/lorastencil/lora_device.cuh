@@ -1,30 +1,15 @@
-// Device building blocks of the LoRAStencil kernels: m8n8k4 FP64 MMA and cp.async wrappers, staging a tile
-// (with the boundary rule) into shared memory, and one warp's 8x32 output tile for each kind of rank-1 term.
+// Device building blocks of the LoRAStencil kernels: cp.async wrappers, staging a tile (with the boundary rule)
+// into shared memory, and one warp's 8x32 output tile for each kind of rank-1 term. The MMAs are the checked
+// wrappers of kernels/common/mma_ptx.cuh; lanes address their operands by core/fragment/lane_coords.hpp.
 #pragma once
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "core/fragment/lane_coords.hpp"
+#include "kernels/common/mma_ptx.cuh"
 #include "kernels/lorastencil/lora_pass_args.hpp"
 
 namespace se::lora_gpu {
-
-// D = A·B + D for one 16x8x4 FP64 tile: A[g][q] = a0, A[g+8][q] = a1, B[q][g] = b, and D[g][2q..2q+1] =
-// d0,d1, D[g+8][2q..2q+1] = d2,d3 in lane 4g+q. Hopper runs m16n8k4 at twice the FLOP rate of m8n8k4 (66 vs
-// 33 TFLOP/s measured on an H200); on Ampere, where m16n8k4 does not exist, it is the two m8n8k4 it equals.
-__device__ __forceinline__ void mma1684(double (&d)[4], double a0, double a1, double b) {
-#if __CUDA_ARCH__ >= 900
-  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a0), "d"(a1), "d"(b));
-#else
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-      : "+d"(d[0]), "+d"(d[1])
-      : "d"(a0), "d"(b));
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-      : "+d"(d[2]), "+d"(d[3])
-      : "d"(a1), "d"(b));
-#endif
-}
 
 __device__ __forceinline__ void cp_async16(double* shared, const double* global) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
@@ -275,7 +260,7 @@ __device__ __forceinline__ void gather_rows(const double* x, int pitch, const do
     const double2 u = utab[c * 32];
     const double* row = x + 4 * c * pitch;
 #pragma unroll
-    for (int n = 0; n < N; ++n) mma1684(acc[n], u.x, u.y, row[8 * n]);
+    for (int n = 0; n < N; ++n) ptx::mma_m16n8k4_f64(acc[n], u.x, u.y, row[8 * n]);
   }
 }
 
@@ -297,7 +282,7 @@ __device__ __forceinline__ void full_term(const double* x, int pitch, const doub
     for (int h = 0; h < 2; ++h) {
       const double v = vtab[(2 * d + h) * 32];
 #pragma unroll
-      for (int j = 0; j < Tiles; ++j) mma1684(acc[j], t[j + d][h], t[j + d][h + 2], v);
+      for (int j = 0; j < Tiles; ++j) ptx::mma_m16n8k4_f64(acc[j], t[j + d][h], t[j + d][h + 2], v);
     }
 }
 
@@ -314,7 +299,7 @@ __device__ __forceinline__ void col_term(const double* x, int pitch, const doubl
 #pragma unroll
     for (int j = 0; j < Tiles; ++j) {
       const int c = m - 2 * j;
-      if (c >= 0 && c < KC) mma1684(acc[j], a0, a1, v[c]);
+      if (c >= 0 && c < KC) ptx::mma_m16n8k4_f64(acc[j], a0, a1, v[c]);
     }
   }
 }
@@ -350,8 +335,11 @@ struct LaneBase {
   int rows, cols, scalar;
 };
 __device__ __forceinline__ LaneBase lane_base(int pitch, int oy0, int ox0) {
-  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  return {(oy0 + q) * pitch + ox0 + g, (oy0 + g) * pitch + ox0 + q, (oy0 + g) * pitch + ox0 + 2 * q};
+  const int l = threadIdx.x & 31;
+  // Rows: X is the B operand of U·X (row q, column g); columns: X is the A operand of X·V (row g, column q);
+  // scalars: the accumulator's own elements (row g, columns 2q, 2q+1).
+  const FragmentCoord b = lane::f64_b_kx8(l, 0), a = lane::f64_a_16xk(l, 0), c = lane::accumulator_16x8(l, 0);
+  return {(oy0 + b.row) * pitch + ox0 + b.col, (oy0 + a.row) * pitch + ox0 + a.col, (oy0 + c.row) * pitch + ox0 + c.col};
 }
 
 // Terms first .. first+count-1 (one plane's) into this warp's accumulators. `plane` is the staged tile (row 0 =

@@ -1,16 +1,10 @@
-// The GPU method registry's entry for LoRAStencil ("lorastencil", FP64 tensor cores): its spec, and the
-// device-resident stepper behind it (CUDA builds).
+// LoRAStencil's GPU kernel (FP64 tensor cores, mma.m16n8k4), attached to core's descriptor in the registry: its
+// own plan (the kernels' warp tile and the H200 roofline), the shared-memory check, and its stepper.
 #pragma once
-#include <memory>
-
-#include "kernels/registry.hpp"
+#include "core/method.hpp"
 
 namespace se {
 
-GpuMethodSpec lorastencil_gpu_spec();
-
-#if defined(SE_HAVE_CUDA)
-std::unique_ptr<GridStepper> make_lorastencil_stepper(const Stencil& s, const Extent& e, const Boundary& b);
-#endif
+GpuKernel lorastencil_gpu_kernel();
 
 } // namespace se

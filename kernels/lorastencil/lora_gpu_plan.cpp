@@ -188,16 +188,20 @@ LoraStencilPlan plan_for_gpu(const Stencil& s, const LoraStencilOptions& options
 }
 
 double band_fragment(const std::vector<double>& w, int chunk, int lane, int row_offset) {
-  const int g = lane >> 2, q = lane & 3;
-  const int i = 4 * chunk + q - g - row_offset;
+  // Register row_offset / 8 of the lane's A fragment holds U[row][col] with U[row][col] = w[col - row] (core's
+  // layout table of m16n8k4); chunk `chunk` starts at column 4 chunk.
+  const FragmentCoord at = hardware_fragment_layout(MmaShape::M16N8K4_F64, Operand::A).at(lane, row_offset / 8);
+  const int i = 4 * chunk + at.col - at.row;
   return i >= 0 && i < static_cast<int>(w.size()) ? w[static_cast<std::size_t>(i)] : 0.0;
 }
 
 double swapped_v_fragment(const std::vector<double>& v, int d, int h, int lane) {
-  // The accumulator of T-tile (j + d) holds columns 2q and 2q+1 in registers 0 and 1; used as an A fragment,
-  // register h carries T column 8(j+d) + 2k + h at k = q, so row k of V' must be row 8d + 2k + h of the band.
-  const int g = lane >> 2, q = lane & 3;
-  const int i = 8 * d + 2 * q + h - g;
+  // The accumulator of T-tile (j + d) holds T column `c.col` in register h; used as an A fragment it multiplies
+  // B row k = this lane's B row, so the lane's element of V' (B row k, column `b.col`) must be band row
+  // 8d + c.col of V: v[8d + c.col - b.col].
+  const FragmentCoord c = hardware_fragment_layout(MmaShape::M16N8K4_F64, Operand::C).at(lane, h);
+  const FragmentCoord b = hardware_fragment_layout(MmaShape::M16N8K4_F64, Operand::B).at(lane, 0);
+  const int i = 8 * d + c.col - b.col;
   return i >= 0 && i < static_cast<int>(v.size()) ? v[static_cast<std::size_t>(i)] : 0.0;
 }
 

@@ -50,17 +50,27 @@ struct LoraGpuRunner::Pass {
   }
 };
 
-LoraGpuRunner::LoraGpuRunner(const Stencil& s, const Extent& e, const Boundary& b, const RunnerOptions& options,
+LoraGpuRunner::LoraGpuRunner(const LoraStencilPlan& plan, const Extent& e, const Boundary& b, const RunnerOptions& options,
                              cudaStream_t stream)
-    : stencil_(s), extent_(e), boundary_(b), options_(options), stream_(stream) {
-  validate(s);
-  check_extent_fits_stencil(e, s);
-  plan_ = plan_for_gpu(s, options.plan);
-  passes_.resize(static_cast<std::size_t>(plan_.fused_steps));
+    : extent_(e), boundary_(b), options_(options), stream_(stream) {
+  check_extent_fits_stencil(e, plan.stencil);
   const std::size_t points = static_cast<std::size_t>(e.points());
   grid_[0] = device_alloc<double>(points, "the input grid");
   grid_[1] = device_alloc<double>(points, "the output grid");
-  weights_ = device_copy(s.weights, "the stencil weights");
+  set_plan(plan);
+}
+
+void LoraGpuRunner::set_plan(const LoraStencilPlan& plan) {
+  validate(plan.stencil);
+  check_extent_fits_stencil(extent_, plan.stencil);
+  check(cudaStreamSynchronize(stream_), "the LoRAStencil passes"); // nothing queued still reads the old tables
+  passes_.clear();
+  cudaFree(weights_);
+  weights_ = nullptr;
+  stencil_ = plan.stencil;
+  plan_ = plan;
+  passes_.resize(static_cast<std::size_t>(plan_.fused_steps));
+  weights_ = device_copy(stencil_.weights, "the stencil weights");
   // Every depth a run can need (T, and the shallower remainder passes) is planned and uploaded here, so that
   // advance() only launches: no planning or allocation inside a timed region, no failure halfway through.
   for (int t = plan_.fused_steps; t >= 1; --t) pass_for(t);
@@ -79,8 +89,8 @@ LoraGpuRunner::Pass& LoraGpuRunner::pass_for(int steps) {
   auto p = std::make_unique<Pass>();
   if (steps == plan_.fused_steps) {
     p->plan = plan_;
-  } else {
-    LoraStencilOptions o = kernel_plan_options(stencil_, options_.plan);
+  } else { // a remainder pass: the same options (the kernels' tile) at a shallower depth
+    LoraStencilOptions o = plan_.options;
     o.fused_steps = steps;
     p->plan = make_lorastencil_plan(stencil_, o);
   }
@@ -157,7 +167,7 @@ void LoraGpuRunner::run_pass(Pass& p) {
   current_ = 1 - current_;
 }
 
-void LoraGpuRunner::advance(int steps) {
+std::vector<int> LoraGpuRunner::advance(int steps) {
   if (steps < 0) throw InputError("the number of steps cannot be negative");
   // When T does not divide `steps`, the last T + rest steps run as the passes the cost model finds quickest: at
   // T = 4 (heat-2d) 6 steps as 3 + 3 rather than 4 + 2, 5 as 3 + 2 rather than 4 + 1. Every pass is a real pass
@@ -168,7 +178,9 @@ void LoraGpuRunner::advance(int steps) {
     for (int d = 1; d <= T; ++d)
       for (const FusionCandidate& c : pass_for(d).plan.fusion_candidates)
         if (c.steps == d && c.estimated_ps_per_point > 0) cost[static_cast<std::size_t>(d - 1)] = d * c.estimated_ps_per_point;
-  for (int d : split_into_passes(steps, T, cost)) run_pass(pass_for(d));
+  const std::vector<int> depths = split_into_passes(steps, T, cost);
+  for (int d : depths) run_pass(pass_for(d));
+  return depths;
 }
 
 double LoraGpuRunner::timed_advance(int steps) {

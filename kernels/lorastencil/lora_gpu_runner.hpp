@@ -15,15 +15,14 @@
 namespace se::lora_gpu {
 
 struct RunnerOptions {
-  LoraStencilOptions plan = gpu_plan_options(); // fused_steps 0: the cost model's choice
   bool poison_each_pass = false; // fill each pass's output with NaN first (checks that every point is written)
 };
 
 class LoraGpuRunner {
 public:
-  // Throws InputError for a stencil or grid the kernels cannot take, or when the device lacks memory.
-  // Everything runs on `stream` (0: the default stream).
-  LoraGpuRunner(const Stencil& s, const Extent& e, const Boundary& b, const RunnerOptions& options,
+  // Runs `plan` (core's plan for the kernels' tile: plan_for_gpu). Throws InputError for a grid the kernels
+  // cannot take, or when the device lacks memory. Everything runs on `stream` (0: the default stream).
+  LoraGpuRunner(const LoraStencilPlan& plan, const Extent& e, const Boundary& b, const RunnerOptions& options,
                 cudaStream_t stream = nullptr);
   ~LoraGpuRunner();
   LoraGpuRunner(const LoraGpuRunner&) = delete;
@@ -34,9 +33,12 @@ public:
   std::vector<double> download() const;
   void download(std::span<double> values) const; // waits for the stream
   const double* current() const { return grid_[current_]; }
-  // Queues `steps` base steps; returns at once. Passes of T, and when T does not divide `steps` the last T + rest
-  // steps split into the passes the cost model says are quickest (e.g. 3 + 3 rather than 4 + 2 at T = 4).
-  void advance(int steps);
+  // New weights on the same grid: the passes of `plan` from now on; the device grids and their values stay.
+  void set_plan(const LoraStencilPlan& plan);
+  // Queues `steps` base steps and returns the depths of the passes queued, at once. Passes of T, and when T does
+  // not divide `steps` the last T + rest steps split into the passes the cost model says are quickest (e.g. 3 + 3
+  // rather than 4 + 2 at T = 4).
+  std::vector<int> advance(int steps);
   // advance(steps) between two events, synchronized: the seconds the device spent.
   double timed_advance(int steps);
 

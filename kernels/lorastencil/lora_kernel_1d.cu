@@ -31,7 +31,9 @@ __global__ void __launch_bounds__(kLineThreads, 3) lora_pass_1d(const PassArgs a
   double* staged = shared + a.table_slots * 32;
   prepare_block(a, shared, staged, kLineStages);
 
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  // X is the A operand of the X·V gather; the accumulator's elements go straight to global memory.
+  const FragmentCoord x_at = lane::f64_a_16xk(lane, 0), y_at = lane::accumulator_16x8(lane, 0);
   const TermDesc& t = a.terms[0];
   const int col0 = warp * kWarpCols; // this warp's first output column in every segment
   const auto buffer = [&](int k) { return staged + (k % kLineStages) * a.plane_stride; };
@@ -50,9 +52,9 @@ __global__ void __launch_bounds__(kLineThreads, 3) lora_pass_1d(const PassArgs a
     cp_async_wait<kLineStages - 1>();
     __syncthreads();
     double acc[4][4] = {};
-    col_term_any<4>(t.kc, buffer(k) + g * a.pitch + col0 + a.halo - t.wv + q, a.pitch, tables + t.table * 32 + lane,
+    col_term_any<4>(t.kc, buffer(k) + x_at.row * a.pitch + col0 + a.halo - t.wv + x_at.col, a.pitch, tables + t.table * 32 + lane,
                  acc);
-    const long long first = item * kLinePoints + g * kLineCols + col0 + 2 * q;
+    const long long first = item * kLinePoints + y_at.row * kLineCols + col0 + y_at.col;
 #pragma unroll
     for (int half = 0; half < 2; ++half)
 #pragma unroll

@@ -58,7 +58,8 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_2d(const PassArgs a, co
       mbarrier_wait(&full[b], (k >> 1) & 1);
       double acc[4][4] = {};
       plane_terms(a, a.plane_first[0], a.plane_count[0], staged + b * plane_values, tables, lb, acc);
-      store_tile(a, acc, tile_x0(item) + ox0 + 2 * (lane & 3), tile_y0(item) + oy0 + (lane >> 2), 0);
+      const FragmentCoord y_at = lane::accumulator_16x8(lane, 0); // where this lane's accumulator lands
+      store_tile(a, acc, tile_x0(item) + ox0 + y_at.col, tile_y0(item) + oy0 + y_at.row, 0);
       __syncwarp(); // the warp's reads of buffer b are done (their values fed the MMAs and the stores)
       if (lane == 0) {
         __threadfence_block();
@@ -89,7 +90,8 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_2d(const PassArgs a, co
     }
     double acc[4][4] = {};
     plane_terms(a, a.plane_first[0], a.plane_count[0], staged + (k & 1) * plane_values, tables, lb, acc);
-    store_tile(a, acc, tile_x0(item) + ox0 + 2 * (lane & 3), tile_y0(item) + oy0 + (lane >> 2), 0);
+    const FragmentCoord y_at = lane::accumulator_16x8(lane, 0);
+    store_tile(a, acc, tile_x0(item) + ox0 + y_at.col, tile_y0(item) + oy0 + y_at.row, 0);
     __syncthreads();
   }
 }

@@ -71,7 +71,8 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
       }
       double acc[k3dOutTilesPerWarp][4] = {};
       for (int p = 0; p <= 2 * R; ++p) plane_terms(a, a.plane_first[p], a.plane_count[p], slot(base + p), tables, lb, acc);
-      store_tile(a, acc, x0 + ox0 + 2 * (lane & 3), y0 + oy0 + (lane >> 2), z);
+      const FragmentCoord y_at = lane::accumulator_16x8(lane, 0); // where this lane's accumulator lands
+      store_tile(a, acc, x0 + ox0 + y_at.col, y0 + oy0 + y_at.row, z);
       base = base + 1 == ring ? 0 : base + 1;
       __syncthreads();
     }

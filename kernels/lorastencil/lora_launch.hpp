@@ -1,10 +1,9 @@
 // Host entry points of the LoRAStencil CUDA kernels: one pass of W^T, the exact Dirichlet band fix after a
-// fused pass, occupancy, and the FP64 MMA rate probe. Launches go to the caller's stream and do not wait.
+// fused pass, and occupancy. Launches go to the caller's stream and do not wait.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include "kernels/lorastencil/lora_gpu_plan.hpp"
@@ -32,13 +31,5 @@ struct BandFixArgs {
 // The largest shared memory a fix block may use on this device (per block, opted in).
 std::size_t band_fix_shared_budget();
 void launch_band_fix(const BandFixArgs& args, cudaStream_t stream);
-
-// FP64 tensor-core rate of one mma shape ("m8n8k4", "m16n8k4", "m16n8k8", "m16n8k16"), TFLOP/s, measured
-// with independent accumulators in every warp of a full grid.
-double measure_dmma_tflops(const std::string& shape);
-const std::vector<std::string>& dmma_shapes();
-// mma.m16n8k4.f64 rate with one block of `warps_per_sm` warps per SM and `chains` independent accumulators per
-// warp (1, 2, 4, 8), B in a register or loaded from shared memory before each MMA: latency and occupancy.
-double measure_dmma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared);
 
 } // namespace se::lora_gpu

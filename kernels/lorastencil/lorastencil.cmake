@@ -7,13 +7,12 @@ target_link_libraries(se_lora_gpu_plan PUBLIC se_core)
 target_compile_options(se_lora_gpu_plan PRIVATE -Wall -Wextra)
 
 if(SE_HAVE_CUDA)
-  # One .cu per kernel keeps each compile small: the 1D, 2D and 3D passes, the band fix, the MMA probe.
+  # One .cu per kernel keeps each compile small: the 1D, 2D and 3D passes, the band fix.
   add_library(se_lora_gpu STATIC
     ${SE_LORA_DIR}/lora_kernel_1d.cu
     ${SE_LORA_DIR}/lora_kernel_2d.cu
     ${SE_LORA_DIR}/lora_kernel_3d.cu
     ${SE_LORA_DIR}/lora_band_fix.cu
-    ${SE_LORA_DIR}/lora_dmma_rate.cu
     ${SE_LORA_DIR}/lora_pass_launch.cpp
     ${SE_LORA_DIR}/lora_gpu_runner.cpp
   )
@@ -28,11 +27,9 @@ if(SE_HAVE_CUDA)
   endif()
 
   add_executable(lorastencil-bench ${SE_LORA_DIR}/lora_bench_main.cpp)
-  target_link_libraries(lorastencil-bench PRIVATE se_lora_gpu CLI11::CLI11 fmt::fmt nlohmann_json::nlohmann_json
-                        CUDA::cudart_static)
+  target_link_libraries(lorastencil-bench PRIVATE se_kernels se_lora_gpu CLI11::CLI11 fmt::fmt
+                        nlohmann_json::nlohmann_json CUDA::cudart_static)
 elseif(EXISTS ${PROJECT_SOURCE_DIR}/kernels/registry.hpp)
   target_sources(se_kernels PRIVATE ${SE_LORA_DIR}/lora_gpu_method.cpp)
   target_link_libraries(se_kernels PUBLIC se_lora_gpu_plan)
 endif()
-
-se_kernels_unit_test(test_lora_gpu_plan ${SE_LORA_DIR}/test_lora_gpu_plan.cpp se_lora_gpu_plan)

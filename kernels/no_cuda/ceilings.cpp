@@ -8,4 +8,6 @@ DeviceCeilings measure_device_ceilings(int, bool) {
   throw InputError("no CUDA device: " + query_device().reason);
 }
 
+double measure_mma_grid_tflops(int, int, bool, int) { throw InputError("no CUDA device: " + query_device().reason); }
+
 } // namespace se

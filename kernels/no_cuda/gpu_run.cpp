@@ -4,10 +4,10 @@
 
 namespace se {
 
-MethodTiming run_gpu_method(const GpuMethodSpec&, MethodRun&) { throw InputError(gpu_unavailable_reason()); }
+MethodTiming run_gpu_method(const GpuKernel&, const MethodPlan&, MethodRun&) { throw InputError(gpu_unavailable_reason()); }
 
-double gpu_seconds_per_step(const GpuMethodSpec&, const Stencil&, const Extent&, const Boundary&,
-                            std::span<const double>, double) {
+double gpu_seconds_per_step(const Method&, const MethodPlan&, const Extent&, const Boundary&, std::span<const double>,
+                            double) {
   throw InputError(gpu_unavailable_reason());
 }
 

@@ -8,10 +8,11 @@ namespace se {
 
 struct GpuLiveRun::State {};
 
-GpuLiveRun::GpuLiveRun(const std::string&, const Stencil&, const Extent&, const Boundary&, std::span<const double>) {
+GpuLiveRun::GpuLiveRun(const Method&, const MethodPlan&, const Extent&, const Boundary&, std::span<const double>) {
   throw InputError(gpu_unavailable_reason());
 }
 GpuLiveRun::~GpuLiveRun() = default;
+bool GpuLiveRun::set_stencil(const MethodPlan&) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::advance(int) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::write_rgba8(cudaArray_t, const ColourMapping&) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::write_r32f(cudaArray_t, int) { throw InputError(gpu_unavailable_reason()); }

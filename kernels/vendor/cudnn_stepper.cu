@@ -62,7 +62,8 @@ template <typename S> class CudnnStepper final : public GridStepper {
 public:
   CudnnStepper(const Stencil& s, const Extent& e, const Boundary& b)
       : lib_(cudnn_search().display_name, cudnn_search().env_var, cudnn_search().candidates, cudnn_search().siblings),
-        api_(lib_), boundary_(b), own_padding_(b.kind == BoundaryKind::Dirichlet && b.value == 0.0) {
+        api_(lib_), boundary_(b), own_padding_(b.kind == BoundaryKind::Dirichlet && b.value == 0.0), dims_(s.dims),
+        radius_(s.radius) {
     const std::string what = std::string("cudnn (") + (sizeof(S) == 8 ? "fp64" : "fp32") + ") on a " + e.to_string() + " grid";
     const int r = s.radius;
     // cuDNN pads by itself only with zeros; any other boundary reads an explicit halo.
@@ -120,6 +121,7 @@ public:
   }
 
   void upload(std::span<const double> values) override {
+    clear_passes();
     in_.load(values, boundary_, stream());
     out_.fill(std::numeric_limits<double>::quiet_NaN(), stream());
     result_in_out_ = false;
@@ -141,7 +143,20 @@ public:
         scatter_packed_kernel<<<blocks, 256, 0, stream()>>>(out_.data(), in_.data(), input_, periodic);
         SE_CUDA_CHECK_LAUNCH("scatter_packed_kernel");
       }
+      record_pass(1);
     }
+  }
+
+  // The filter's weights in place; another radius needs other descriptors and halo (a new stepper).
+  bool set_stencil(const MethodPlan& plan) override {
+    const Stencil& s = plan.stencil;
+    validate(s);
+    if (s.dims != dims_ || s.radius != radius_) return false;
+    const std::vector<S> w(s.weights.begin(), s.weights.end());
+    stream_.synchronize();
+    filter_.upload(w.data(), w.size(), stream());
+    stream_.synchronize();
+    return true;
   }
 
   void download(std::span<double> values) override { current().download_interior(values, stream()); }
@@ -205,6 +220,7 @@ private:
   CudnnApi api_;
   Boundary boundary_;
   bool own_padding_;
+  int dims_, radius_;
   PaddedLayout packed_{}, input_{};
   DeviceGrid<S> in_, out_;
   DeviceBuffer<S> filter_;

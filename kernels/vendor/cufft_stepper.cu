@@ -122,21 +122,7 @@ public:
     plan(&forward_, e.dims, n, CUFFT_D2Z);
     plan(&inverse_, e.dims, n, CUFFT_Z2D);
 
-    // k_f: the weights placed so that a circular convolution with them is the stencil: g[-d mod M] = w(d).
-    std::vector<double> g(static_cast<std::size_t>(layout_.total), 0.0);
-    const int r = s.radius;
-    for (int dz = -r; dz <= r; ++dz)
-      for (int dy = -r; dy <= r; ++dy)
-        for (int dx = -r; dx <= r; ++dx) {
-          if ((s.dims < 3 && dz != 0) || (s.dims < 2 && dy != 0)) continue;
-          const std::int64_t o[3] = {dx, dy, dz};
-          std::int64_t at[3];
-          for (int d = 0; d < 3; ++d) at[d] = ((-o[d]) % m_[d] + m_[d]) % m_[d];
-          g[static_cast<std::size_t>((at[2] * m_[1] + at[1]) * m_[0] + at[0])] += s.at(dx, dy, dz);
-        }
-    grids_[0].upload_elements(g, stream());
-    exec(api_.cufftExecD2Z(forward_, grids_[0].data(), kernel_.get()), "cufftExecD2Z (stencil)");
-    set_power(fused_);
+    load_kernel(s, grids_[0]);
     stream_.synchronize();
   }
 
@@ -145,6 +131,7 @@ public:
   }
 
   void upload(std::span<const double> values) override {
+    clear_passes();
     current_ = 0;
     grids_[0].load(values, boundary_, stream()); // fill (boundary value in the extension), then the interior
     grids_[1].fill(std::numeric_limits<double>::quiet_NaN(), stream());
@@ -168,7 +155,21 @@ public:
       }
       current_ = 1 - current_;
       done += f;
+      record_pass(f);
     }
+  }
+
+  // In place while the zero extension of a Dirichlet grid still holds the new radius (periodic grids: always).
+  bool set_stencil(const MethodPlan& plan) override {
+    const Stencil& s = plan.stencil;
+    validate(s);
+    if (s.dims != layout_.dims) return false;
+    for (int d = 0; d < layout_.dims; ++d)
+      if (!periodic_ && m_[d] < layout_.n[d] + s.radius) return false;
+    stream_.synchronize();
+    load_kernel(s, grids_[1 - current_]); // the buffer the next pass overwrites serves as scratch
+    stream_.synchronize();
+    return true;
   }
 
   void download(std::span<double> values) override { grids_[current_].download_interior(values, stream()); }
@@ -187,6 +188,20 @@ private:
   }
   void exec(cufftResult res, const char* what) const {
     if (res != CUFFT_SUCCESS) throw CudaError(std::string("cuFFT: ") + what + " failed with cufftResult " + std::to_string(res));
+  }
+  // k_f: the weights placed so that a circular convolution with them is the stencil, g[-d mod M] = w(d),
+  // transformed through `scratch`, and its power for this stepper's fusion.
+  void load_kernel(const Stencil& s, DeviceGrid<double>& scratch) {
+    std::vector<double> g(static_cast<std::size_t>(layout_.total), 0.0);
+    for (const Tap& t : taps(s)) {
+      const std::int64_t o[3] = {t.dx, t.dy, t.dz};
+      std::int64_t at[3];
+      for (int d = 0; d < 3; ++d) at[d] = ((-o[d]) % m_[d] + m_[d]) % m_[d];
+      g[static_cast<std::size_t>((at[2] * m_[1] + at[1]) * m_[0] + at[0])] += t.w;
+    }
+    scratch.upload_elements(g, stream());
+    exec(api_.cufftExecD2Z(forward_, scratch.data(), kernel_.get()), "cufftExecD2Z (stencil)");
+    set_power(fused_);
   }
   void set_power(int f) {
     power_spectrum_kernel<<<blocks_for(spectrum_count_), 256, 0, stream()>>>(

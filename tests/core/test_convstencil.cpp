@@ -103,7 +103,7 @@ TEST_CASE("ConvStencil fuses 3 steps of radius-1 kernels into W^3", "[convstenci
   for (const char* name : {"1d5p", "star-2d13p", "box-2d49p"}) CHECK(make_convstencil_plan(preset(name)).fused_steps == 1);
   // W^3 of the 5-point star is the diamond |dx| + |dy| <= 3: 25 non-zero weights.
   CHECK(make_convstencil_plan(preset("heat-2d")).fused.nonzero_count() == 25);
-  const Stencil w2 = fused_stencil(preset("heat-1d"), 2);
+  const Stencil w2 = fused_kernel(preset("heat-1d"), 2);
   const Stencil h = preset("heat-1d"); // a, b, a: W^2 = a^2, 2ab, b^2 + 2a^2, 2ab, a^2
   const double a = h.at(-1), b = h.at(0);
   CHECK(w2.at(-2) == Approx(a * a));
@@ -156,7 +156,7 @@ TEST_CASE("ConvStencil rejects what it cannot take, with a reason a person can a
   Stencil bad = preset("heat-2d");
   bad.weights.pop_back();
   CHECK_FALSE(convstencil_unsupported_reason(bad).empty());
-  CHECK_THROWS_AS(fused_stencil(preset("box-2d49p"), 3), InputError);
+  CHECK_THROWS_AS(fused_kernel(preset("box-2d49p"), 3), InputError);
   const ConvStencilPlan p = make_convstencil_plan(preset("heat-2d"));
   std::vector<double> v(100, 0.0);
   CHECK_THROWS_AS(convstencil_advance(p, extent_of(3, 10, 10, 1), v, 1, {}), InputError); // 2D stencil, 3D grid
@@ -196,7 +196,7 @@ TEST_CASE("ConvStencil cost model: LoRAStencil Eq. 13-14 and SPIDER Table 2 from
 }
 
 TEST_CASE("ConvStencil method and plan summary", "[convstencil]") {
-  const Method m = convstencil_emulation_method();
+  const Method m = cpu_variant(convstencil_descriptor());
   CHECK(m.id == "convstencil");
   CHECK(m.backend == Backend::Emulate);
   CHECK(m.precision == Precision::FP64);

@@ -207,8 +207,8 @@ TEST_CASE("flashfft emulation executes exactly the cost model's MMAs", "[flashff
   CHECK(m.mma == static_cast<std::int64_t>((q.depth.length + q.stitched[2]) * half));
 }
 
-TEST_CASE("flashfft emulation method runs, times and reports fused steps", "[flashfft]") {
-  const Method m = flashfft_emulation_method(3);
+TEST_CASE("flashfft emulation method runs its plan, times and reports fused steps", "[flashfft]") {
+  const Method m = cpu_variant(flashfft_descriptor());
   CHECK(m.id == "flashfft");
   CHECK(m.backend == Backend::Emulate);
   CHECK(m.precision == Precision::FP64);
@@ -228,7 +228,10 @@ TEST_CASE("flashfft emulation method runs, times and reports fused steps", "[fla
     progress.push_back(done);
     return true;
   };
-  const MethodTiming t = m.run(run);
+  const PlanPtr plan = m.plan(run.stencil, 3); // T = 3, asked for
+  CHECK(plan->fused_steps == 3);
+  CHECK(m.plan(run.stencil)->fused_steps == 1); // the emulation's own choice
+  const MethodTiming t = m.run(*plan, run);
   CHECK(t.steps_done == 7);
   CHECK(t.fused_steps == 3);
   CHECK(t.seconds > 0);
@@ -236,5 +239,5 @@ TEST_CASE("flashfft emulation method runs, times and reports fused steps", "[fla
   CHECK(compare(run.values, ref).rel_l2 < kBound);
   // Cancelling after the first pass stops there.
   run.progress = [](int, int) { return false; };
-  CHECK(m.run(run).steps_done == 3);
+  CHECK(m.run(*plan, run).steps_done == 3);
 }

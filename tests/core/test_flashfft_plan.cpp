@@ -358,13 +358,12 @@ TEST_CASE("flashfft: plans it cannot make are refused with a reason a person can
   o.rows = 600;
   o.cols = 7;
   CHECK_THAT(message_of([&] { make_flashfft_plan(preset("heat-1d"), o); }), Catch::Contains("between 1 and 512"));
-  CHECK_THAT(message_of([&] { flashfft_emulation_method(0); }), Catch::Contains("T >= 1"));
-  const Method m = flashfft_emulation_method();
+  const Method m = cpu_variant(flashfft_descriptor());
+  CHECK_THAT(message_of([&] { m.plan(preset("heat-2d"), -1); }), Catch::Contains("at least 1"));
   CHECK(m.unsupported_reason(preset("heat-2d"), parse_extent("64x64")).empty());
   CHECK_THAT(m.unsupported_reason(preset("box-2d49p"), parse_extent("5x64")), Catch::Contains("smaller"));
   CHECK_FALSE(m.unsupported_reason(preset("heat-2d"), parse_extent("64")).empty());
-  CHECK_THAT(flashfft_emulation_method(64).unsupported_reason(preset("heat-3d"), parse_extent("32x32x32")),
-             Catch::Contains("fuse at most"));
+  CHECK_THAT(message_of([&] { m.plan(preset("heat-3d"), 64); }), Catch::Contains("fuse at most"));
 }
 
 TEST_CASE("flashfft: the plan summary prints and serialises the plan, the split and the cost", "[flashfft]") {

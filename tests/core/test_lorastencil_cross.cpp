@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/lorastencil/cross_decomposition.hpp"
+#include "core/lorastencil/lorastencil_method.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
 
 using namespace se;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "core/lorastencil/lorastencil_method.hpp"
 #include "core/lorastencil/lorastencil_emulation.hpp"
 #include "core/reference.hpp"
 
@@ -194,7 +195,7 @@ TEST_CASE("LoRAStencil emulation: 100 steps, tiny grids and a grid that is one p
 
 TEST_CASE("the lorastencil Method runs the emulation, reports fused steps and honours cancellation",
           "[lorastencil]") {
-  const Method m = lorastencil_emulation_method();
+  const Method m = cpu_variant(lorastencil_descriptor());
   CHECK(m.id == "lorastencil");
   CHECK(m.backend == Backend::Emulate);
   CHECK(m.precision == Precision::FP64);

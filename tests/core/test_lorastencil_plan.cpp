@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/fragment/mma_emulation.hpp"
+#include "core/lorastencil/lorastencil_method.hpp"
 #include "core/lorastencil/lorastencil_emulation.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
 #include "core/reference.hpp"
@@ -394,7 +395,7 @@ TEST_CASE("LoRAStencil rejects what it cannot take, saying why", "[lorastencil]"
   CHECK_THROWS_AS(make_lorastencil_plan(preset("box-2d49p"), deep), InputError);
   CHECK_THROWS_WITH(parse_decomposition_choice("qr"), Catch::Contains("auto, pyramid, cross or svd"));
 
-  const Method m = lorastencil_emulation_method();
+  const Method m = cpu_variant(lorastencil_descriptor());
   CHECK(m.unsupported_reason(make_stencil(1, 0, "scale"), parse_extent("64")).find("radius 0") != std::string::npos);
   CHECK(!m.unsupported_reason(preset("box-2d49p"), parse_extent("5x40")).empty()); // smaller than the stencil
   for (const std::string& name : preset_names()) {

@@ -106,7 +106,7 @@ TEST_CASE("spider emulation matches the reference on every preset it accepts", "
   for (const auto& name : preset_names()) {
     const Stencil s = preset(name);
     if (s.dims == 3) {
-      CHECK_FALSE(spider_emulation_method().unsupported_reason(s, parse_extent("16x16x16")).empty());
+      CHECK_FALSE(cpu_variant(spider_descriptor()).unsupported_reason(s, parse_extent("16x16x16")).empty());
       continue;
     }
     ++accepted;
@@ -198,7 +198,7 @@ TEST_CASE("spider emulation refuses values FP16 cannot hold and stops on overflo
 }
 
 TEST_CASE("spider methods run through the Method interface", "[spider]") {
-  for (const Method& m : {spider_emulation_method(), spider_dense_emulation_method()}) {
+  for (const Method& m : {cpu_variant(spider_descriptor()), cpu_variant(spider_dense_descriptor())}) {
     CHECK(m.backend == Backend::Emulate);
     CHECK(m.precision == Precision::FP16);
     CHECK(m.unavailable_reason().empty());
@@ -224,6 +224,6 @@ TEST_CASE("spider methods run through the Method interface", "[spider]") {
     reference_advance(run.stencil, run.extent, reference, 2, Precision::FP64, opt);
     CHECK(compare(run.values, reference).rel_l2 < error_bound(Precision::FP16, 2));
   }
-  CHECK(spider_emulation_method().id == "spider");
-  CHECK(spider_dense_emulation_method().id == "spider-dense");
+  CHECK(spider_descriptor()->id == "spider");
+  CHECK(spider_dense_descriptor()->id == "spider-dense");
 }

@@ -240,7 +240,7 @@ TEST_CASE("spider-dense plan keeps the plain band and needs no metadata", "[spid
 }
 
 TEST_CASE("spider rejects what it cannot run, with reasons", "[spider]") {
-  const Method m = spider_emulation_method();
+  const Method m = cpu_variant(spider_descriptor());
   const std::string three_d = m.unsupported_reason(preset("heat-3d"), parse_extent("16x16x16"));
   CHECK(three_d.find("1D and 2D") != std::string::npos);
   CHECK_THROWS_AS(make_spider_plan(preset("box-3d27p")), InputError);
@@ -250,7 +250,7 @@ TEST_CASE("spider rejects what it cannot run, with reasons", "[spider]") {
   const std::string overflow = m.unsupported_reason(big, parse_extent("32x32"));
   CHECK(overflow.find("w(1,0)") != std::string::npos);
   CHECK(overflow.find("65504") != std::string::npos);
-  CHECK(spider_dense_emulation_method().unsupported_reason(big, parse_extent("32x32")) == overflow);
+  CHECK(cpu_variant(spider_dense_descriptor()).unsupported_reason(big, parse_extent("32x32")) == overflow);
 
   CHECK_FALSE(m.unsupported_reason(preset("box-2d49p"), parse_extent("5x5")).empty());
   CHECK(m.unsupported_reason(preset("box-2d49p"), parse_extent("7x9")).empty());

@@ -249,7 +249,7 @@ TEST_CASE("TCStencil cost model counts the plan's MMAs, bytes, zeros and FLOPs",
 }
 
 TEST_CASE("TCStencil methods and plan summaries", "[tcstencil]") {
-  const Method m16 = tcstencil_emulation_method(), m64 = tcstencil_fp64_emulation_method();
+  const Method m16 = cpu_variant(tcstencil_descriptor()), m64 = cpu_variant(tcstencil_fp64_descriptor());
   CHECK(m16.id == "tcstencil");
   CHECK(m64.id == "tcstencil-fp64");
   CHECK(m16.backend == Backend::Emulate);

@@ -6,7 +6,9 @@
 
 #include <random>
 
+#include "core/error.hpp"
 #include "core/reference.hpp"
+#include "kernels/common/grid_stepper.hpp"
 #include "kernels/registry.hpp"
 
 namespace {
@@ -22,17 +24,14 @@ std::string random_name(int dims, int radius, bool symmetric) {
 Stencil random_stencil(int dims, int radius, bool symmetric, std::mt19937_64& rng) {
   Stencil s = make_stencil(dims, radius, random_name(dims, radius, symmetric));
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  const int rz = dims == 3 ? radius : 0, ry = dims >= 2 ? radius : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) {
-        if (s.at(dx, dy, dz) != 0.0) continue; // already set through symmetry
-        const double w = u(rng) < 0.33 ? 0.0 : u(rng);
-        if (symmetric)
-          for (const auto& p : symmetric_positions(dims, dx, dy, dz)) s.at(p[0], p[1], p[2]) = w;
-        else
-          s.at(dx, dy, dz) = w;
-      }
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    if (s.at(dx, dy, dz) != 0.0) return; // already set through symmetry
+    const double w = u(rng) < 0.33 ? 0.0 : u(rng);
+    if (symmetric)
+      for (const auto& p : symmetric_positions(dims, dx, dy, dz)) s.at(p[0], p[1], p[2]) = w;
+    else
+      s.at(dx, dy, dz) = w;
+  });
   s.at(0, 0, 0) += 0.5; // never all zero
   return normalized(s);
 }
@@ -67,67 +66,147 @@ std::vector<Case> cases() {
   return out;
 }
 
+std::vector<Method> gpu_methods() {
+  std::vector<Method> out;
+  for (const Method& m : all_methods())
+    if (m.backend == Backend::GPU) out.push_back(m);
+  return out;
+}
+
+std::vector<double> reference_after(const Stencil& s, const Extent& e, std::vector<double> v, int steps, const Boundary& b) {
+  ReferenceOptions opt;
+  opt.boundary = b;
+  reference_advance(s, e, v, steps, Precision::FP64, opt);
+  return v;
+}
+
 } // namespace
 
 TEST_CASE("every registered GPU method matches the FP64 reference on awkward grids and both boundaries") {
-  const std::vector<GpuMethodSpec> specs = gpu_method_specs();
-  REQUIRE(specs.size() >= 7);
+  const std::vector<Method> methods = gpu_methods();
+  REQUIRE(methods.size() >= 8);
   const std::vector<Case> all = cases();
   std::uint64_t seed = 1;
-  for (const auto& spec : specs) {
-    if (const std::string why = spec.unavailable_reason(); !why.empty()) {
-      WARN(spec.id << " not checked here: " << why);
+  for (const Method& m : methods) {
+    if (const std::string why = m.unavailable_reason(); !why.empty()) {
+      WARN(m.id << " not checked here: " << why);
       continue;
     }
     int runs = 0;
     for (const auto& c : all) {
-      if (!spec.unsupported_reason(c.stencil, c.extent).empty()) continue;
+      PlanPtr plan; // built once per stencil, handed to every run of it
+      try {
+        plan = m.plan(c.stencil);
+      } catch (const InputError&) {
+        continue;
+      }
+      if (!m.check(*plan, c.extent).empty()) continue;
       for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
-        for (const int steps : {1, 2 * spec.fused_steps + 1}) {
+        for (const int steps : {1, 2 * plan->fused_steps + 1}) {
           MethodRun r;
           r.stencil = c.stencil;
           r.extent = c.extent;
           r.steps = steps;
           r.boundary.kind = kind;
           r.values = initial_values(c.extent, InitialCondition::Random, ++seed);
-          std::vector<double> ref = r.values;
-          ReferenceOptions opt;
-          opt.boundary = r.boundary;
-          reference_advance(c.stencil, c.extent, ref, steps, Precision::FP64, opt);
-          const MethodTiming t = run_gpu_method(spec, r);
+          const std::vector<double> ref = reference_after(c.stencil, c.extent, r.values, steps, r.boundary);
+          const MethodTiming t = m.run(*plan, r);
           const ErrorMetrics err = compare(r.values, ref);
-          INFO(spec.id << " " << c.stencil.name << " " << c.extent.to_string() << " " << to_string(kind) << " "
-                       << steps << " steps: rel L2 " << err.rel_l2 << ", max abs " << err.max_abs << ", fused "
-                       << t.fused_steps);
+          INFO(m.id << " " << c.stencil.name << " " << c.extent.to_string() << " " << to_string(kind) << " "
+                    << steps << " steps: rel L2 " << err.rel_l2 << ", max abs " << err.max_abs << ", fused "
+                    << t.fused_steps << ", passes " << t.passes);
           CHECK(err.finite);
-          CHECK(err.rel_l2 <= error_bound(spec.precision, steps));
+          CHECK(err.rel_l2 <= error_bound(m.precision, steps));
           CHECK(t.steps_done == steps);
           CHECK(t.seconds > 0.0);
+          CHECK_FALSE(t.passes.empty());
           ++runs;
         }
     }
-    INFO(spec.id);
+    INFO(m.id);
     CHECK(runs >= 40); // every method takes most of the cases
   }
 }
 
-TEST_CASE("fused methods report the steps one launch advances") {
-  const auto specs = gpu_method_specs();
-  const auto fused_for = [&](const std::string& id, BoundaryKind kind, const Stencil& s, const Extent& e) {
+TEST_CASE("fused methods report the steps one launch advances and the passes they ran") {
+  const std::vector<Method> methods = gpu_methods();
+  const auto timing_of = [&](const std::string& id, BoundaryKind kind, const Stencil& s, const Extent& e) {
+    const Method& m = find_method(methods, id, Backend::GPU);
     MethodRun r;
     r.stencil = s;
     r.extent = e;
     r.steps = 9;
     r.boundary.kind = kind;
     r.values = initial_values(e, InitialCondition::Random, 5);
-    return run_gpu_method(find_gpu_method(specs, id), r).fused_steps;
+    return m.run(*m.plan(s), r);
   };
   const Extent e2 = parse_extent("100x70");
-  CHECK(fused_for("cuda-core", BoundaryKind::Dirichlet, preset("heat-2d"), e2) == 1);
-  CHECK(fused_for("cuda-core-tb", BoundaryKind::Dirichlet, preset("heat-2d"), e2) == 4);
-  CHECK(fused_for("cuda-core-tb", BoundaryKind::Periodic, preset("box-3d27p"), parse_extent("30x20x18")) == 2);
-  if (find_gpu_method(specs, "cufft").unavailable_reason().empty()) {
-    CHECK(fused_for("cufft", BoundaryKind::Periodic, preset("heat-2d"), e2) == 6);
-    CHECK(fused_for("cufft", BoundaryKind::Dirichlet, preset("heat-2d"), e2) == 1);
+  CHECK(timing_of("cuda-core", BoundaryKind::Dirichlet, preset("heat-2d"), e2).fused_steps == 1);
+  CHECK(timing_of("cuda-core", BoundaryKind::Dirichlet, preset("heat-2d"), e2).passes == "9 x T=1");
+  CHECK(timing_of("cuda-core-tb", BoundaryKind::Dirichlet, preset("heat-2d"), e2).fused_steps == 4);
+  CHECK(timing_of("cuda-core-tb", BoundaryKind::Dirichlet, preset("heat-2d"), e2).passes == "2 x T=4, 1 x T=1");
+  CHECK(timing_of("cuda-core-tb", BoundaryKind::Periodic, preset("box-3d27p"), parse_extent("30x20x18")).fused_steps == 2);
+  // LoRAStencil fuses 4 steps of heat-2d and ends 9 steps in the cost model's cheapest passes.
+  const MethodTiming lora = timing_of("lorastencil", BoundaryKind::Dirichlet, preset("heat-2d"), e2);
+  CHECK(lora.fused_steps == 4);
+  CHECK_THAT(lora.passes, Catch::StartsWith("1 x T=4"));
+  if (find_method(methods, "cufft", Backend::GPU).unavailable_reason().empty()) {
+    CHECK(timing_of("cufft", BoundaryKind::Periodic, preset("heat-2d"), e2).fused_steps == 6);
+    CHECK(timing_of("cufft", BoundaryKind::Dirichlet, preset("heat-2d"), e2).fused_steps == 1);
+  }
+}
+
+// New weights on a running device grid (the live view's weight edits): every GPU method either takes the new
+// plan in place, keeping the values on the device, or declines (a wider halo) without changing anything.
+TEST_CASE("set_stencil swaps the weights of a running device grid in place") {
+  const Stencil a = preset("box-2d9p");
+  Stencil b = a; // the same shape, other weights (as a dragged weight makes them)
+  b.at(1, 1) = b.at(-1, -1) = b.at(1, -1) = b.at(-1, 1) = 0.02;
+  b = normalized(b);
+  const Extent e = parse_extent("61x47");
+  for (const Method& m : gpu_methods()) {
+    if (!m.unavailable_reason().empty()) continue;
+    PlanPtr pa, pb;
+    try {
+      pa = m.plan(a);
+      pb = m.plan(b);
+    } catch (const InputError&) {
+      continue;
+    }
+    for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+      const Boundary boundary{kind, 0.0};
+      INFO(m.id << " " << to_string(kind));
+      const std::vector<double> initial = initial_values(e, InitialCondition::Random, 11);
+      auto stepper = make_gpu_stepper(m, *pa, e, boundary);
+      stepper->upload(initial);
+      stepper->advance(3);
+      REQUIRE(stepper->set_stencil(*pb)); // the same radius: every method keeps its grid
+      stepper->advance(5);
+      std::vector<double> got(initial.size());
+      stepper->download(got);
+      const std::vector<double> want = reference_after(b, e, reference_after(a, e, initial, 3, boundary), 5, boundary);
+      const ErrorMetrics err = compare(got, want);
+      INFO("rel L2 " << err.rel_l2);
+      CHECK(err.rel_l2 <= error_bound(m.precision, 8));
+      // A radius the grid was not laid out for is declined or taken, never half-done.
+      const Stencil wide = preset("box-2d25p");
+      PlanPtr pw;
+      try {
+        pw = m.plan(wide);
+      } catch (const InputError&) {
+        continue;
+      }
+      stepper->download(got);
+      if (stepper->set_stencil(*pw)) {
+        stepper->advance(2);
+        std::vector<double> after(initial.size());
+        stepper->download(after);
+        CHECK(compare(after, reference_after(wide, e, got, 2, boundary)).rel_l2 <= error_bound(m.precision, 10));
+      } else {
+        std::vector<double> same(initial.size());
+        stepper->download(same);
+        CHECK(same == got);
+      }
+    }
   }
 }

@@ -18,10 +18,10 @@
 using namespace se;
 
 TEST_CASE("a grid larger than the device's memory is refused before anything is allocated") {
-  const auto specs = gpu_method_specs();
+  const Method& m = find_method(all_methods(), "cuda-core", Backend::GPU);
   const Extent huge = parse_extent("4000x4000x4000"); // 512 GB per FP64 buffer
   try {
-    make_gpu_stepper(find_gpu_method(specs, "cuda-core"), preset("heat-3d"), huge, {});
+    make_gpu_stepper(m, *m.plan(preset("heat-3d")), huge, {});
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK_THAT(e.what(), Catch::Contains("out of device memory") && Catch::Contains("GiB") && Catch::Contains("free"));
@@ -29,7 +29,8 @@ TEST_CASE("a grid larger than the device's memory is refused before anything is 
 }
 
 TEST_CASE("an FP16 run whose values could overflow is refused with the reason") {
-  const auto specs = gpu_method_specs();
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "cuda-core-fp16", Backend::GPU);
   Stencil s = preset("heat-2d");
   for (auto& w : s.weights) w *= 3.0; // sum |w| = 3: 3^12 > 65504
   MethodRun r;
@@ -37,16 +38,16 @@ TEST_CASE("an FP16 run whose values could overflow is refused with the reason") 
   r.extent = parse_extent("64x64");
   r.steps = 12;
   r.values = initial_values(r.extent, InitialCondition::Random, 3);
-  CHECK_THROWS_WITH(run_gpu_method(find_gpu_method(specs, "cuda-core-fp16"), r), Catch::Contains("overflow"));
+  CHECK_THROWS_WITH(m.run(r), Catch::Contains("overflow"));
   r.steps = 5; // 3^5 = 243 < 65504
-  CHECK_NOTHROW(run_gpu_method(find_gpu_method(specs, "cuda-core-fp16"), r));
+  CHECK_NOTHROW(m.run(r));
 }
 
 TEST_CASE("unsupported requests name the method and the reason") {
-  const auto specs = gpu_method_specs();
-  CHECK_THROWS_WITH(find_gpu_method(specs, "warp-drive"), Catch::Contains("unknown GPU method"));
+  const std::vector<Method> methods = all_methods();
+  CHECK_THROWS_WITH(find_method(methods, "warp-drive", Backend::GPU), Catch::Contains("unknown method"));
   const Extent big = parse_extent("1300x1300x1300");
-  CHECK_THAT(find_gpu_method(specs, "cudnn").unsupported_reason(preset("heat-3d"), big), Catch::Contains("2^31"));
+  CHECK_THAT(find_method(methods, "cudnn", Backend::GPU).unsupported_reason(preset("heat-3d"), big), Catch::Contains("2^31"));
 }
 
 TEST_CASE("a library that cannot be found is reported with the paths tried") {
@@ -77,7 +78,8 @@ TEST_CASE("the live view writes the grid's values, colour-mapped or raw, into CU
   const Stencil s = preset("box-2d9p");
   const Extent e = parse_extent("70x45");
   const std::vector<double> initial = initial_values(e, InitialCondition::Random, 11);
-  GpuLiveRun live("cuda-core-fp32", s, e, {}, initial);
+  const Method& m = find_method(all_methods(), "cuda-core-fp32", Backend::GPU);
+  GpuLiveRun live(m, *m.plan(s), e, {}, initial);
   CHECK(live.advance(5) > 0.0);
   CHECK(live.steps_done() == 5);
   const std::vector<double> values = live.download();

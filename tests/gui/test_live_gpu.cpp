@@ -15,7 +15,6 @@
 #include <glad/gl.h>
 #include <nlohmann/json.hpp>
 
-#include "app/cli/bench_cli.hpp"
 #include "app/platform/heatmap_renderer.hpp"
 #include "app/sim/simulation.hpp"
 #include "gui_test_support.hpp"

@@ -23,6 +23,7 @@
 #include "app/sim/benchmark_job.hpp"
 #include "app/widgets/plot_widgets.hpp"
 #include "core/reference.hpp"
+#include "kernels/registry.hpp"
 #include "gui_test_support.hpp"
 
 using namespace se;
@@ -101,16 +102,21 @@ TEST_CASE("roofline points: the model under the roofs and the measurement on the
   const Stencil s = preset("heat-2d");
   const Extent e{2, {512, 512, 1}};
   // cuda-core has no plan: 2 x 5 FLOPs over 16 bytes per point in FP64.
-  const MethodCost simple = method_cost("cuda-core", Precision::FP64, 1, s, e);
+  const MethodCost simple = method_cost("cuda-core", Backend::GPU, Precision::FP64, 1, s, e);
   CHECK_FALSE(simple.from_plan);
   CHECK(simple.flops_per_point == 10.0);
   CHECK(simple.bytes_per_point == 16.0);
-  CHECK(method_cost("cuda-core-tb", Precision::FP64, 4, s, e).bytes_per_point == 4.0);
+  CHECK(method_cost("cuda-core-tb", Backend::GPU, Precision::FP64, 4, s, e).bytes_per_point == 4.0);
   // lorastencil has one: the point sits where core's cost report says.
-  const MethodCost lora = method_cost("lorastencil", Precision::FP64, 1, s, e);
+  const MethodCost lora = method_cost("lorastencil", Backend::Emulate, Precision::FP64, 1, s, e);
   REQUIRE(lora.from_plan);
-  const CostReport report = plan_summary("lorastencil", s, e).cost;
+  const CostReport report = find_method(all_methods(), "lorastencil", Backend::Emulate).plan(s, 1)->cost;
   CHECK(lora.intensity() == Approx(report.arithmetic_intensity()));
+  // A GPU record's point is the kernel's own plan (its m16n8k4 tile), at the fusion the record ran.
+  const MethodCost lora_gpu = method_cost("lorastencil", Backend::GPU, Precision::FP64, 4, s, e);
+  CHECK_THAT(lora_gpu.mma_shape, Catch::Contains("m16n8k4"));
+  CHECK(lora_gpu.intensity() ==
+        Approx(find_method(all_methods(), "lorastencil", Backend::GPU).plan(s, 4)->cost.arithmetic_intensity()));
 
   RooflineCeilings c;
   c.device = "test device";
@@ -132,9 +138,15 @@ TEST_CASE("roofline points: the model under the roofs and the measurement on the
   CHECK(model.flops == Approx(1000e9 * 10.0 / 16.0)); // a CUDA-core method: no MMA roof applies
   CHECK(measured.flops == Approx(2.0e9 * 10.0));
   r.method = "lorastencil";
+  r.fused_steps = 4;
   const auto lora_points = roofline_points({r}, s, c);
   REQUIRE(lora_points.size() == 2);
-  CHECK(lora_points[0].flops <= 1e9 * (1 + 1e-12)); // its MMA shape's roof binds (any m8n8k4/f64 match)
+  CHECK(lora_points[0].flops > 1e9); // the GPU kernel runs m16n8k4: the m8n8k4 roof is not its roof
+  c.compute.push_back({"mma.m16n8k4.f64", 0.002});
+  const auto with_roof = roofline_points({r}, s, c);
+  CHECK(with_roof[0].flops == Approx(2e9)); // its own MMA shape's roof binds
+  r.backend = Backend::Emulate; // the emulation's plan is the paper's m8n8k4 tile
+  CHECK(roofline_points({r}, s, c)[0].note.find("m8n8k4") != std::string::npos);
 }
 
 TEST_CASE("recorded results: the suite's file, its nested ceilings, and malformed files refused", "[gui][plots]") {
@@ -178,7 +190,9 @@ TEST_CASE("recorded results: the suite's file, its nested ceilings, and malforme
 }
 
 TEST_CASE("a sweep task times each method, checks it against FP64, and stops when cancelled", "[gui][sweep]") {
-  const std::vector<Method> methods = core_methods();
+  std::vector<Method> methods;
+  for (const Method& m : all_methods())
+    if (m.backend != Backend::GPU) methods.push_back(m);
   SweepRequest q;
   q.stencil = preset("heat-2d");
   q.methods = {MethodKey{"cpu-reference", Backend::CPU}, MethodKey{"lorastencil", Backend::Emulate},

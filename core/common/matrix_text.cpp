@@ -1,5 +1,5 @@
 // Aligned-column matrix text for the plan printouts.
-#include "core/tcstencil/matrix_text.hpp"
+#include "core/common/matrix_text.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -1,5 +1,5 @@
 // Input checks shared by the TCStencil and ConvStencil emulations.
-#include "core/tcstencil/emulation_checks.hpp"
+#include "core/common/emulation_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -17,16 +17,6 @@ void check_value_count(std::string_view method, const Extent& extent, std::size_
   if (count != static_cast<std::size_t>(extent.points()))
     throw InputError(fmt::format("{}: {} values for the grid {} of {} points", method, count, extent.to_string(),
                                  extent.points()));
-}
-
-std::string stencil_grid_reason(const std::string& reason, const Stencil& s, const Extent& extent) {
-  if (!reason.empty()) return reason;
-  try {
-    check_stencil_grid(s, extent);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return {};
 }
 
 } // namespace se

@@ -1,5 +1,5 @@
 // Halo padding shared by the TCStencil and ConvStencil emulations.
-#include "core/tcstencil/halo_padding.hpp"
+#include "core/common/halo_padding.hpp"
 
 #include <algorithm>
 

@@ -1,24 +1,21 @@
-// Plots on ImDrawList. Data are mapped through the axis scale to [0, 1] and then to the plot's rectangle; zoom
-// and pan change the data range shown, never the data. PNG export reads the plot's pixels back from the frame
-// being rendered with an ImDrawList callback placed right after the plot's own draw commands.
-#include "app/widgets/plot_widgets.hpp"
+// What every plot shares: axis ticks and labels, the plot's frame (widget, data area, title), the legend and its
+// placement, zoom and pan, markers and the PNG export. Data are mapped through the axis scale to [0, 1] and then
+// to the plot's rectangle; zoom and pan change the data range shown, never the data. PNG export reads the plot's
+// pixels back from the frame being rendered with an ImDrawList callback placed right after its draw commands.
+#include "app/widgets/plot_frame.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <glad/gl.h>
 
-#include "app/cli/bench_cli.hpp"
-#include "app/shell/explorer_state.hpp"
 #include "app/platform/screenshot.hpp"
-#include "app/sim/simulation.hpp"
-#include "app/views/views.hpp"
 #include "core/error.hpp"
-#include "kernels/registry.hpp"
 
 namespace se {
 
@@ -103,32 +100,12 @@ ImU32 series_color(int index) {
   return palette[((index % n) + n) % n];
 }
 
-PlotSeries& XYPlot::series_for(const std::string& key, const PlotSeries& prototype) {
-  const auto [it, fresh] = keys.try_emplace(key, series.size());
-  if (fresh) series.push_back(prototype);
-  return series[it->second];
-}
-
-XYPlot log_log_plot(std::string title, std::string x_label, std::string y_label) {
-  XYPlot p;
-  p.title = std::move(title);
-  p.x_label = std::move(x_label);
-  p.y_label = std::move(y_label);
-  p.x_scale = p.y_scale = AxisScale::Log;
-  return p;
-}
-
 void request_png(PlotView& view, std::string path) {
   view.png_path = std::move(path);
   view.png_error.clear();
 }
 
-namespace {
-
-constexpr ImU32 kAxisColor = IM_COL32(150, 155, 165, 255);
-constexpr ImU32 kGridColor = IM_COL32(70, 74, 84, 255);
-constexpr ImU32 kMinorGridColor = IM_COL32(50, 53, 61, 255);
-constexpr ImU32 kPlotBackground = IM_COL32(24, 26, 31, 255);
+namespace plot {
 
 double to_unit(double v, double lo, double hi, AxisScale s) {
   if (s == AxisScale::Log) return (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
@@ -158,17 +135,6 @@ void pad_range(double& lo, double& hi, AxisScale s) {
   hi += pad;
 }
 
-// The whole plot area, axes and input; what xy plots and bar charts share.
-struct PlotFrame {
-  ImVec2 outer_min, outer_max; // the widget
-  ImVec2 min, max;             // the data area
-  bool hovered = false;
-  ImVec2 mouse{};
-  ImVec2 to_screen(double ux, double uy) const {
-    return ImVec2(static_cast<float>(min.x + ux * (max.x - min.x)), static_cast<float>(max.y - uy * (max.y - min.y)));
-  }
-};
-
 PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin) {
   PlotFrame f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -192,6 +158,8 @@ PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, flo
   }
   return f;
 }
+
+namespace {
 
 // Reads the plot's pixels from the framebuffer being rendered and writes them as PNG (see request_png).
 void export_png_callback(const ImDrawList*, const ImDrawCmd* cmd) {
@@ -234,6 +202,8 @@ void export_png_callback(const ImDrawList*, const ImDrawCmd* cmd) {
     view->png_error = e.what();
   }
 }
+
+} // namespace
 
 void finish_frame(const PlotFrame& f, PlotView& view) {
   view.rect[0] = f.outer_min.x, view.rect[1] = f.outer_min.y, view.rect[2] = f.outer_max.x, view.rect[3] = f.outer_max.y;
@@ -316,13 +286,6 @@ void draw_dashed(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float thickn
   }
 }
 
-// A legend's size: long legends use a smaller font and several columns to fit `max_w` x `max_h`; whatever
-// still does not fit ends in "+N more" (each entry's point still has its name in the hover tooltip).
-struct LegendLayout {
-  std::vector<const PlotSeries*> entries;
-  float size = 0, col_w = 0, row_h = 0, box_w = 0, box_h = 0;
-  int rows = 0, cols = 1, shown = 0;
-};
 
 LegendLayout measure_legend(const std::vector<PlotSeries>& series, float max_w, float max_h) {
   LegendLayout l;
@@ -455,306 +418,5 @@ void handle_zoom(const PlotFrame& f, PlotView& view, double& x0, double& x1, dou
   }
 }
 
-} // namespace
-
-void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 size) {
-  double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-  for (const auto& s : plot.series)
-    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-      if (!plottable(s.x[i], plot.x_scale) || !plottable(s.y[i], plot.y_scale)) continue;
-      x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
-      y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
-    }
-  pad_range(x0, x1, plot.x_scale);
-  pad_range(y0, y1, plot.y_scale);
-  if (plot.x_min) x0 = *plot.x_min;
-  if (plot.x_max) x1 = *plot.x_max;
-  if (plot.y_min) y0 = *plot.y_min;
-  if (plot.y_max) y1 = *plot.y_max;
-  if (view.zoomed) x0 = view.x0, x1 = view.x1, y0 = view.y0, y1 = view.y1;
-
-  PlotFrame f = begin_frame(id, plot.title, size, y_tick_margin(y0, y1, plot.y_scale));
-  // The data in unit coordinates (lines sampled along their length: they hide a legend's text too), to place
-  // the legend before the data area is final.
-  std::vector<ImVec2> unit_points;
-  for (const auto& s : plot.series) {
-    std::vector<ImVec2> u;
-    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i)
-      if (plottable(s.x[i], plot.x_scale) && plottable(s.y[i], plot.y_scale))
-        u.push_back(ImVec2(static_cast<float>(to_unit(s.x[i], x0, x1, plot.x_scale)),
-                           static_cast<float>(to_unit(s.y[i], y0, y1, plot.y_scale))));
-    unit_points.insert(unit_points.end(), u.begin(), u.end());
-    if (s.style != PlotSeries::Style::Points)
-      for (std::size_t i = 1; i < u.size(); ++i)
-        for (int k = 1; k < 16; ++k)
-          unit_points.push_back(ImVec2(u[i - 1].x + (u[i].x - u[i - 1].x) * k / 16.0f, u[i - 1].y + (u[i].y - u[i - 1].y) * k / 16.0f));
-  }
-  LegendLayout legend;
-  const ImVec2 legend_at = place_legend(f, legend, plot.series, unit_points);
-  handle_zoom(f, view, x0, x1, y0, y1, plot.x_scale, plot.y_scale, true);
-  view.shown_x0 = x0, view.shown_x1 = x1, view.shown_y0 = y0, view.shown_y1 = y1;
-
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw_x_ticks(draw, f, x0, x1, plot.x_scale, true);
-  draw_y_ticks(draw, f, y0, y1, plot.y_scale);
-  // Three layers: lines (channel 0), the legend's translucent box (1), markers (2). Where the legend must sit
-  // inside the data area, lines running under it stay out of its text and no point is hidden.
-  draw->ChannelsSplit(3);
-  draw->ChannelsSetCurrent(0);
-  draw->PushClipRect(f.min, f.max, true);
-  view.hovered_series = view.hovered_point = -1;
-  float best = 9.0f * 9.0f;
-  ImVec2 best_at{};
-  for (std::size_t si = 0; si < plot.series.size(); ++si) {
-    const PlotSeries& s = plot.series[si];
-    const std::size_t n = std::min(s.x.size(), s.y.size());
-    std::vector<ImVec2> points;
-    std::vector<std::size_t> index;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!plottable(s.x[i], plot.x_scale) || !plottable(s.y[i], plot.y_scale)) continue;
-      points.push_back(f.to_screen(to_unit(s.x[i], x0, x1, plot.x_scale), to_unit(s.y[i], y0, y1, plot.y_scale)));
-      index.push_back(i);
-    }
-    draw->ChannelsSetCurrent(0);
-    if (s.style != PlotSeries::Style::Points)
-      for (std::size_t i = 1; i < points.size(); ++i) {
-        if (s.style == PlotSeries::Style::DashedLine)
-          draw_dashed(draw, points[i - 1], points[i], s.color, 2.0f);
-        else
-          draw->AddLine(points[i - 1], points[i], s.color, 2.0f);
-      }
-    draw->ChannelsSetCurrent(2);
-    const bool markers = s.style == PlotSeries::Style::Points || s.style == PlotSeries::Style::LineAndPoints;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      if (markers) draw_marker(draw, points[i], s.color, s.hollow, s.style == PlotSeries::Style::Points ? 5.0f : 3.5f);
-      if (!f.hovered || (!markers && s.hover.empty())) continue;
-      const float dx = points[i].x - f.mouse.x, dy = points[i].y - f.mouse.y;
-      if (dx * dx + dy * dy < best) {
-        best = dx * dx + dy * dy;
-        best_at = points[i];
-        view.hovered_series = static_cast<int>(si);
-        view.hovered_point = static_cast<int>(index[i]);
-      }
-    }
-  }
-  if (view.hovered_series >= 0) draw->AddCircle(best_at, 8.0f, IM_COL32(255, 255, 255, 230), 16, 1.5f);
-  draw->PopClipRect();
-  draw->ChannelsSetCurrent(1);
-  draw_legend(draw, legend, legend_at);
-  draw->ChannelsMerge();
-  draw_axis_labels(draw, f, plot.x_label, plot.y_label);
-  finish_frame(f, view);
-
-  if (view.hovered_series >= 0 && !view.box_active) {
-    const PlotSeries& s = plot.series[static_cast<std::size_t>(view.hovered_series)];
-    const std::size_t i = static_cast<std::size_t>(view.hovered_point);
-    const std::string text = i < s.hover.size() && !s.hover[i].empty()
-                                 ? s.hover[i]
-                                 : s.name + "\n" + plot.x_label + ": " + tick_label(s.x[i]) + "\n" + plot.y_label + ": " +
-                                       tick_label(s.y[i]);
-    ImGui::SetTooltip("%s", text.c_str());
-  } else if (f.hovered && !view.box_active) {
-    ImGui::SetTooltip("wheel: zoom   drag: pan   right-drag: zoom to box   double-click: reset");
-  }
-}
-
-namespace {
-
-// `label` cut in the middle ("tcstencil-fp64 emu" -> "tcst…64 emu") until `width` says it fits `room`, keeping at
-// least `min_head` bytes of its start; "" when that is impossible. Cuts never split a UTF-8 sequence.
-template <typename Width>
-std::string middle_cut(const std::string& label, float room, Width&& width, std::size_t min_head) {
-  if (width(label) <= room) return label;
-  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
-  std::string head = label.substr(0, label.size() / 2), tail = label.substr(label.size() / 2);
-  while (!tail.empty() && continuation(tail.front())) head += tail.front(), tail.erase(0, 1);
-  while (head.size() >= min_head && (!head.empty() || !tail.empty())) {
-    if (head.size() >= tail.size()) { // drop the last character of the head ...
-      while (!head.empty() && continuation(head.back())) head.pop_back();
-      if (!head.empty()) head.pop_back();
-    } else { // ... or the first of the tail, whichever is longer
-      tail.erase(0, 1);
-      while (!tail.empty() && continuation(tail.front())) tail.erase(0, 1);
-    }
-    const std::string cut = head + "\u2026" + tail;
-    if (head.size() >= min_head && width(cut) <= room) return cut;
-  }
-  return "";
-}
-
-// A bar's label that fits `room`: whole; cut in the middle while that keeps a readable start of the method;
-// else the method alone ("cuda-core-fp32 H200" -> "cuda-core-fp32", the bar's colour and tooltip say the rest),
-// cut in the middle if it must be ("cud…p32": both ends tell the variants apart).
-template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
-  if (std::string cut = middle_cut(label, room, width, 8); !cut.empty()) return cut;
-  const std::string method = label.substr(0, label.find(' '));
-  if (std::string cut = middle_cut(method, room, width, 1); !cut.empty()) return cut;
-  return "\u2026";
-}
-
-} // namespace
-
-void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
-  const std::size_t n = chart.values.size();
-  double y0 = chart.scale == AxisScale::Log ? std::numeric_limits<double>::infinity() : 0.0, y1 = 0;
-  for (double v : chart.values)
-    if (plottable(v, chart.scale)) y0 = std::min(y0, v), y1 = std::max(y1, v);
-  if (chart.scale == AxisScale::Log) {
-    pad_range(y0, y1, chart.scale);
-  } else {
-    y1 = y1 > 0 ? y1 * 1.12 : 1.0;
-  }
-  if (view.zoomed) y0 = view.y0, y1 = view.y1;
-
-  // Labels go under the bars, rotated a quarter turn (in a smaller font) when they would collide.
-  ImFont* font = ImGui::GetFont();
-  const float line = ImGui::GetTextLineHeight(), small = 0.85f * ImGui::GetFontSize();
-  const auto label_width = [&](const std::string& text, bool rotated) {
-    return rotated ? font->CalcTextSizeA(small, FLT_MAX, 0, text.c_str()).x : ImGui::CalcTextSize(text.c_str()).x;
-  };
-  float widest = 0;
-  for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
-  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale));
-  const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
-  const bool stacked_labels = widest > slot - 6.0f;
-  if (stacked_labels) {
-    widest = 0;
-    for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, true));
-  }
-  // Rotated labels take at most 40% of the height; longer ones lose the middle of their name ("tcst…fp64 emu").
-  const float label_room = std::min(widest, 0.4f * (f.max.y - f.min.y));
-  if (stacked_labels) f.max.y -= label_room + 6.0f - (f.outer_max.y - f.max.y - 4.0f);
-  double dummy0 = 0, dummy1 = 1;
-  handle_zoom(f, view, dummy0, dummy1, y0, y1, AxisScale::Linear, chart.scale, true);
-  view.shown_y0 = y0, view.shown_y1 = y1;
-
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw_y_ticks(draw, f, y0, y1, chart.scale);
-  view.hovered_series = view.hovered_point = -1;
-  const double base = chart.scale == AxisScale::Log ? y0 : std::max(0.0, y0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const float xa = f.min.x + slot * static_cast<float>(i) + 0.15f * slot, xb = xa + 0.7f * slot;
-    const double v = chart.values[i];
-    const ImU32 color = i < chart.colors.size() ? chart.colors[i] : series_color(static_cast<int>(i));
-    if (plottable(v, chart.scale)) {
-      const float yv = f.to_screen(0, std::clamp(to_unit(v, y0, y1, chart.scale), 0.0, 1.0)).y;
-      const float yb = f.to_screen(0, std::clamp(to_unit(base, y0, y1, chart.scale), 0.0, 1.0)).y;
-      draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, 2.0f);
-      const std::string value = tick_label(std::round(v * 1000) / 1000);
-      const float w = ImGui::CalcTextSize(value.c_str()).x;
-      if (w < slot) draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - 2.0f, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
-    }
-    if (f.hovered && f.mouse.x >= xa && f.mouse.x <= xb && f.mouse.y >= f.min.y && f.mouse.y <= f.max.y) {
-      view.hovered_series = 0;
-      view.hovered_point = static_cast<int>(i);
-      draw->AddRect(ImVec2(xa - 2, f.min.y), ImVec2(xb + 2, f.max.y), IM_COL32(255, 255, 255, 120));
-    }
-    std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
-    if (stacked_labels) {
-      label = shortened_label(label, label_room, [&](const std::string& t) { return label_width(t, true); });
-      // Rotated text: each glyph quad turned by hand, reading bottom-up, ending under the bar's centre. The text
-      // is laid out first where the window's clip rectangle keeps all of it (ImGui drops glyphs outside it
-      // before they are turned), from the data area's left edge.
-      const int start = draw->VtxBuffer.Size;
-      const float w = label_width(label, true);
-      const ImVec2 laid(f.min.x, f.max.y + 4.0f); // where the text starts before turning
-      draw->AddText(font, small, laid, kAxisColor, label.c_str());
-      const ImVec2 pivot(0.5f * (xa + xb), f.max.y + 4.0f);
-      for (int k = start; k < draw->VtxBuffer.Size; ++k) {
-        ImVec2& p = draw->VtxBuffer[k].pos;
-        const float dx = p.x - (laid.x + w), dy = p.y - laid.y; // relative to the text's end
-        // Rotate by -90 degrees so the text's end sits at the pivot and it reads upwards.
-        p = ImVec2(pivot.x + dy - 0.5f * small, pivot.y - dx);
-      }
-    } else {
-      const float w = ImGui::CalcTextSize(label.c_str()).x;
-      draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + 6.0f), kAxisColor, label.c_str());
-    }
-  }
-  draw_axis_labels(draw, f, "", chart.value_label);
-  finish_frame(f, view);
-  if (view.hovered_point >= 0 && !view.box_active) {
-    const std::size_t i = static_cast<std::size_t>(view.hovered_point);
-    const std::string text = i < chart.hover.size() && !chart.hover[i].empty()
-                                 ? chart.hover[i]
-                                 : chart.labels[i] + ": " + tick_label(chart.values[i]) + " " + chart.value_label;
-    ImGui::SetTooltip("%s", text.c_str());
-  }
-}
-
-MethodCatalogue load_method_catalogue() {
-  MethodCatalogue c;
-  c.methods = all_methods();
-  for (const Method& m : c.methods) c.unavailable.push_back(m.unavailable_reason());
-  c.gpu_unavailable = gpu_unavailable_reason();
-  return c;
-}
-
-std::vector<MethodChoice> method_choices(const MethodCatalogue& catalogue, const Stencil& s, const Extent& e) {
-  std::vector<MethodChoice> out;
-  for (std::size_t i = 0; i < catalogue.methods.size(); ++i) {
-    MethodChoice c;
-    c.method = &catalogue.methods[i];
-    c.unavailable = catalogue.unavailable[i];
-    if (c.unavailable.empty()) {
-      try {
-        c.unsupported = catalogue.methods[i].unsupported_reason(s, e);
-      } catch (const std::exception& err) {
-        c.unsupported = err.what();
-      }
-    }
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
-const std::vector<MethodChoice>& MethodChoiceCache::get(const MethodCatalogue& catalogue, const Stencil& s, const Extent& e) {
-  if (catalogue_ != &catalogue || !(stencil_ == s) || !(extent_ == e)) {
-    choices_ = method_choices(catalogue, s, e);
-    catalogue_ = &catalogue;
-    stencil_ = s;
-    extent_ = e;
-  }
-  return choices_;
-}
-
-bool method_combo(ExplorerState& state, const char* label, const std::string& probe,
-                  const std::vector<MethodChoice>& choices, MethodKey& key) {
-  bool changed = false;
-  const std::string preview = key.label();
-  // The combo's frame, measured before BeginCombo opens a popup window that would own "the last item".
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  probe_rect(state, probe, at, ImVec2(at.x + ImGui::CalcItemWidth(), at.y + ImGui::GetFrameHeight()));
-  if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-    Backend group = Backend::CPU;
-    bool first = true;
-    for (const MethodChoice& c : choices) {
-      const Method& m = *c.method;
-      if (first || m.backend != group) {
-        if (!first) ImGui::Separator();
-        ImGui::TextDisabled("%s", m.backend == Backend::GPU       ? "GPU kernels"
-                                  : m.backend == Backend::Emulate ? "CPU emulations (fragment by fragment)"
-                                                                  : "CPU");
-        group = m.backend;
-        first = false;
-      }
-      const MethodKey k = key_of(m);
-      const std::string text = k.label() + "  " + std::string(to_string(m.precision));
-      ImGui::BeginDisabled(!c.selectable());
-      if (ImGui::Selectable(text.c_str(), k == key) && !(k == key)) {
-        key = k;
-        changed = true;
-      }
-      ImGui::EndDisabled();
-      probe_last_item(state, probe + "." + k.probe_name());
-      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", !c.unavailable.empty() ? ("unavailable here: " + c.unavailable).c_str()
-                                : !c.unsupported.empty() ? ("cannot take this stencil: " + c.unsupported).c_str()
-                                                         : m.description.c_str());
-    }
-    ImGui::EndCombo();
-  }
-  return changed;
-}
-
+} // namespace plot
 } // namespace se

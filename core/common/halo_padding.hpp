@@ -1,4 +1,4 @@
-// Halo-padded copies of a grid for the tile-by-tile emulations: the boundary rule written into a frame around
+// Halo-padded copies of a grid for the tile-by-tile emulations (TCStencil, ConvStencil, LoRAStencil): the boundary rule written into a frame around
 // the grid (fixed value or periodic wrap, as core/reference.cpp pads), plus slack so partial tiles read defined memory.
 #pragma once
 #include <array>
@@ -18,6 +18,8 @@ template <typename T> struct PaddedGrid {
     return static_cast<std::size_t>((z * size[1] + y) * size[0] + x);
   }
   const T* at(std::int64_t x, std::int64_t y, std::int64_t z) const { return data.data() + index(x, y, z); }
+  std::ptrdiff_t pitch_y() const { return static_cast<std::ptrdiff_t>(size[0]); }
+  std::ptrdiff_t pitch_z() const { return static_cast<std::ptrdiff_t>(size[0] * size[1]); }
 };
 
 // `values` laid out as `extent`, framed by `halo` cells per side along each axis and grown to at least

@@ -1,0 +1,137 @@
+// Bar charts on ImDrawList: one bar per label, linear or log values, labels shortened to fit, hover, zoom, PNG export.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "app/widgets/plot_frame.hpp"
+
+namespace se {
+
+using namespace se::plot;
+
+namespace {
+
+// `label` cut in the middle ("tcstencil-fp64 emu" -> "tcst…64 emu") until `width` says it fits `room`, keeping at
+// least `min_head` bytes of its start; "" when that is impossible. Cuts never split a UTF-8 sequence.
+template <typename Width>
+std::string middle_cut(const std::string& label, float room, Width&& width, std::size_t min_head) {
+  if (width(label) <= room) return label;
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  std::string head = label.substr(0, label.size() / 2), tail = label.substr(label.size() / 2);
+  while (!tail.empty() && continuation(tail.front())) head += tail.front(), tail.erase(0, 1);
+  while (head.size() >= min_head && (!head.empty() || !tail.empty())) {
+    if (head.size() >= tail.size()) { // drop the last character of the head ...
+      while (!head.empty() && continuation(head.back())) head.pop_back();
+      if (!head.empty()) head.pop_back();
+    } else { // ... or the first of the tail, whichever is longer
+      tail.erase(0, 1);
+      while (!tail.empty() && continuation(tail.front())) tail.erase(0, 1);
+    }
+    const std::string cut = head + "\u2026" + tail;
+    if (head.size() >= min_head && width(cut) <= room) return cut;
+  }
+  return "";
+}
+
+// A bar's label that fits `room`: whole; cut in the middle while that keeps a readable start of the method;
+// else the method alone ("cuda-core-fp32 H200" -> "cuda-core-fp32", the bar's colour and tooltip say the rest),
+// cut in the middle if it must be ("cud…p32": both ends tell the variants apart).
+template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
+  if (std::string cut = middle_cut(label, room, width, 8); !cut.empty()) return cut;
+  const std::string method = label.substr(0, label.find(' '));
+  if (std::string cut = middle_cut(method, room, width, 1); !cut.empty()) return cut;
+  return "\u2026";
+}
+
+} // namespace
+
+void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
+  const std::size_t n = chart.values.size();
+  double y0 = chart.scale == AxisScale::Log ? std::numeric_limits<double>::infinity() : 0.0, y1 = 0;
+  for (double v : chart.values)
+    if (plottable(v, chart.scale)) y0 = std::min(y0, v), y1 = std::max(y1, v);
+  if (chart.scale == AxisScale::Log) {
+    pad_range(y0, y1, chart.scale);
+  } else {
+    y1 = y1 > 0 ? y1 * 1.12 : 1.0;
+  }
+  if (view.zoomed) y0 = view.y0, y1 = view.y1;
+
+  // Labels go under the bars, rotated a quarter turn (in a smaller font) when they would collide.
+  ImFont* font = ImGui::GetFont();
+  const float line = ImGui::GetTextLineHeight(), small = 0.85f * ImGui::GetFontSize();
+  const auto label_width = [&](const std::string& text, bool rotated) {
+    return rotated ? font->CalcTextSizeA(small, FLT_MAX, 0, text.c_str()).x : ImGui::CalcTextSize(text.c_str()).x;
+  };
+  float widest = 0;
+  for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
+  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale));
+  const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
+  const bool stacked_labels = widest > slot - 6.0f;
+  if (stacked_labels) {
+    widest = 0;
+    for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, true));
+  }
+  // Rotated labels take at most 40% of the height; longer ones lose the middle of their name ("tcst…fp64 emu").
+  const float label_room = std::min(widest, 0.4f * (f.max.y - f.min.y));
+  if (stacked_labels) f.max.y -= label_room + 6.0f - (f.outer_max.y - f.max.y - 4.0f);
+  double dummy0 = 0, dummy1 = 1;
+  handle_zoom(f, view, dummy0, dummy1, y0, y1, AxisScale::Linear, chart.scale, true);
+  view.shown_y0 = y0, view.shown_y1 = y1;
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw_y_ticks(draw, f, y0, y1, chart.scale);
+  view.hovered_series = view.hovered_point = -1;
+  const double base = chart.scale == AxisScale::Log ? y0 : std::max(0.0, y0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const float xa = f.min.x + slot * static_cast<float>(i) + 0.15f * slot, xb = xa + 0.7f * slot;
+    const double v = chart.values[i];
+    const ImU32 color = i < chart.colors.size() ? chart.colors[i] : series_color(static_cast<int>(i));
+    if (plottable(v, chart.scale)) {
+      const float yv = f.to_screen(0, std::clamp(to_unit(v, y0, y1, chart.scale), 0.0, 1.0)).y;
+      const float yb = f.to_screen(0, std::clamp(to_unit(base, y0, y1, chart.scale), 0.0, 1.0)).y;
+      draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, 2.0f);
+      const std::string value = tick_label(std::round(v * 1000) / 1000);
+      const float w = ImGui::CalcTextSize(value.c_str()).x;
+      if (w < slot) draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - 2.0f, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
+    }
+    if (f.hovered && f.mouse.x >= xa && f.mouse.x <= xb && f.mouse.y >= f.min.y && f.mouse.y <= f.max.y) {
+      view.hovered_series = 0;
+      view.hovered_point = static_cast<int>(i);
+      draw->AddRect(ImVec2(xa - 2, f.min.y), ImVec2(xb + 2, f.max.y), IM_COL32(255, 255, 255, 120));
+    }
+    std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
+    if (stacked_labels) {
+      label = shortened_label(label, label_room, [&](const std::string& t) { return label_width(t, true); });
+      // Rotated text: each glyph quad turned by hand, reading bottom-up, ending under the bar's centre. The text
+      // is laid out first where the window's clip rectangle keeps all of it (ImGui drops glyphs outside it
+      // before they are turned), from the data area's left edge.
+      const int start = draw->VtxBuffer.Size;
+      const float w = label_width(label, true);
+      const ImVec2 laid(f.min.x, f.max.y + 4.0f); // where the text starts before turning
+      draw->AddText(font, small, laid, kAxisColor, label.c_str());
+      const ImVec2 pivot(0.5f * (xa + xb), f.max.y + 4.0f);
+      for (int k = start; k < draw->VtxBuffer.Size; ++k) {
+        ImVec2& p = draw->VtxBuffer[k].pos;
+        const float dx = p.x - (laid.x + w), dy = p.y - laid.y; // relative to the text's end
+        // Rotate by -90 degrees so the text's end sits at the pivot and it reads upwards.
+        p = ImVec2(pivot.x + dy - 0.5f * small, pivot.y - dx);
+      }
+    } else {
+      const float w = ImGui::CalcTextSize(label.c_str()).x;
+      draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + 6.0f), kAxisColor, label.c_str());
+    }
+  }
+  draw_axis_labels(draw, f, "", chart.value_label);
+  finish_frame(f, view);
+  if (view.hovered_point >= 0 && !view.box_active) {
+    const std::size_t i = static_cast<std::size_t>(view.hovered_point);
+    const std::string text = i < chart.hover.size() && !chart.hover[i].empty()
+                                 ? chart.hover[i]
+                                 : chart.labels[i] + ": " + tick_label(chart.values[i]) + " " + chart.value_label;
+    ImGui::SetTooltip("%s", text.c_str());
+  }
+}
+
+} // namespace se

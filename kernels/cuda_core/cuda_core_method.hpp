@@ -1,0 +1,13 @@
+// The CUDA-core baselines as descriptors: GPU kernels only (the FP64 reference is their CPU counterpart), planned
+// by core's streaming model.
+#pragma once
+#include "core/method.hpp"
+
+namespace se {
+
+// "cuda-core" (FP64), "cuda-core-fp32", "cuda-core-fp16" (FP16 storage, FP32 arithmetic): one launch per step.
+DescriptorPtr cuda_core_descriptor(Precision storage);
+// "cuda-core-tb": FP64, temporally blocked, up to 4 steps per launch (2 in 3D), fewer where shared memory is short.
+DescriptorPtr cuda_core_tb_descriptor();
+
+} // namespace se

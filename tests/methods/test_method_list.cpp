@@ -1,0 +1,142 @@
+// The method list as a whole (kernels/registry.hpp): every descriptor complete, every CPU run (the reference and
+// each fragment-level emulation) against the FP64 reference on every preset it takes, plans handed down whole.
+// The GPU registry has its own conformance test (tests/gpu/test_gpu_methods.cpp) where a device exists.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "kernels/registry.hpp"
+
+using namespace se;
+
+namespace {
+
+Extent small_extent(int dims) {
+  // Awkward sizes: not multiples of any method's tile, and larger than every preset's stencil.
+  return dims == 1 ? parse_extent("97") : dims == 2 ? parse_extent("23x19") : parse_extent("11x9x8");
+}
+
+} // namespace
+
+TEST_CASE("every descriptor in the list is whole and its id unique", "[methods]") {
+  const auto& list = method_list();
+  REQUIRE(list.size() >= 15);
+  std::set<std::string> ids;
+  for (const DescriptorPtr& d : list) {
+    INFO(d->id);
+    CHECK(ids.insert(d->id).second);
+    CHECK_FALSE(d->name.empty());
+    CHECK_FALSE(d->description.empty());
+    CHECK(d->plan);
+    CHECK(d->summary);
+    CHECK((d->run_cpu || d->gpu)); // something runs it
+    if (d->gpu) {
+      CHECK(d->gpu->make_stepper);
+      CHECK(d->gpu->run);
+      CHECK(d->gpu->unavailable_reason);
+    }
+    for (const MethodViewStep& v : d->views) {
+      CHECK_FALSE(v.view.empty());
+      CHECK_FALSE(v.title.empty());
+      CHECK_FALSE(v.caption.empty());
+    }
+  }
+  CHECK(list.front()->id == "cpu-reference");
+  CHECK_THROWS_WITH(find_descriptor(list, "warp-drive"), Catch::Contains("unknown method") && Catch::Contains("lorastencil"));
+}
+
+TEST_CASE("the variants list every CPU run, then every GPU kernel, each from its descriptor", "[methods]") {
+  const std::vector<Method> methods = all_methods();
+  bool seen_gpu = false;
+  int cpu = 0, gpu = 0;
+  for (const Method& m : methods) {
+    INFO(m.id << " " << to_string(m.backend));
+    REQUIRE(m.descriptor);
+    CHECK(m.id == m.descriptor->id);
+    CHECK(m.precision == m.descriptor->precision);
+    if (m.backend == Backend::GPU) {
+      seen_gpu = true;
+      ++gpu;
+    } else {
+      CHECK_FALSE(seen_gpu); // CPU variants come first
+      ++cpu;
+    }
+  }
+  CHECK(cpu == 8);
+  CHECK(gpu >= 8);
+  CHECK(find_method(methods, "lorastencil", Backend::Emulate).backend == Backend::Emulate);
+  CHECK_THROWS_WITH(find_method(methods, "cuda-core", Backend::Emulate), Catch::Contains("no emulate backend"));
+  CHECK_THROWS_WITH(find_method(methods, "warp-drive"), Catch::Contains("unknown method"));
+}
+
+TEST_CASE("every CPU run in the list matches the FP64 reference on every preset it takes", "[methods][conformance]") {
+  int runs = 0;
+  for (const Method& m : all_methods()) {
+    if (m.backend == Backend::GPU) continue;
+    for (const std::string& name : preset_names()) {
+      const Stencil s = preset(name);
+      const Extent e = small_extent(s.dims);
+      // The plan is built once and handed down; a method that cannot take the stencil says so through it.
+      PlanPtr plan;
+      try {
+        plan = m.plan(s);
+      } catch (const InputError& err) {
+        INFO(m.id << " refuses " << name << ": " << err.what());
+        CHECK(std::string(err.what()).size() > 10); // a reason a person can read
+        continue;
+      }
+      REQUIRE(plan);
+      CHECK(plan->method == m.id);
+      CHECK(plan->stencil == s);
+      CHECK(plan->target == m.backend);
+      CHECK(plan->fused_steps >= 1);
+      CHECK_FALSE(plan->brief.empty());
+      CHECK(std::isfinite(plan->cost.global_bytes_per_point));
+      CHECK(m.check(*plan, e).empty());
+      for (const BoundaryKind b : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+        const int steps = 5; // several passes of every fusion depth the emulations take here, and a remainder
+        MethodRun r{s, e, steps, Boundary{b, b == BoundaryKind::Dirichlet ? 0.25 : 0.0},
+                    initial_values(e, InitialCondition::Random, 7), {}};
+        std::vector<double> want = r.values;
+        ReferenceOptions o;
+        o.boundary = r.boundary;
+        reference_advance(s, e, want, steps, Precision::FP64, o);
+        const MethodTiming t = m.run(*plan, r);
+        INFO(m.id << " on " << name << " " << e.to_string() << ", " << to_string(b));
+        CHECK(t.steps_done == steps);
+        CHECK(t.fused_steps == plan->fused_steps);
+        const ErrorMetrics err = compare(r.values, want);
+        CHECK(err.finite);
+        CHECK(err.rel_l2 <= error_bound(m.precision, steps));
+        ++runs;
+      }
+    }
+  }
+  CHECK(runs >= 100);
+}
+
+TEST_CASE("a run refuses another method's plan, and a plan reports the fusion asked for", "[methods]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& lora = find_method(methods, "lorastencil", Backend::Emulate);
+  const Method& conv = find_method(methods, "convstencil", Backend::Emulate);
+  const Stencil s = preset("heat-2d");
+  MethodRun r{s, parse_extent("20x20"), 2, {}, initial_values(parse_extent("20x20"), InitialCondition::Random, 1), {}};
+  CHECK_THROWS_AS(conv.run(*lora.plan(s), r), std::logic_error);
+  CHECK(lora.plan(s, 2)->fused_steps == 2);
+  CHECK(conv.plan(s, 1)->fused_steps == 1);
+  CHECK_THROWS_AS(find_method(methods, "tcstencil", Backend::Emulate).plan(s, 2), InputError); // TCStencil does not fuse
+  // Plans of the GPU kernels are built without a device: the kernel's own tile for LoRAStencil.
+  const Method& lora_gpu = find_method(methods, "lorastencil", Backend::GPU);
+  const PlanPtr gp = lora_gpu.plan(s);
+  CHECK(gp->target == Backend::GPU);
+  CHECK(gp->cost.mma_shape.find("m16n8k4") != std::string::npos);
+  CHECK(lora.plan(s)->cost.mma_shape.find("m8n8k4") != std::string::npos);
+  CHECK_THAT(lora_gpu.model_beside(*gp, 500.0), Catch::Contains("predicts") && Catch::Contains("T=4"));
+  const Method& cuda_core = find_method(methods, "cuda-core", Backend::GPU);
+  CHECK_THAT(cuda_core.model_beside(*cuda_core.plan(s), 200.0), Catch::Contains("16.00 bytes") && Catch::Contains("3200 GB/s"));
+}
