@@ -39,6 +39,11 @@ std::string describe_passes(const PassRuns& runs) {
   return out;
 }
 
+void check_unfused(const std::string& method, const PlanRequest& request) {
+  if (request.fused_steps > 1)
+    throw InputError(fmt::format("{} runs one step per pass; it cannot fuse {}", method, request.fused_steps));
+}
+
 namespace {
 
 // Why the descriptor's declared dims and radius exclude the stencil ("" when they do not).
@@ -159,12 +164,20 @@ std::function<MethodTiming(const MethodPlan&, MethodRun&)> cpu_runner(CpuAdvance
   };
 }
 
-DescriptorPtr cpu_reference_descriptor() {
+std::shared_ptr<MethodDescriptor> make_descriptor(std::string id, std::string name, std::string paper, Precision precision,
+                                                  std::string description) {
   auto d = std::make_shared<MethodDescriptor>();
-  d->id = "cpu-reference";
-  d->name = "FP64 reference";
-  d->description = "multi-threaded FP64 CPU stencil; every other method is checked against it";
-  d->precision = Precision::FP64;
+  d->id = std::move(id);
+  d->name = std::move(name);
+  d->paper = std::move(paper);
+  d->precision = precision;
+  d->description = std::move(description);
+  return d;
+}
+
+DescriptorPtr cpu_reference_descriptor() {
+  auto d = make_descriptor("cpu-reference", "FP64 reference", "", Precision::FP64,
+                           "multi-threaded FP64 CPU stencil; every other method is checked against it");
   d->plan = [](const Stencil& s, const PlanRequest& request) {
     return streaming_plan("cpu-reference", s, request, Precision::FP64, 1,
                           fmt::format("one pass per step over a halo-padded copy, {} multiply-adds per point",

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,9 @@ struct PlanRequest {
   Backend target = Backend::Emulate;
   int fused_steps = 0; // 0: the method's own choice (its cost model); else exactly this depth
 };
+
+// Throws InputError when a method that runs one step per pass is asked to fuse more.
+void check_unfused(const std::string& method, const PlanRequest& request);
 
 // A method's own plan `value` as a MethodPlan for `request` (the caller fills fused_steps, cost and brief).
 template <typename P> std::shared_ptr<PlanOf<P>> wrap_plan(std::string method, const Stencil& s, const PlanRequest& request,
@@ -182,6 +186,23 @@ const DescriptorPtr& find_descriptor(const std::vector<DescriptorPtr>& list, std
 using CpuAdvance = std::function<int(const MethodPlan&, const Extent&, std::vector<double>&, int steps, const Boundary&,
                                      const StepProgress&)>;
 std::function<MethodTiming(const MethodPlan&, MethodRun&)> cpu_runner(CpuAdvance advance);
+
+// A descriptor with its names filled in; the caller adds the plan and what runs it.
+std::shared_ptr<MethodDescriptor> make_descriptor(std::string id, std::string name, std::string paper, Precision precision,
+                                                  std::string description);
+
+// The summary and the CPU run of a method whose plan type is P: `summary(const P&, const Extent&)` and `advance(const
+// P&, extent, values, steps, boundary, progress)` (returning the steps done, or counts with .steps_done).
+template <typename P, typename Summary, typename Advance>
+void use_plan_type(MethodDescriptor& d, Summary summary, Advance advance) {
+  d.summary = [summary](const MethodPlan& p, const Extent& e) { return summary(plan_value<P>(p), e); };
+  d.run_cpu = cpu_runner([advance](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps,
+                                   const Boundary& b, const StepProgress& progress) -> int {
+    const auto done = advance(plan_value<P>(p), e, v, steps, b, progress);
+    if constexpr (std::is_integral_v<decltype(done)>) return done;
+    else return done.steps_done;
+  });
+}
 
 // The descriptor of the FP64 CPU reference every other method is checked against.
 DescriptorPtr cpu_reference_descriptor();

@@ -118,13 +118,9 @@ PlanSummary plan_summary_convstencil(const Stencil& s, const Extent& extent) {
 }
 
 DescriptorPtr convstencil_descriptor() {
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = "convstencil";
-  d->name = "ConvStencil";
-  d->paper = "Chen et al., PPoPP'24";
-  d->precision = Precision::FP64;
-  d->description = "ConvStencil (PPoPP'24): stencil2row + dual tessellation on FP64 mma.m8n8k4, 3 steps fused for "
-                   "radius-1 kernels; CPU emulation fragment by fragment";
+  auto d = make_descriptor("convstencil", "ConvStencil", "Chen et al., PPoPP'24", Precision::FP64,
+                           "ConvStencil (PPoPP'24): stencil2row + dual tessellation on FP64 mma.m8n8k4, 3 steps fused "
+                           "for radius-1 kernels; CPU emulation fragment by fragment");
   d->plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     ConvStencilOptions options;
     options.fused_steps = request.fused_steps;
@@ -137,11 +133,7 @@ DescriptorPtr convstencil_descriptor() {
                            c.mma_per_tile_row() / 2, c.mma_per_tile_row() / 2);
     return p;
   };
-  d->summary = [](const MethodPlan& p, const Extent& e) { return convstencil_summary(plan_value<ConvStencilPlan>(p), e); };
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
-    return convstencil_advance(plan_value<ConvStencilPlan>(p), e, v, steps, b, progress);
-  });
+  use_plan_type<ConvStencilPlan>(*d, convstencil_summary, convstencil_advance);
   d->views.push_back({"params", "convstencil", "ConvStencil: stencil2row and dual tessellation",
                       "stencil2row copies every input row into two overlapping matrices A and B. A lower- and an upper-"
                       "triangular kernel matrix multiply them, and the sum of the two products is the stencil on a whole "

@@ -84,14 +84,10 @@ PlanSummary plan_summary_flashfft(const Stencil& s, const Extent& extent, const 
 }
 
 DescriptorPtr flashfft_descriptor() {
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = "flashfft";
-  d->name = "FlashFFTStencil";
-  d->paper = "Han et al., PPoPP'25";
-  d->precision = Precision::FP64;
-  d->description = "FlashFFTStencil emulated fragment by fragment: segments split from the grid, two per complex tile, "
-                   "DFTs as real block products on mma.m8n8k4.f64 (prime-factor maps in 1D, rows x cols in 2D, z DFT on "
-                   "CUDA cores in 3D), multiplied by k_f^T for T fused steps, stitched back";
+  auto d = make_descriptor("flashfft", "FlashFFTStencil", "Han et al., PPoPP'25", Precision::FP64,
+                           "FlashFFTStencil emulated fragment by fragment: segments split from the grid, two per complex "
+                           "tile, DFTs as real block products on mma.m8n8k4.f64 (prime-factor maps in 1D, rows x cols in "
+                           "2D, z DFT on CUDA cores in 3D), multiplied by k_f^T for T fused steps, stitched back");
   d->plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     FlashFftOptions options;
     options.fused_steps = request.fused_steps > 0 ? request.fused_steps : 1; // the emulation fuses T = 1 unless asked
@@ -107,13 +103,13 @@ DescriptorPtr flashfft_descriptor() {
                            p->cost.mma_per_point);
     return p;
   };
-  d->summary = [](const MethodPlan& p, const Extent& e) { return flashfft_summary(plan_value<FlashFftPlan>(p), e); };
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
-    FlashFftRunOptions options;
-    options.progress = progress;
-    return flashfft_advance(plan_value<FlashFftPlan>(p), e, v, steps, b, options);
-  });
+  use_plan_type<FlashFftPlan>(*d, flashfft_summary,
+                               [](const FlashFftPlan& p, const Extent& e, std::vector<double>& v, int steps,
+                                  const Boundary& b, const StepProgress& progress) {
+                                 FlashFftRunOptions options;
+                                 options.progress = progress;
+                                 return flashfft_advance(p, e, v, steps, b, options);
+                               });
   d->views = {
       {"fft", "tailoring", "FlashFFTStencil: split, fuse, stitch",
        "The grid is cut into overlapping segments of L points. Each is transformed, multiplied by the kernel's "

@@ -49,23 +49,16 @@ PlanPtr wrap_lorastencil_plan(const Stencil& s, const PlanRequest& request, Lora
 }
 
 DescriptorPtr lorastencil_descriptor() {
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = "lorastencil";
-  d->name = "LoRAStencil";
-  d->paper = "Zhang et al., SC'24";
-  d->precision = Precision::FP64;
-  d->description = "LoRAStencil on the CPU, fragment by fragment: rank-1 pyramid (or SVD) of the weights, U·X·V "
-                   "chains on m8n8k4.f64 with butterfly vector swapping, temporal fusion chosen by the cost model";
+  auto d = make_descriptor("lorastencil", "LoRAStencil", "Zhang et al., SC'24", Precision::FP64,
+                           "LoRAStencil on the CPU, fragment by fragment: rank-1 pyramid (or SVD) of the weights, U·X·V "
+                           "chains on m8n8k4.f64 with butterfly vector swapping, temporal fusion chosen by the cost "
+                           "model");
   d->plan = [](const Stencil& s, const PlanRequest& request) {
     LoraStencilOptions options;
     options.fused_steps = request.fused_steps;
     return wrap_lorastencil_plan(s, request, make_lorastencil_plan(s, options));
   };
-  d->summary = [](const MethodPlan& p, const Extent& e) { return lorastencil_summary(plan_value<LoraStencilPlan>(p), e); };
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
-    return lorastencil_advance(plan_value<LoraStencilPlan>(p), e, v, steps, b, progress);
-  });
+  use_plan_type<LoraStencilPlan>(*d, lorastencil_summary, lorastencil_advance);
   d->model_beside = [](const MethodPlan& p, double gstencils) {
     return lorastencil_model_line(plan_value<LoraStencilPlan>(p), gstencils);
   };

@@ -38,17 +38,14 @@ namespace {
 
 DescriptorPtr descriptor(SpiderVariant variant) {
   const bool sparse = variant == SpiderVariant::Sparse;
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = std::string(to_string(variant));
-  d->name = sparse ? "SPIDER" : "SPIDER (dense ablation)";
-  d->paper = "Gu et al.";
-  d->precision = Precision::FP16;
-  d->description = sparse ? "SPIDER on the CPU: kernel rows as L x (2r+L) bands, strided column swap to 2:4, "
-                            "mma.sp.m16n8k16 FP16 -> FP32 with packed metadata, FP16 grid"
-                          : "SPIDER's dense ablation on the CPU: the same bands unswapped on mma.m16n8k16 FP16 -> FP32";
+  auto d = make_descriptor(std::string(to_string(variant)), sparse ? "SPIDER" : "SPIDER (dense ablation)", "Gu et al.",
+                           Precision::FP16,
+                           sparse ? "SPIDER on the CPU: kernel rows as L x (2r+L) bands, strided column swap to 2:4, "
+                                    "mma.sp.m16n8k16 FP16 -> FP32 with packed metadata, FP16 grid"
+                                  : "SPIDER's dense ablation on the CPU: the same bands unswapped on mma.m16n8k16 FP16 "
+                                    "-> FP32");
   d->plan = [id = d->id, variant](const Stencil& s, const PlanRequest& request) -> PlanPtr {
-    if (request.fused_steps > 1)
-      throw InputError(fmt::format("{} runs one step per pass; it cannot fuse {}", id, request.fused_steps));
+    check_unfused(id, request);
     auto p = wrap_plan(id, s, request, make_spider_plan(s, {variant, SwapParity::Odd}));
     const SpiderPlan& sp = p->value;
     p->cost = spider_cost(sp);
@@ -57,11 +54,7 @@ DescriptorPtr descriptor(SpiderVariant variant) {
                            sp.geometry.tile_y);
     return p;
   };
-  d->summary = [](const MethodPlan& p, const Extent& e) { return spider_summary(plan_value<SpiderPlan>(p), e); };
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
-    return spider_advance(plan_value<SpiderPlan>(p), e, v, steps, b, progress).steps_done;
-  });
+  use_plan_type<SpiderPlan>(*d, spider_summary, spider_advance);
   if (sparse) {
     d->views.push_back({"sparse24", "", "SPIDER: a kernel row made 2:4-sparse",
                         "A kernel row becomes an L×(2r+L) band with L = 2r+2, so half of it is zero. Swapping the odd "

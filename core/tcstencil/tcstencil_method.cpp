@@ -128,18 +128,14 @@ PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) 
 namespace {
 
 DescriptorPtr descriptor(Precision precision) {
-  auto d = std::make_shared<MethodDescriptor>();
   const bool fp16 = precision == Precision::FP16;
-  d->id = fp16 ? "tcstencil" : "tcstencil-fp64";
-  d->name = fp16 ? "TCStencil" : "TCStencil (FP64)";
-  d->paper = "Liu et al., ICS'22";
-  d->precision = precision;
-  d->description = fp16 ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 accumulate; "
-                          "CPU emulation fragment by fragment"
-                        : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment";
+  auto d = make_descriptor(fp16 ? "tcstencil" : "tcstencil-fp64", fp16 ? "TCStencil" : "TCStencil (FP64)",
+                           "Liu et al., ICS'22", precision,
+                           fp16 ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 "
+                                  "accumulate; CPU emulation fragment by fragment"
+                                : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment");
   d->plan = [id = d->id, precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
-    if (request.fused_steps > 1)
-      throw InputError(fmt::format("{} runs one step per pass; it cannot fuse {}", id, request.fused_steps));
+    check_unfused(id, request);
     auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision));
     const TCStencilPlan& t = p->value;
     p->cost = tcstencil_cost(t);
@@ -148,11 +144,7 @@ DescriptorPtr descriptor(Precision precision) {
                            t.cuda_core_taps.size());
     return p;
   };
-  d->summary = [](const MethodPlan& p, const Extent& e) { return tcstencil_summary(plan_value<TCStencilPlan>(p), e); };
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
-    return tcstencil_advance(plan_value<TCStencilPlan>(p), e, v, steps, b, progress);
-  });
+  use_plan_type<TCStencilPlan>(*d, tcstencil_summary, tcstencil_advance);
   if (fp16) {
     d->views.push_back({"params", "tcstencil", "TCStencil: parameter matrices",
                         "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "

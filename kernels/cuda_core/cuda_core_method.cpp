@@ -25,12 +25,8 @@ std::string id_of(Precision storage) {
   return storage == Precision::FP64 ? "cuda-core" : fmt::format("cuda-core-{}", to_string(storage));
 }
 
-std::shared_ptr<MethodDescriptor> gpu_only(std::string id, Precision p, std::string description) {
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = std::move(id);
-  d->name = d->id;
-  d->precision = p;
-  d->description = std::move(description);
+std::shared_ptr<MethodDescriptor> gpu_only(const std::string& id, Precision p, std::string description) {
+  auto d = make_descriptor(id, id, "", p, std::move(description));
   d->summary = streaming_summary;
   return d;
 }

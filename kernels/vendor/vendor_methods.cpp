@@ -17,12 +17,8 @@ namespace {
 
 constexpr int kFftFusedSteps = 6; // FlashFFTStencil's Figure 7 fuses six steps
 
-std::shared_ptr<MethodDescriptor> vendor(std::string id, Precision p, std::string description) {
-  auto d = std::make_shared<MethodDescriptor>();
-  d->id = std::move(id);
-  d->name = d->id;
-  d->precision = p;
-  d->description = std::move(description);
+std::shared_ptr<MethodDescriptor> vendor(const std::string& id, Precision p, std::string description) {
+  auto d = make_descriptor(id, id, "", p, std::move(description));
   d->summary = streaming_summary;
   return d;
 }
@@ -44,7 +40,7 @@ DescriptorPtr cudnn_descriptor(Precision precision) {
                   fp64 ? "cuDNN forward convolution, FP64 (the papers' vendor baseline)"
                        : "cuDNN forward convolution, FP32 (FMA math, no TF32)");
   d->plan = [id = d->id, precision](const Stencil& s, const PlanRequest& request) {
-    if (request.fused_steps > 1) throw InputError(fmt::format("{} runs one convolution per step", id));
+    check_unfused(id, request);
     return streaming_plan(id, s, request, precision, 1,
                           fmt::format("one cudnnConvolutionForward per step with a {}-point filter", s.nonzero_count()));
   };
