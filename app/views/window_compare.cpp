@@ -216,7 +216,10 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   MethodKey key = p.key;
   const float remove_width = ImGui::CalcTextSize("Remove").x + 2 * ImGui::GetStyle().FramePadding.x;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - remove_width - ImGui::GetStyle().ItemSpacing.x);
-  if (method_combo(st, "##method", prefix + ".method", m.choices.get(*m.catalogue, m.setup->stencil, m.setup->extent), key)) {
+  const auto choices = [&]() -> const std::vector<MethodChoice>& {
+    return m.choices.get(*m.catalogue, m.setup->stencil, m.setup->extent);
+  };
+  if (method_combo(st, "##method", prefix + ".method", choices, key)) {
     p.key = key;
     m.restart = true;
   }

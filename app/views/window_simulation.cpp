@@ -76,7 +76,10 @@ void draw_method_picker(ViewContext& ctx) {
   MethodKey key = sim.method();
   const float label = ImGui::CalcTextSize("Method").x + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::SetNextItemWidth(-label);
-  if (method_combo(st, "Method", "simulation.method", memory.choices.get(catalogue, st.stencil, st.extent()), key)) {
+  const auto choices = [&]() -> const std::vector<MethodChoice>& {
+    return memory.choices.get(catalogue, st.stencil, st.extent());
+  };
+  if (method_combo(st, "Method", "simulation.method", choices, key)) {
     try {
       sim.use_backend(make_method_backend(method_for(catalogue.methods, key)));
       memory.method_message.set(fmt::format("now running {}", key.label()), false);

@@ -47,7 +47,7 @@ const std::vector<MethodChoice>& MethodChoiceCache::get(const MethodCatalogue& c
 }
 
 bool method_combo(ExplorerState& state, const char* label, const std::string& probe,
-                  const std::vector<MethodChoice>& choices, MethodKey& key) {
+                  const std::function<const std::vector<MethodChoice>&()>& get_choices, MethodKey& key) {
   bool changed = false;
   const std::string preview = key.label();
   // The combo's frame, measured before BeginCombo opens a popup window that would own "the last item".
@@ -56,7 +56,7 @@ bool method_combo(ExplorerState& state, const char* label, const std::string& pr
   if (ImGui::BeginCombo(label, preview.c_str(), ImGuiComboFlags_HeightLarge)) {
     Backend group = Backend::CPU;
     bool first = true;
-    for (const MethodChoice& c : choices) {
+    for (const MethodChoice& c : get_choices()) {
       const Method& m = *c.method;
       if (first || m.backend != group) {
         if (!first) ImGui::Separator();

@@ -1,6 +1,7 @@
 // The method picker of the Simulation, Compare and Performance windows: every variant of the method list with why
 // it cannot run here or take the current stencil, and a combo over them.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,10 @@ private:
   std::vector<MethodChoice> choices_;
 };
 // A combo over the choices; unselectable ones are greyed with their reason as a tooltip. Items get the probes
-// "<probe>.<id>.<backend>" and the combo "<probe>". Returns true when `key` changed.
+// "<probe>.<id>.<backend>" and the combo "<probe>". `choices` is asked only while the combo is open: a picker
+// drawn every frame while a weight is dragged must not plan every method every frame. Returns true when `key`
+// changed.
 bool method_combo(ExplorerState& state, const char* label, const std::string& probe,
-                  const std::vector<MethodChoice>& choices, MethodKey& key);
+                  const std::function<const std::vector<MethodChoice>&()>& choices, MethodKey& key);
 
 } // namespace se

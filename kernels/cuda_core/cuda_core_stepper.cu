@@ -48,8 +48,7 @@ public:
   // The kernels take the weights as launch arguments: new ones apply from the next step while the radius (the
   // instantiation and the halo of the grids) stays.
   bool set_stencil(const MethodPlan& plan) override {
-    const Stencil& s = plan.stencil;
-    validate(s);
+    const Stencil& s = plan.stencil; // validated when the plan was built
     if (s.dims != dims_ || std::max(1, s.radius) != radius_) return false;
     weights_ = weights_at_radius(s, radius_);
     return true;

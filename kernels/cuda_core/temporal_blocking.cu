@@ -133,8 +133,7 @@ public:
 
   // New taps on the same tiles while the radius (the halo and the fusion depth it allows) stays.
   bool set_stencil(const MethodPlan& plan) override {
-    const Stencil& s = plan.stencil;
-    validate(s);
+    const Stencil& s = plan.stencil; // validated when the plan was built
     if (s.dims != dims_ || s.radius != radius_ || plan.fused_steps != k_) return false;
     stream_.synchronize(); // no queued launch still reads the old taps
     load_taps(s);

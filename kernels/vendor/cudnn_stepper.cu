@@ -149,8 +149,7 @@ public:
 
   // The filter's weights in place; another radius needs other descriptors and halo (a new stepper).
   bool set_stencil(const MethodPlan& plan) override {
-    const Stencil& s = plan.stencil;
-    validate(s);
+    const Stencil& s = plan.stencil; // validated when the plan was built
     if (s.dims != dims_ || s.radius != radius_) return false;
     const std::vector<S> w(s.weights.begin(), s.weights.end());
     stream_.synchronize();

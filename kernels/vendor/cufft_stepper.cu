@@ -161,8 +161,7 @@ public:
 
   // In place while the zero extension of a Dirichlet grid still holds the new radius (periodic grids: always).
   bool set_stencil(const MethodPlan& plan) override {
-    const Stencil& s = plan.stencil;
-    validate(s);
+    const Stencil& s = plan.stencil; // validated when the plan was built
     if (s.dims != layout_.dims) return false;
     for (int d = 0; d < layout_.dims; ++d)
       if (!periodic_ && m_[d] < layout_.n[d] + s.radius) return false;
