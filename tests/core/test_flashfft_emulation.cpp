@@ -23,16 +23,13 @@ Stencil random_stencil(int dims, int radius, bool symmetric, std::uint64_t seed)
   std::uniform_real_distribution<double> d(-1.0, 1.0);
   Stencil s = make_stencil(dims, radius, symmetric ? "random-symmetric" : "random");
   std::map<std::array<int, 3>, double> by_class;
-  const int rz = dims >= 3 ? radius : 0, ry = dims >= 2 ? radius : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) {
-        std::array<int, 3> key{std::abs(dx), std::abs(dy), std::abs(dz)};
-        std::sort(key.begin(), key.begin() + dims);
-        if (!symmetric) key = {dx, dy, dz};
-        if (!by_class.count(key)) by_class[key] = d(rng) / static_cast<double>(s.size());
-        s.at(dx, dy, dz) = by_class[key];
-      }
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    std::array<int, 3> key{std::abs(dx), std::abs(dy), std::abs(dz)};
+    std::sort(key.begin(), key.begin() + dims);
+    if (!symmetric) key = {dx, dy, dz};
+    if (!by_class.count(key)) by_class[key] = d(rng) / static_cast<double>(s.size());
+    s.at(dx, dy, dz) = by_class[key];
+  });
   if (symmetric) REQUIRE(s.is_radially_symmetric());
   return s;
 }

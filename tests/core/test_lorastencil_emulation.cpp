@@ -43,17 +43,15 @@ Stencil random_stencil(int dims, int radius, bool symmetric, std::uint64_t seed)
   const auto index = [&](int dx, int dy, int dz) {
     return static_cast<std::size_t>(((dz + rz) * (2 * ry + 1) + dy + ry) * (2 * radius + 1) + dx + radius);
   };
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) {
-        if (drawn[index(dx, dy, dz)]) continue;
-        const double w = d(rng);
-        const auto orbit = symmetric ? symmetric_positions(dims, dx, dy, dz) : std::vector<std::array<int, 3>>{{dx, dy, dz}};
-        for (const auto& p : orbit) {
-          s.at(p[0], p[1], p[2]) = w;
-          drawn[index(p[0], p[1], p[2])] = 1;
-        }
-      }
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    if (drawn[index(dx, dy, dz)]) return;
+    const double w = d(rng);
+    const auto orbit = symmetric ? symmetric_positions(dims, dx, dy, dz) : std::vector<std::array<int, 3>>{{dx, dy, dz}};
+    for (const auto& p : orbit) {
+      s.at(p[0], p[1], p[2]) = w;
+      drawn[index(p[0], p[1], p[2])] = 1;
+    }
+  });
   double total = 0;
   for (double w : s.weights) total += std::abs(w);
   for (double& w : s.weights) w /= total;

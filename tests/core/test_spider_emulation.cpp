@@ -22,15 +22,13 @@ Stencil random_stencil(std::mt19937& rng, int dims, int r, bool symmetric) {
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   Stencil s = make_stencil(dims, r, symmetric ? "random-symmetric" : "random");
   std::map<std::pair<int, int>, double> by_class;
-  const int rows = dims == 1 ? 0 : r;
   double sum = 0;
-  for (int dy = -rows; dy <= rows; ++dy)
-    for (int dx = -r; dx <= r; ++dx) {
-      const auto key = std::minmax(std::abs(dx), std::abs(dy));
-      if (!by_class.count(key)) by_class[key] = dist(rng);
-      s.at(dx, dy) = symmetric ? by_class[key] : dist(rng);
-      sum += std::abs(s.at(dx, dy));
-    }
+  for_each_offset(s, [&](int dx, int dy, int) {
+    const auto key = std::minmax(std::abs(dx), std::abs(dy));
+    if (!by_class.count(key)) by_class[key] = dist(rng);
+    s.at(dx, dy) = symmetric ? by_class[key] : dist(rng);
+    sum += std::abs(s.at(dx, dy));
+  });
   for (double& w : s.weights) w /= sum;
   return s;
 }

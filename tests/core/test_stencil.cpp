@@ -40,16 +40,30 @@ TEST_CASE("heat presets are stable: the Fourier symbol stays within [-1, 1]") {
     for (int kx = 0; kx < n; ++kx)
       for (int ky = 0; ky < (s.dims >= 2 ? n : 1); ++ky)
         for (int kz = 0; kz < (s.dims >= 3 ? n : 1); ++kz) {
-          double sym = 0;
-          const int rz = s.dims >= 3 ? s.radius : 0, ry = s.dims >= 2 ? s.radius : 0;
-          for (int dz = -rz; dz <= rz; ++dz)
-            for (int dy = -ry; dy <= ry; ++dy)
-              for (int dx = -s.radius; dx <= s.radius; ++dx)
-                sym += s.at(dx, dy, dz) * std::cos(2 * M_PI * (kx * dx + ky * dy + kz * dz) / n);
+          const double step = 2 * M_PI / n;
+          const std::complex<double> sym = fourier_symbol(s, {step * kx, step * ky, step * kz});
           INFO(name << " k=" << kx << "," << ky << "," << kz);
-          REQUIRE(std::abs(sym) <= 1.0 + 1e-12);
+          REQUIRE(std::abs(sym.imag()) < 1e-15); // radially symmetric: a real symbol
+          REQUIRE(std::abs(sym.real()) <= 1.0 + 1e-12);
         }
+    CHECK(fourier_symbol_peak(s) == Approx(1.0)); // sums to 1: the peak is the mean, at k = 0
   }
+}
+
+TEST_CASE("taps, the power of a stencil, and its symbol") {
+  const Stencil heat = preset("heat-2d");
+  const std::vector<Tap> t = taps(heat);
+  REQUIRE(t.size() == 5);
+  CHECK(t.front() == Tap{0, -1, 0, heat.at(0, -1)}); // weight-array order: x fastest, rows from dy = -r
+  CHECK(taps(heat, true).size() == 9);
+  const Stencil two = fused_kernel(heat, 2);
+  CHECK(two.radius == 2);
+  CHECK(two.sum() == Approx(1.0));
+  CHECK(two.at(2, 0) == Approx(heat.at(1, 0) * heat.at(1, 0)));
+  // The symbol of W^2 is the square of W's.
+  const std::array<double, 3> k{0.7, -1.3, 0.0};
+  CHECK(std::abs(fourier_symbol(two, k) - fourier_symbol(heat, k) * fourier_symbol(heat, k)) < 1e-15);
+  CHECK_THROWS_WITH(fused_kernel(preset("box-2d49p"), 3), Catch::Contains("fuse at most 2 steps"));
 }
 
 TEST_CASE("symmetric positions cover sign flips and axis permutations") {

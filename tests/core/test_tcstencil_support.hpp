@@ -20,15 +20,12 @@ inline Stencil seeded_stencil(int dims, int radius, std::uint64_t seed, bool sym
   for (double& w : s.weights) w = dist(rng);
   if (symmetric) {
     Stencil avg = s;
-    const int ry = dims >= 2 ? radius : 0, rz = dims >= 3 ? radius : 0;
-    for (int dz = -rz; dz <= rz; ++dz)
-      for (int dy = -ry; dy <= ry; ++dy)
-        for (int dx = -radius; dx <= radius; ++dx) {
-          const auto positions = symmetric_positions(dims, dx, dy, dz);
-          double sum = 0;
-          for (const auto& p : positions) sum += s.at(p[0], p[1], p[2]);
-          avg.at(dx, dy, dz) = sum / static_cast<double>(positions.size());
-        }
+    for_each_offset(s, [&](int dx, int dy, int dz) {
+      const auto positions = symmetric_positions(dims, dx, dy, dz);
+      double sum = 0;
+      for (const auto& p : positions) sum += s.at(p[0], p[1], p[2]);
+      avg.at(dx, dy, dz) = sum / static_cast<double>(positions.size());
+    });
     s = avg;
   }
   return s;
@@ -41,11 +38,8 @@ inline Stencil seeded_smoothing_stencil(int dims, int radius, std::uint64_t seed
 
 // Only the star's axes kept: a random star stencil.
 inline Stencil star_part(Stencil s) {
-  const int r = s.radius, ry = s.dims >= 2 ? r : 0, rz = s.dims >= 3 ? r : 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -ry; dy <= ry; ++dy)
-      for (int dx = -r; dx <= r; ++dx)
-        if ((dx != 0) + (dy != 0) + (dz != 0) > 1) s.at(dx, dy, dz) = 0.0;
+  for (const Tap& t : taps(s))
+    if ((t.dx != 0) + (t.dy != 0) + (t.dz != 0) > 1) s.at(t.dx, t.dy, t.dz) = 0.0;
   s.name += "-star";
   return s;
 }

@@ -152,10 +152,8 @@ double direct(const Stencil& kernel, const std::vector<Staged>& planes, const Pa
   const int R = a.radius, xs = a.halo - a.radius;
   const int rz = kernel.dims == 3 ? R : 0;
   double s = 0;
-  for (int dz = -rz; dz <= rz; ++dz)
-    for (int dy = -R; dy <= R; ++dy)
-      for (int dx = -R; dx <= R; ++dx)
-        s += kernel.at(dx, dy, dz) * planes[static_cast<std::size_t>(dz + rz)].at((y + R + dy) * a.pitch + x + xs + R + dx);
+  for (const Tap& t : taps(kernel))
+    s += t.w * planes[static_cast<std::size_t>(t.dz + rz)].at((y + R + t.dy) * a.pitch + x + xs + R + t.dx);
   return s;
 }
 
@@ -202,13 +200,12 @@ Stencil random_weights(int dims, int radius, bool symmetric, std::uint64_t seed)
   std::uniform_real_distribution<double> d(0.1, 1.0);
   Stencil s = make_stencil(dims, radius, "random");
   for (double& w : s.weights) w = d(rng);
-  if (symmetric)
-    for (int dz = 0; dz <= (dims == 3 ? radius : 0); ++dz)
-      for (int dy = 0; dy <= (dims >= 2 ? radius : 0); ++dy)
-        for (int dx = 0; dx <= radius; ++dx) {
-          const double w = s.at(dx, dy, dz);
-          for (const auto& q : symmetric_positions(dims, dx, dy, dz)) s.at(q[0], q[1], q[2]) = w;
-        }
+  if (symmetric) // each orbit takes the weight drawn for its representative with non-negative offsets
+    for_each_offset(s, [&](int dx, int dy, int dz) {
+      if (dx < 0 || dy < 0 || dz < 0) return;
+      const double w = s.at(dx, dy, dz);
+      for (const auto& q : symmetric_positions(dims, dx, dy, dz)) s.at(q[0], q[1], q[2]) = w;
+    });
   return s;
 }
 
