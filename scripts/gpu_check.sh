@@ -2,7 +2,7 @@
 # On a GPU machine: the GPU tests (test_gpu, test_wmma_recorder), the measured ceilings, the FP64 cuda-core target runs and the benchmark
 # suite, from binaries built elsewhere and carried in .devbin/ (see notes/gpu.md). Everything lands in $OUT
 # (default ./out) as at most five files: gpu_check.log, ceilings.json, targets.jsonl, suite.json, suite.csv.
-# Usage: scripts/gpu_check.sh [all|tests|targets|suite|tests,targets]; SUITE_SECONDS (time per run) and
+# Usage: scripts/gpu_check.sh [all|tests|sanitize|targets|suite|tests,sanitize]; SUITE_SECONDS (time per run) and
 # SUITE_TIMEOUT (seconds) bound the suite (SUITE_ARGS adds flags such as --no-sweep), which rewrites its JSON/CSV after every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +39,25 @@ if [[ $MODE == all || $MODE == *tests* ]]; then
     echo "test_wmma_recorder exit code $?" | tee -a "$LOG"
   fi
   grep -E "test cases|assertions" "$LOG" | tail -2
+fi
+
+if [[ $MODE == all || $MODE == *sanitize* ]]; then
+  # compute-sanitizer's memcheck and racecheck on small grids of every dimension (both boundaries for 2D), through
+  # stencil-bench run: the warm-up pass, the timed passes with their remainders, and the band fixes.
+  section "compute-sanitizer"
+  SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    for c in "lorastencil heat-1d 4099 dirichlet" "lorastencil 1d7p 4099 periodic" "lorastencil box-2d9p 157x139 dirichlet" \
+             "lorastencil star-2d13p 157x139 periodic" "lorastencil heat-3d 37x33x29 dirichlet" \
+             "lorastencil box-3d27p 37x33x29 periodic" "cuda-core-tb box-2d9p 157x139 dirichlet" \
+             "cuda-core heat-3d 37x33x29 periodic"; do
+      set -- $c
+      timeout 60 "$SAN" --tool "$tool" --error-exitcode 3 "$BIN/stencil-bench" run --method "$1" --stencil "$2" --size "$3" \
+        --boundary "$4" --steps 9 >"$OUT/san.log" 2>&1
+      echo "$tool $1 $2 $3 $4: exit $? | $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.log" | tail -1)" | tee -a "$LOG"
+    done
+  done
+  rm -f "$OUT/san.log"
 fi
 
 if [[ $MODE == all || $MODE == *targets* ]]; then
