@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 
 namespace se {
@@ -69,9 +70,24 @@ std::string Extent::to_string() const {
   return s;
 }
 
+void validate(const Extent& e) {
+  if (e.dims < 1 || e.dims > 3) throw InputError(fmt::format("a grid has 1, 2 or 3 dimensions; got {}", e.dims));
+  std::int64_t points = 1;
+  for (int d = 0; d < 3; ++d) {
+    const std::int64_t n = e.n[static_cast<std::size_t>(d)];
+    if (d >= e.dims ? n != 1 : n < 1)
+      throw InputError(fmt::format("a {}D grid has {} points along axis {}", e.dims, n, "xyz"[d]));
+    const auto product = checked_mul(points, n);
+    if (!product || *product > kMaxGridPoints)
+      throw InputError(fmt::format("grid {} has more than 2^50 points; no machine holds it", e.to_string()));
+    points = *product;
+  }
+}
+
 Extent parse_extent(std::string_view text) {
   Extent e;
   e.dims = 0;
+  std::int64_t points = 1;
   std::size_t pos = 0;
   while (pos <= text.size()) {
     const std::size_t end = std::min(text.find('x', pos), text.size());
@@ -81,7 +97,11 @@ Extent parse_extent(std::string_view text) {
     const auto res = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || res.ec != std::errc() || res.ptr != part.data() + part.size())
       throw InputError(fmt::format("size '{}' is not of the form N, NxM or NxMxK", text));
-    if (v <= 0) throw InputError(fmt::format("size '{}': every extent must be positive; got {}", text, v));
+    if (v <= 0) throw InputError(fmt::format("size '{}': every extent must be positive; got {}", text, part));
+    const auto product = checked_mul(points, v);
+    if (!product || *product > kMaxGridPoints)
+      throw InputError(fmt::format("size '{}' has more than 2^50 points; no machine holds such a grid", text));
+    points = *product;
     e.n[e.dims++] = v;
     pos = end + 1;
   }
@@ -89,6 +109,7 @@ Extent parse_extent(std::string_view text) {
 }
 
 void check_extent_fits_stencil(const Extent& e, const Stencil& s) {
+  validate(e);
   if (e.dims != s.dims)
     throw InputError(fmt::format("a {}D stencil needs a {}D grid; got the {}D grid {}", s.dims, s.dims, e.dims, e.to_string()));
   for (int d = 0; d < e.dims; ++d)

@@ -39,7 +39,14 @@ struct Extent {
   bool operator==(const Extent&) const = default;
 };
 
-// Parses "N", "NxM" or "NxMxK" (x first). Throws InputError for zero, negative or malformed sizes.
+// More points than any grid this tool makes (2^50, 9 PB in FP64): counts and byte sizes of valid grids never
+// overflow 64 bits.
+constexpr std::int64_t kMaxGridPoints = std::int64_t{1} << 50;
+
+// Throws InputError when the extent is not a grid: dims outside 1-3, an axis below 1 (or not 1 beyond dims), or
+// more than kMaxGridPoints points.
+void validate(const Extent& e);
+// Parses "N", "NxM" or "NxMxK" (x first). Throws InputError for zero, negative, malformed or too large sizes.
 Extent parse_extent(std::string_view text);
 // Throws InputError when a size is smaller than the stencil (2r+1 along an active axis) or dims differ.
 void check_extent_fits_stencil(const Extent& e, const Stencil& s);

@@ -4,16 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <numbers>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace se {
 
@@ -320,15 +319,24 @@ void flatten(const nlohmann::json& j, int depth, int side, std::vector<double>& 
   }
 }
 
+// An integer field within [lo, hi], refused (never truncated) when it does not fit: "<rule>; got <the number as the
+// file has it>".
+int integer_field(const nlohmann::json& j, const char* key, int lo, int hi, const std::string& rule) {
+  const nlohmann::json& v = j[key];
+  if (!v.is_number_integer()) throw InputError(fmt::format("stencil JSON: '{}' must be an integer; got {}", key, v.dump()));
+  const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                                           : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
+  if (!fits) throw InputError(fmt::format("{}; got {}", rule, v.dump()));
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
 } // namespace
 
 Stencil stencil_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw InputError("a stencil file holds one JSON object with dims, radius and weights");
   for (const char* key : {"dims", "weights"})
     if (!j.contains(key)) throw InputError(fmt::format("stencil JSON lacks the '{}' key", key));
-  if (!j["dims"].is_number_integer()) throw InputError("stencil JSON: 'dims' must be an integer");
-  const int dims = j["dims"].get<int>();
-  if (dims < 1 || dims > 3) throw InputError(fmt::format("a stencil has 1, 2 or 3 dimensions; got {}", dims));
+  const int dims = integer_field(j, "dims", 1, 3, "a stencil has 1, 2 or 3 dimensions");
   // The radius follows from the weights when absent; when present it must agree.
   const nlohmann::json& w = j["weights"];
   if (!w.is_array() || w.empty()) throw InputError("stencil JSON: 'weights' must be a non-empty array");
@@ -337,17 +345,22 @@ Stencil stencil_from_json(const nlohmann::json& j) {
     throw InputError(fmt::format("stencil weights need an odd side (2*radius+1); got {}", side));
   int radius = (side - 1) / 2;
   if (j.contains("radius")) {
-    if (!j["radius"].is_number_integer()) throw InputError("stencil JSON: 'radius' must be an integer");
-    radius = j["radius"].get<int>();
-    if (radius < 0 || radius > kMaxRadius)
-      throw InputError(fmt::format("stencil radius must be between 0 and {}; got {}", kMaxRadius, radius));
+    radius = integer_field(j, "radius", 0, kMaxRadius, fmt::format("stencil radius must be between 0 and {}", kMaxRadius));
     if (2 * radius + 1 != side)
       throw InputError(fmt::format("radius {} needs {} entries per axis; the weights have {}", radius,
                                    2 * radius + 1, side));
   }
   if (radius > kMaxRadius)
     throw InputError(fmt::format("stencil radius must be between 0 and {}; got {}", kMaxRadius, radius));
-  Stencil s = make_stencil(dims, radius, j.value("name", std::string("custom")));
+  std::string name = "custom";
+  if (j.contains("name")) {
+    if (!j["name"].is_string()) throw InputError(fmt::format("stencil JSON: 'name' must be a string; got {}", j["name"].dump()));
+    name = j["name"].get<std::string>();
+    if (name.size() > kMaxStencilName)
+      throw InputError(fmt::format("stencil JSON: the name has {} characters; at most {} are kept", name.size(),
+                                   kMaxStencilName));
+  }
+  Stencil s = make_stencil(dims, radius, std::move(name));
   s.weights.clear();
   flatten(w, dims, side, s.weights, "weights");
   validate(s);
@@ -355,14 +368,8 @@ Stencil stencil_from_json(const nlohmann::json& j) {
 }
 
 Stencil load_stencil_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open stencil file '{}'", path));
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("'{}' is not valid JSON: {}", path, e.what()));
-  }
+  // A stencil file is small: a 15^3 box of long numbers is far under a megabyte.
+  const nlohmann::json j = parse_json_text(read_text_file(path, "stencil file", std::uint64_t{1} << 20), fmt::format("'{}'", path));
   try {
     return stencil_from_json(j);
   } catch (const InputError& e) {
@@ -394,10 +401,7 @@ std::string format_stencil_json(const Stencil& s) {
 
 void save_stencil_file(const Stencil& s, const std::string& path) {
   validate(s);
-  std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("cannot write stencil file '{}'", path));
-  out << format_stencil_json(s);
-  if (!out) throw InputError(fmt::format("failed writing '{}'", path));
+  write_file(path, format_stencil_json(s), "stencil file");
 }
 
 Stencil resolve_stencil(const std::string& name_or_path) {

@@ -13,6 +13,7 @@
 namespace se {
 
 constexpr int kMaxRadius = 7;
+constexpr std::size_t kMaxStencilName = 200; // characters a stencil's name may have (files, the GUI, saved state)
 
 struct Stencil {
   std::string name;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "core/reference.hpp"
 #include "core/streaming_model.hpp"
@@ -143,17 +144,17 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
     const double cost_per_step = reference_cost(s, x.extent, 1);
     int steps = 4;
     if (!o.quick && gpu_ref)
-      steps = std::clamp(static_cast<int>(x.seconds / reference_seconds_per_step(s, x.extent, o.boundary, input)), 1,
+      steps = clamped_int(x.seconds / reference_seconds_per_step(s, x.extent, o.boundary, input), 1,
                          1000000);
     else if (!o.quick)
-      steps = std::max(1, static_cast<int>(x.seconds * kCpuRate / cost_per_step));
+      steps = clamped_int(x.seconds * kCpuRate / cost_per_step, 1, 1000000);
     std::map<int, CheckedReference> references; // by step count: one reference per input and length
     ReferencePolicy policy;
     policy.cpu_budget = o.quick ? 1e12 : 4e9;
     for (const auto& [m, plan] : runnable) {
       int t = steps;
       if (!o.quick && m->backend != Backend::GPU) // CPU methods at GPU sizes: as many steps as fit the time
-        t = std::clamp(static_cast<int>(x.seconds * kCpuRate / cost_per_step), 1, steps);
+        t = clamped_int(x.seconds * kCpuRate / cost_per_step, 1, steps);
       MethodRun r{s, x.extent, t, o.boundary, input, {}};
       // A method much slower than the one T was sized by stops after twice the target time; the record
       // keeps the steps it did, and the check uses a reference of the same length.

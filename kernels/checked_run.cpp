@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "core/reference.hpp"
 #include "kernels/registry.hpp"
@@ -69,7 +70,7 @@ CheckedReference compute_reference(const Stencil& s, const Extent& e, const Boun
     ref.source = policy.validated;
     return ref;
   }
-  ref.validation_steps = std::clamp(static_cast<int>(policy.cpu_budget / per_step), 1, steps);
+  ref.validation_steps = clamped_int(policy.cpu_budget / per_step, 1, steps);
   const std::vector<double> cpu = cpu_reference(s, e, b, initial, ref.validation_steps, {});
   const std::vector<double> check = gpu_reference(*gpu, *plan, e, b, initial, ref.validation_steps);
   const ErrorMetrics m = compare(check, cpu);

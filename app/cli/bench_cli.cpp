@@ -3,10 +3,11 @@
 // `suite` does that for every method over the papers' experiments; `device` measures the roofs.
 #include "app/cli/bench_cli.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <optional>
 
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "kernels/bench_suite.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
@@ -129,21 +131,21 @@ int cmd_plan(const std::vector<Method>& methods, const PlanOptions& o) {
   for (const Method& v : methods)
     if (v.id == o.method && (backend ? v.backend == *backend : (m == nullptr || v.backend != Backend::GPU))) m = &v;
   if (m == nullptr) m = &find_method(methods, o.method, backend); // throws: unknown id, or no such backend
+  if (!o.json.empty()) check_writable(o.json, "plan JSON");
   const PlanPtr plan = m->plan(s, o.fused_steps);
   const PlanSummary p = m->descriptor->summary(*plan, e);
   std::printf("%s", p.text.c_str());
-  if (!o.json.empty()) {
-    std::ofstream out(o.json);
-    if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
-    out << nlohmann::json{{"method", p.method},
-                          {"backend", to_string(m->backend)},
-                          {"stencil", s.name},
-                          {"fused_steps", plan->fused_steps},
-                          {"plan", p.json},
-                          {"cost", to_json(p.cost)}}
-               .dump(2)
-        << "\n";
-  }
+  if (!o.json.empty())
+    write_file(o.json,
+               nlohmann::json{{"method", p.method},
+                              {"backend", to_string(m->backend)},
+                              {"stencil", s.name},
+                              {"fused_steps", plan->fused_steps},
+                              {"plan", p.json},
+                              {"cost", to_json(p.cost)}}
+                       .dump(2) +
+                   "\n",
+               "plan JSON");
   return 0;
 }
 
@@ -167,6 +169,7 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   const Extent e = parse_extent(o.size);
   check_extent_fits_stencil(e, s);
   if (o.steps <= 0) throw InputError(fmt::format("--steps must be positive; got {}", o.steps));
+  if (!o.json.empty()) check_writable(o.json, "result JSON"); // before the run, so its result is not lost at the end
   if (const std::string why = m.unavailable_reason(); !why.empty())
     throw InputError(fmt::format("method '{}' ({}) is unavailable: {}", m.id, to_string(m.backend), why));
   // The plan, built once: the run executes it and the model line beside the measurement reads it.
@@ -248,9 +251,7 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
                         {"error_bound", bound},
                         {"reference", is_reference ? "" : reference_source},
                         {"passed", ok}};
-    std::ofstream out(o.json);
-    if (!out) throw InputError(fmt::format("cannot write '{}'", o.json));
-    out << j.dump(2) << "\n";
+    write_file(o.json, j.dump(2) + "\n", "result JSON");
   }
   if (!ok) {
     std::fprintf(stderr, "error: %s's result is above the %s error bound (rel L2 %.3e > %.0e)\n", m.id.c_str(),
@@ -266,15 +267,13 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
 
 int cmd_device(const std::string& json, int repeats) {
   if (repeats < 1) throw InputError(fmt::format("--repeats must be at least 1; got {}", repeats));
+  if (repeats > 1000) throw InputError(fmt::format("--repeats takes at most 1000; got {}", repeats));
+  if (!json.empty()) check_writable(json, "ceilings JSON");
   const DeviceInfo dev = query_device();
   if (!dev.available) throw InputError(fmt::format("no CUDA device: {}", dev.reason));
   const DeviceCeilings c = measure_device_ceilings(repeats);
   std::printf("%s", format_ceilings(c).c_str());
-  if (!json.empty()) {
-    std::ofstream out(json);
-    if (!out) throw InputError(fmt::format("cannot write '{}'", json));
-    out << to_json(c).dump(2) << "\n";
-  }
+  if (!json.empty()) write_file(json, to_json(c).dump(2) + "\n", "ceilings JSON");
   return 0;
 }
 
@@ -308,9 +307,8 @@ int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
   o.sweep = !c.no_sweep;
   o.seed = c.seed_given ? c.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   // Fail on unwritable outputs before spending minutes on the runs.
-  std::ofstream json_out, csv_out;
-  if (!c.json.empty() && !(json_out = std::ofstream(c.json))) throw InputError(fmt::format("cannot write '{}'", c.json));
-  if (!c.csv.empty() && !(csv_out = std::ofstream(c.csv))) throw InputError(fmt::format("cannot write '{}'", c.csv));
+  if (!c.json.empty()) check_writable(c.json, "suite JSON");
+  if (!c.csv.empty()) check_writable(c.csv, "suite CSV");
   const DeviceInfo dev = query_device();
   if (dev.available) {
     o.gpu = dev.name;
@@ -322,15 +320,9 @@ int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
   std::fflush(stdout);
   ProgressBar bar("suite", "runs");
   // The files are rewritten after every run, so an interrupted suite still leaves what it measured.
-  const auto write_files = [&](const SuiteResult& r) {
-    if (json_out.is_open()) {
-      json_out = std::ofstream(c.json, std::ios::trunc);
-      json_out << to_json(r).dump(2) << "\n" << std::flush;
-    }
-    if (csv_out.is_open()) {
-      csv_out = std::ofstream(c.csv, std::ios::trunc);
-      csv_out << to_csv(r) << std::flush;
-    }
+  const auto write_files = [&](const SuiteResult& r) { // a failed write ends the suite with its reason
+    if (!c.json.empty()) write_file(c.json, to_json(r).dump(2) + "\n", "suite JSON");
+    if (!c.csv.empty()) write_file(c.csv, to_csv(r), "suite CSV");
   };
   const SuiteResult r = run_suite(methods, o, [&](int done, int total, const std::string&, const SuiteResult& so_far) {
     bar.update(done, total);
@@ -344,6 +336,48 @@ int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
     return 1;
   }
   return 0;
+}
+
+// The seeds as written: 0 to 2^64-1, digits only (a sign or a fraction is refused, not wrapped).
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", text));
+  return v;
+}
+
+// --seconds as written: a finite number above 0 and at most an hour per run.
+double parse_seconds(const std::string& text) {
+  double v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size() || !std::isfinite(v) ||
+      !(v > 0) || v > 3600)
+    throw InputError(fmt::format("--seconds takes a number above 0 and at most 3600; got '{}'", text));
+  return v;
+}
+
+// ", did you mean 'X'" for the name nearest to `word` by edit distance, when one is near enough.
+std::string closest_name(const std::string& word, const std::vector<std::string>& names) {
+  const auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  std::size_t best_distance = 3; // at most two edits away
+  for (const std::string& n : names)
+    if (const std::size_t d = distance(word, n); d < best_distance) best = n, best_distance = d;
+  return best.empty() ? std::string() : fmt::format(", did you mean '{}'?", best);
 }
 
 } // namespace
@@ -373,7 +407,8 @@ int bench_main(int argc, char** argv) {
   run->add_option("--size", ro.size, "grid size: N, NxM or NxMxK (x first)")->capture_default_str();
   run->add_option("--steps,-t", ro.steps, "base-stencil time steps")->capture_default_str();
   run->add_option("--boundary", ro.boundary, "dirichlet (zero outside) or periodic")->capture_default_str();
-  auto* seed_opt = run->add_option("--seed", ro.seed, "seed of the random input (default: fresh each run)");
+  std::string run_seed;
+  auto* seed_opt = run->add_option("--seed", run_seed, "seed of the random input, 0 to 2^64-1 (default: fresh each run)");
   run->add_option("--json", ro.json, "write the result as one JSON object to this file");
   std::string device_json;
   int device_repeats = 7;
@@ -389,11 +424,28 @@ int bench_main(int argc, char** argv) {
   suite->add_option("--stencils", so.stencils, "comma-separated presets or files (default: every preset)");
   suite->add_option("--json", so.json, "write {gpu, copy_gbs, results: [...]} to this file");
   suite->add_option("--csv", so.csv, "write one row per result to this file");
-  suite->add_option("--seconds", so.seconds, "target time of each timed run")->capture_default_str();
+  std::string suite_seconds = "1";
+  suite->add_option("--seconds", suite_seconds, "target time of each timed run, above 0 and at most 3600")
+      ->capture_default_str();
   suite->add_option("--boundary", so.boundary, "dirichlet or periodic")->capture_default_str();
   suite->add_flag("--no-sweep", so.no_sweep, "leave out the heat-2d size sweep");
-  auto* suite_seed = suite->add_option("--seed", so.seed, "base seed of the inputs (default: fresh each run)");
+  std::string suite_seed_text;
+  auto* suite_seed = suite->add_option("--seed", suite_seed_text, "base seed of the inputs, 0 to 2^64-1 (default: fresh each run)");
 
+  // A misspelt subcommand: say which exist (CLI11 alone would only say that one is required).
+  if (argc >= 2 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names.push_back(sub->get_name());
+      for (const std::string& alias : sub->get_aliases()) names.push_back(alias);
+    }
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite; see --help)\n",
+                   word.c_str(), closest_name(word, names).c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -404,9 +456,12 @@ int bench_main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s (see --help)\n", e.what());
     return 2;
   }
-  ro.seed_given = seed_opt->count() > 0;
-  so.seed_given = suite_seed->count() > 0;
   try {
+    ro.seed_given = seed_opt->count() > 0;
+    if (ro.seed_given) ro.seed = parse_seed(run_seed);
+    so.seed_given = suite_seed->count() > 0;
+    if (so.seed_given) so.seed = parse_seed(suite_seed_text);
+    if (suite->parsed()) so.seconds = parse_seconds(suite_seconds);
     const std::vector<Method> methods = all_methods();
     if (list->parsed()) return cmd_list(methods);
     if (show->parsed()) return cmd_show(show_name, show_json);

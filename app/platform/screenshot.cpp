@@ -7,6 +7,7 @@
 #include <stb_image_write.h>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace se {
 
@@ -30,8 +31,14 @@ RgbaImage read_framebuffer(int width, int height) {
 
 void write_png(const RgbaImage& image, const std::string& path) {
   if (image.width <= 0 || image.height <= 0) throw InputError("no image to write to " + path);
-  if (stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4) == 0)
-    throw InputError("cannot write the screenshot '" + path + "' (does its folder exist and is it writable?)");
+  // Encoded in memory, then written through the checked writer: a full disk is an error, not a cut-off PNG.
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.pixels.data(), image.width * 4) == 0)
+    throw InputError("cannot encode the screenshot for '" + path + "'");
+  write_file(path, png, "screenshot");
 }
 
 } // namespace se

@@ -37,11 +37,18 @@ StartupState prepare_startup(const ExplorerOptions& options) {
   StartupState out;
   if (options.use_state) {
     out.state_dir = resolve_state_dir(options.state_dir);
-    if (!out.state_dir)
+    std::error_code ec;
+    if (!out.state_dir) {
       out.messages.push_back("no state directory ($SE_STATE_DIR, $XDG_CONFIG_HOME and $HOME are unset); "
                              "settings will not be remembered");
-    else if (auto problem = load_state(*out.state_dir, out.state))
-      out.messages.push_back(*problem);
+    } else if (std::filesystem::exists(*out.state_dir, ec) && !std::filesystem::is_directory(*out.state_dir, ec)) {
+      out.messages.push_back(fmt::format("the settings folder {} is not a folder; settings will not be remembered",
+                                         out.state_dir->string()));
+      out.state_dir.reset();
+    } else {
+      if (auto problem = load_state(*out.state_dir, out.state)) out.messages.push_back(*problem);
+      if (auto problem = check_imgui_ini(*out.state_dir)) out.messages.push_back(*problem);
+    }
   }
   if (options.stencil) {
     validate(*options.stencil);

@@ -13,6 +13,7 @@
 #include "app/platform/platform.hpp"
 #include "app/platform/screenshot.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace se {
 namespace {
@@ -70,6 +71,7 @@ int run(const CommandLine& cl) {
   const int frames = cl.frames >= 0 ? cl.frames : (cl.headless ? kHeadlessDefaultFrames : -1);
   if (!cl.screenshot.empty() && frames < 1)
     throw InputError("--screenshot needs --headless or --frames N (N >= 1) to know which frame to save");
+  if (!cl.screenshot.empty()) check_writable(cl.screenshot, "screenshot"); // before any frame is drawn
   if (!cl.view.empty()) options.view = cl.view;
   options.lecture = cl.lecture;
   std::filesystem::path record_dir;
@@ -82,6 +84,7 @@ int run(const CommandLine& cl) {
     if (ec || !std::filesystem::is_directory(record_dir))
       throw InputError(fmt::format("--record {}: cannot create that folder ({})", cl.record,
                                    ec ? ec.message() : "a file of that name exists"));
+    check_writable((record_dir / "frame_0001.png").string(), "recorded frame"); // a read-only folder fails now
   }
 
   StartupState startup = prepare_startup(options);

@@ -4,18 +4,20 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace se {
 
 constexpr int kStateVersion = 1;
 constexpr int kMaxStepsPerFrame = 10000;
+constexpr std::size_t kMaxPersistedPath = 4096;         // characters of a remembered file path
+constexpr std::uint64_t kMaxStateBytes = 1 << 20;       // a state file or window layout far larger is not ours
 
 std::string_view to_string(ValueRangeMode m) {
   switch (m) {
@@ -141,6 +143,9 @@ void apply_state_json(ExplorerState& s, const nlohmann::json& j) {
     next.playing = bool_member(j, "playing", "state");
     next.symmetry_lock = bool_member(j, "symmetry_lock", "state");
     next.stencil_ui.file_path = string_member(j, "stencil_file", "state");
+    if (next.stencil_ui.file_path.size() > kMaxPersistedPath)
+      throw InputError(fmt::format("state.stencil_file has {} characters; at most {} are kept",
+                                   next.stencil_ui.file_path.size(), kMaxPersistedPath));
   } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("malformed state: {}", e.what()));
   }
@@ -163,31 +168,46 @@ std::optional<std::filesystem::path> resolve_state_dir(const std::optional<std::
 std::filesystem::path state_file(const std::filesystem::path& dir) { return dir / "state.json"; }
 std::filesystem::path imgui_ini_file(const std::filesystem::path& dir) { return dir / "imgui.ini"; }
 
+namespace {
+
+// Moves an unusable settings file (or whatever stands in its place) aside as <name>.bad, so that neither this start
+// nor the next one reads it again; says what happened.
+std::string set_aside(const std::filesystem::path& path, const char* what, const std::string& problem) {
+  auto kept = path;
+  kept += ".bad";
+  std::error_code ec;
+  std::filesystem::remove_all(kept, ec);
+  std::filesystem::rename(path, kept, ec);
+  return fmt::format("ignored the saved {} {}: {}{}; starting with defaults", what, path.string(), problem,
+                     ec ? fmt::format(" (could not move it aside: {})", ec.message())
+                        : fmt::format(" (kept as {})", kept.filename().string()));
+}
+
+} // namespace
+
 std::optional<std::string> load_state(const std::filesystem::path& dir, ExplorerState& s) {
   const auto path = state_file(dir);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  std::string problem;
-  {
-    std::ifstream in(path);
-    if (!in) return fmt::format("cannot read the saved state {}; starting with defaults", path.string());
-    try {
-      nlohmann::json j;
-      in >> j;
-      apply_state_json(s, j);
-      return std::nullopt;
-    } catch (const nlohmann::json::exception& e) {
-      problem = fmt::format("not valid JSON ({})", e.what());
-    } catch (const InputError& e) {
-      problem = e.what();
-    }
+  try {
+    const nlohmann::json j = parse_json_text(read_text_file(path.string(), "the file", kMaxStateBytes), "the file");
+    apply_state_json(s, j);
+    return std::nullopt;
+  } catch (const InputError& e) {
+    return set_aside(path, "state", e.what()); // kept for inspection, never read again
   }
-  // Keep the bad file for inspection instead of overwriting it with this session's state on exit.
-  auto kept = path;
-  kept += ".bad";
-  std::filesystem::rename(path, kept, ec);
-  return fmt::format("ignored the saved state {}: {}{}", path.string(), problem,
-                     ec ? "" : fmt::format(" (kept as {})", kept.filename().string()));
+}
+
+std::optional<std::string> check_imgui_ini(const std::filesystem::path& dir) {
+  const auto path = imgui_ini_file(dir);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return std::nullopt;
+  if (!std::filesystem::is_regular_file(status)) return set_aside(path, "window layout", "it is not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxStateBytes)
+    return set_aside(path, "window layout", fmt::format("{} bytes, more than a window layout can be", size));
+  return std::nullopt;
 }
 
 void save_state(const std::filesystem::path& dir, const ExplorerState& s) {
@@ -197,11 +217,7 @@ void save_state(const std::filesystem::path& dir, const ExplorerState& s) {
   const auto path = state_file(dir);
   auto temp = path;
   temp += ".tmp";
-  {
-    std::ofstream out(temp);
-    out << state_to_json(s).dump(2) << "\n";
-    if (!out) throw InputError(fmt::format("cannot write {}", temp.string()));
-  }
+  write_file(temp.string(), state_to_json(s).dump(2) + "\n", "the state");
   std::filesystem::rename(temp, path, ec);
   if (ec) throw InputError(fmt::format("cannot replace {}: {}", path.string(), ec.message()));
 }

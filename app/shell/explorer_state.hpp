@@ -119,9 +119,13 @@ std::optional<std::filesystem::path> resolve_state_dir(const std::optional<std::
 std::filesystem::path state_file(const std::filesystem::path& dir);
 std::filesystem::path imgui_ini_file(const std::filesystem::path& dir);
 
-// Loads dir/state.json into `s`. A missing file is not a problem (returns nullopt); an unreadable or
-// corrupt one leaves `s` unchanged, is renamed to state.json.bad, and a message says so.
+// Loads dir/state.json into `s`. A missing file is not a problem (returns nullopt); an unreadable, corrupt or
+// absurd one (not a regular file, larger than a state can be, a name or path beyond what is kept) leaves `s`
+// unchanged, is moved aside to state.json.bad so that no later start reads it, and a message says so.
 std::optional<std::string> load_state(const std::filesystem::path& dir, ExplorerState& s);
+// The window layout Dear ImGui reads: when something other than a regular file of a sane size stands at
+// dir/imgui.ini it is moved aside (imgui.ini.bad) before ImGui could trip over it, and a message says so.
+std::optional<std::string> check_imgui_ini(const std::filesystem::path& dir);
 // Writes dir/state.json atomically (temp file + rename), creating dir; throws InputError on failure.
 void save_state(const std::filesystem::path& dir, const ExplorerState& s);
 

@@ -6,14 +6,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 #include "core/reference.hpp"
 #include "core/streaming_model.hpp"
 #include "kernels/checked_run.hpp"
@@ -140,14 +141,7 @@ RooflineCeilings ceilings_from_json(const nlohmann::json& j, const std::string& 
 // ------------------------------------------------------------------------------------------ recorded
 
 RecordedResults load_recorded_results(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open {}", path.string()));
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{} is not JSON: {}", path.string(), e.what()));
-  }
+  const nlohmann::json j = parse_json_text(read_text_file(path.string(), "results file"), path.string());
   if (!j.is_object() || (!j.contains("results") && !j.contains("rates") && !j.contains("dmma_tflops")))
     throw InputError(fmt::format("{} holds neither benchmark results nor device ceilings", path.string()));
   RecordedResults r;
@@ -167,6 +161,7 @@ RecordedResults load_recorded_results(const std::filesystem::path& path) {
       if (size.empty() || size.size() > 3) throw InputError("size needs 1 to 3 numbers");
       b.extent.dims = static_cast<int>(size.size());
       for (std::size_t d = 0; d < size.size(); ++d) b.extent.n[d] = size[d];
+      validate(b.extent); // a size beyond any grid is the file's problem, not an overflow later
       b.steps = x.value("steps", 0);
       b.fused_steps = x.value("fused_steps", 1);
       b.seconds = x.value("seconds", 0.0);
@@ -522,7 +517,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         const double per_step = t.seconds / std::max(1, t.steps_done);
         if (per_step > q.max_step_seconds)
           stopped[key.label()] = fmt::format("{:.1f} s per step at {}", per_step, e.to_string());
-        const int steps = std::clamp(static_cast<int>(q.seconds_per_run / std::max(per_step, 1e-9)), 1, 100000);
+        const int steps = clamped_int(q.seconds_per_run / std::max(per_step, 1e-9), 1, 100000);
         if (steps > 1) {
           run = MethodRun{q.stencil, e, steps, q.boundary, input, keep_going};
           t = m.run(*plan, run);

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <map>
 #include <optional>
@@ -25,6 +24,7 @@
 #include "app/widgets/plot_widgets.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"
+#include "core/files.hpp"
 
 namespace se {
 namespace {
@@ -375,13 +375,9 @@ void export_all(PerformanceMemory& m, const PlotData& d, const RooflineCeilings*
     all.insert(all.end(), d.recorded.begin(), d.recorded.end());
     all.insert(all.end(), d.recorded_sweep.begin(), d.recorded_sweep.end());
     const fs::path dir(m.export_dir);
-    const auto write = [](const fs::path& path, const std::string& text) {
-      std::ofstream out(path);
-      out << text;
-      if (!out) throw InputError(fmt::format("cannot write {}", path.string()));
-    };
-    write(dir / "performance.csv", records_csv(all));
-    write(dir / "performance.json", performance_json(all, c != nullptr ? *c : RooflineCeilings{}, points).dump(2) + "\n");
+    write_file((dir / "performance.csv").string(), records_csv(all), "performance CSV");
+    write_file((dir / "performance.json").string(),
+               performance_json(all, c != nullptr ? *c : RooflineCeilings{}, points).dump(2) + "\n", "performance JSON");
     m.exported_pngs.clear();
     for (auto [view, name] : {std::pair{&m.bars, "throughput.png"}, {&m.scaling, "scaling.png"}, {&m.roofline, "roofline.png"},
                               {&m.accuracy, "accuracy.png"}}) {

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/flashfft/flashfft_emulation.hpp"
 #include "core/flashfft/flashfft_method.hpp"
+#include "tests/core/message_of.hpp"
 
 using namespace se;
 using cplx = std::complex<double>;
@@ -56,14 +57,7 @@ double max_diff(const std::vector<cplx>& a, const std::vector<cplx>& b) {
 
 int zeros_in(const FftMatrix& m) { return static_cast<int>(std::count(m.values.begin(), m.values.end(), 0.0)); }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no InputError)";
-}
+using se::testing::message_of;
 
 } // namespace
 

@@ -54,7 +54,7 @@ TEST_CASE("spider paper Table 1 at r = 3, c = 8 gives Table 2", "[spider]") {
 TEST_CASE("spider cost of box-2d49p: our count is the paper's formula", "[spider]") {
   const SpiderPlan plan = make_spider_plan(preset("box-2d49p"));
   const SpiderPointCounts counts = spider_point_counts(plan);
-  const auto& paper = paper_row(spider_paper_table(3, 8), "SPIDER");
+  const auto paper = paper_row(spider_paper_table(3, 8), "SPIDER"); // a copy: the table is a temporary
   // 8 mma.sp (16 x 8 x 8 MACs) per 8 x 16 tile: 64 MACs per point, the formula with its ceiling.
   CHECK(counts.macs == paper.computation);
   CHECK(counts.input == 8); // 8 B fragments of 128 per 128 points; the paper loads 7 per 64 (14)

@@ -24,7 +24,7 @@ Stencil random_stencil(std::mt19937& rng, int dims, int r, bool symmetric) {
   std::map<std::pair<int, int>, double> by_class;
   double sum = 0;
   for_each_offset(s, [&](int dx, int dy, int) {
-    const auto key = std::minmax(std::abs(dx), std::abs(dy));
+    const std::pair<int, int> key = std::minmax(std::abs(dx), std::abs(dy)); // a copy: minmax returns references
     if (!by_class.count(key)) by_class[key] = dist(rng);
     s.at(dx, dy) = symmetric ? by_class[key] : dist(rng);
     sum += std::abs(s.at(dx, dy));

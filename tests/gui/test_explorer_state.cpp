@@ -194,3 +194,56 @@ TEST_CASE("saved settings that cannot run here fall back to the defaults with a 
   CHECK_THAT(out.messages[0], Catch::Contains("cannot run here"));
   CHECK(out.state.extent() == ExplorerState{}.extent());
 }
+
+TEST_CASE("settings that are not regular files, or absurd, are set aside and the app starts with defaults",
+          "[gui][state][hostile]") {
+  // A directory where state.json should be: the start goes on, with a message, and the folder is moved aside.
+  TempDir dir;
+  std::filesystem::create_directories(state_file(dir.path()) / "inside");
+  StartupState s = prepare_startup(se::test::options_in(dir));
+  REQUIRE_FALSE(s.messages.empty());
+  CHECK_THAT(s.messages[0], Catch::Contains("ignored the saved state") && Catch::Contains("is a directory"));
+  CHECK(std::filesystem::is_directory(dir.path() / "state.json.bad"));
+  CHECK(s.state.stencil == ExplorerState{}.stencil);
+
+  // A stencil name beyond what is kept: refused and set aside, so that no later start reads it again.
+  TempDir named;
+  nlohmann::json j = state_to_json(ExplorerState{});
+  j["stencil"]["name"] = std::string(100000, 'x');
+  std::ofstream(state_file(named.path())) << j.dump();
+  ExplorerState loaded;
+  const auto message = load_state(named.path(), loaded);
+  REQUIRE(message.has_value());
+  CHECK_THAT(*message, Catch::Contains("100000 characters"));
+  CHECK_FALSE(std::filesystem::exists(state_file(named.path())));
+  CHECK_FALSE(load_state(named.path(), loaded).has_value()); // the next start is clean
+  CHECK(loaded.stencil == ExplorerState{}.stencil);
+
+  // A remembered path beyond what is kept, and trailing text after the object: both set aside.
+  TempDir long_path, trailing;
+  nlohmann::json k = state_to_json(ExplorerState{});
+  k["stencil_file"] = std::string(10000, 'p');
+  std::ofstream(state_file(long_path.path())) << k.dump();
+  CHECK_THAT(load_state(long_path.path(), loaded).value_or(""), Catch::Contains("10000 characters"));
+  std::ofstream(state_file(trailing.path())) << state_to_json(ExplorerState{}).dump() << " and more";
+  CHECK_THAT(load_state(trailing.path(), loaded).value_or(""), Catch::Contains("not valid JSON"));
+
+  // A directory where Dear ImGui's window layout should be is moved aside before ImGui reads it.
+  TempDir ini;
+  std::filesystem::create_directories(imgui_ini_file(ini.path()));
+  StartupState t = prepare_startup(se::test::options_in(ini));
+  REQUIRE_FALSE(t.messages.empty());
+  CHECK_THAT(t.messages[0], Catch::Contains("window layout") && Catch::Contains("not a regular file"));
+  CHECK_FALSE(std::filesystem::exists(imgui_ini_file(ini.path())));
+
+  // A file where the settings folder should be: nothing is remembered, and the start says so.
+  TempDir holder;
+  const std::filesystem::path not_a_folder = holder.path() / "settings";
+  std::ofstream(not_a_folder) << "x";
+  ExplorerOptions o;
+  o.state_dir = not_a_folder.string();
+  StartupState u = prepare_startup(o);
+  REQUIRE_FALSE(u.messages.empty());
+  CHECK_THAT(u.messages[0], Catch::Contains("is not a folder"));
+  CHECK_FALSE(u.state_dir.has_value());
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The sanitizer job (scripts/test.sh runs it after the main suite, and so does CI): core, the CLI and their tests
+# built with clang's AddressSanitizer and UndefinedBehaviorSanitizer (no CUDA, no GUI), every test run under them,
+# then the stencil-file fuzzer for a bounded time (SE_FUZZ_SECONDS, default 60) on its seeds. Any report fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install_packages.sh clang libclang-rt-14-dev
+
+BUILD=build-sanitize
+# -fsanitize=fuzzer-no-link gives the fuzzer coverage of core's code too; the tests link without libFuzzer.
+FLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DSE_WITH_CUDA=OFF -DSE_BUILD_GUI=OFF -DSE_BUILD_FUZZERS=ON "-DCMAKE_CXX_FLAGS=$FLAGS" "-DCMAKE_C_FLAGS=$FLAGS" \
+    "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >"$BUILD-configure.log" 2>&1 || { cat "$BUILD-configure.log"; exit 1; }
+fi
+cmake --build "$BUILD" | grep -v '^ninja: no work to do' || test "${PIPESTATUS[0]}" -eq 0
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc 2>/dev/null || echo 2)"
+
+# The fuzzer writes what it finds into a scratch corpus; the seeds in the repository stay as they are.
+mkdir -p "$BUILD/fuzz-corpus"
+"$BUILD/tests/fuzz/fuzz_stencil_file" -max_total_time="${SE_FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -print_final_stats=1 \
+  "$BUILD/fuzz-corpus" tests/fuzz/corpus/stencil_file assets/stencils 2>&1 | tail -12
+echo "sanitize: ASan+UBSan tests and the stencil-file fuzzer passed"
