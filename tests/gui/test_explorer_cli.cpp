@@ -38,6 +38,12 @@ TEST_CASE("stencil-explorer refuses bad input with exit code 2", "[gui][cli]") {
   expect_input_error(headless + "--window 800", "--window needs WxH");
   expect_input_error("--no-state --frames 0 --screenshot x.png --headless --platform egl", "--screenshot needs");
   expect_input_error("--frames -3", "--frames");
+  // Outputs: a folder that does not exist or a folder in the file's place is refused before any frame is drawn; a
+  // full disk is an error naming the path, never a reported success.
+  expect_input_error(headless + "--screenshot /nonexistent-folder/x.png", "does not exist");
+  expect_input_error(headless + "--screenshot " + dir.str(), "is a directory");
+  expect_input_error(headless + "--screenshot /dev/full", "No space left on device");
+  expect_input_error(headless + "--stencil " + dir.str(), "is a directory");
   expect_input_error("--bogus-flag", "bogus");
 
   const auto bad = dir.path() / "broken.json";
