@@ -9,7 +9,8 @@ namespace se {
 
 struct DeviceInfo {
   bool available = false;
-  std::string reason; // why no device is usable, when !available
+  std::string reason; // why no device is usable, when !available, in a person's words ("no NVIDIA driver found")
+  std::string detail; // the precise reason CUDA gave (for a tooltip), when !available
   int ordinal = -1;
   std::string name;
   int sm_count = 0;

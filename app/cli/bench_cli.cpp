@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/bench_suite.hpp"
+#include "kernels/capabilities.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
 #include "kernels/device.hpp"
@@ -384,6 +385,8 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
 
 int bench_main(int argc, char** argv) {
   CLI::App app{"stencil-bench: run and compare tensor-core stencil methods against an FP64 reference"};
+  app.set_version_flag("--version", [] { return version_report("stencil-bench"); },
+                       "print the version, the git revision and what this machine offers (CUDA, cuDNN, cuFFT, NVRTC)");
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "print the stencil presets and the methods with their availability");
   std::string show_name, show_json;
@@ -452,6 +455,9 @@ int bench_main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s", e.what());
+    return 0;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s (see --help)\n", e.what());
     return 2;

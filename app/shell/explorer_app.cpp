@@ -163,6 +163,7 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
   }
   const DeviceInfo device = query_device(0);
   environment_.compute_device = device.summary();
+  environment_.compute_detail = device.detail;
   environment_.cuda_device = device.available;
   environment_.gl_renderer = gl_renderer_string();
   environment_.gl_version = gl_version_string();

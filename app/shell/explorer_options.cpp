@@ -14,6 +14,7 @@
 #include "app/platform/screenshot.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "kernels/capabilities.hpp"
 
 namespace se {
 namespace {
@@ -129,10 +130,15 @@ int run_explorer(int argc, char** argv) {
   cli.add_option("--view", cl.view, "show one view large: " + view_names());
   cli.add_flag("--lecture", cl.lecture, "lecture mode: larger fonts and the guided tour (PageDown / PageUp)");
   cli.add_option("--record", cl.record, "with --headless: write the lecture tour as numbered PNGs into this folder");
+  cli.set_version_flag("--version", [] { return version_report("stencil-explorer"); },
+                       "print the version, the git revision and what this machine offers (CUDA, cuDNN, cuFFT, NVRTC)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return cli.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what();
+    return 0;
   } catch (const CLI::ParseError& e) {
     std::cerr << "stencil-explorer: " << e.what() << " (see --help)\n";
     return 2;

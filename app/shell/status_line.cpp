@@ -24,6 +24,7 @@ void draw_status_line(ViewContext& ctx) {
     ImGui::TextUnformatted("Compute:");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", env.compute_device.c_str());
+    if (!env.compute_detail.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("CUDA: %s", env.compute_detail.c_str());
     ImGui::SameLine(0, 24);
     ImGui::TextUnformatted("GL:");
     ImGui::SameLine();

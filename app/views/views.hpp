@@ -23,6 +23,7 @@ namespace se {
 // Facts about the machine shown in the status line, gathered once at start.
 struct EnvironmentInfo {
   std::string compute_device; // se::query_device().summary()
+  std::string compute_detail; // without a device: the precise reason CUDA gave (the status line's tooltip)
   std::string gl_renderer;
   std::string gl_version;
   std::string platform;

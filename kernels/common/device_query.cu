@@ -2,6 +2,7 @@
 // machine without a driver cudaGetDeviceCount fails and we report that instead of failing to start.
 // (No fmt here: nvcc rejects fmt's consteval format strings.)
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <string>
 
@@ -25,12 +26,21 @@ DeviceInfo query_device(int ordinal) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    info.reason = std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
+    // CUDA's words ("CUDA driver version is insufficient for CUDA runtime version") are what it says when no
+    // driver is installed at all; the person reading the status line is told that, and CUDA's words go to detail.
+    info.detail = std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
     cudaGetLastError();
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (driver == nullptr) info.reason = "no NVIDIA driver found";
+    else if (err == cudaErrorInsufficientDriver) info.reason = "the NVIDIA driver is older than this build's CUDA needs";
+    else if (err == cudaErrorNoDevice) info.reason = "no NVIDIA GPU found";
+    else info.reason = info.detail;
+    if (driver != nullptr) dlclose(driver);
     return info;
   }
   if (count == 0) {
-    info.reason = "the CUDA driver found no GPU";
+    info.reason = "no NVIDIA GPU found";
+    info.detail = "the CUDA driver found no GPU";
     return info;
   }
   if (ordinal < 0 || ordinal >= count) {

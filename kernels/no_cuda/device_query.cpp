@@ -7,7 +7,8 @@ bool built_with_cuda() { return false; }
 int cuda_device_count() { return 0; }
 DeviceInfo query_device(int) {
   DeviceInfo info;
-  info.reason = "this build has no CUDA support (nvcc was not found when it was configured)";
+  info.reason = "this build has no CUDA support";
+  info.detail = "nvcc was not found when this build was configured, so it has no GPU kernels";
   return info;
 }
 

@@ -41,6 +41,12 @@ const VendorLibrarySearch& cufft_search() {
   return s;
 }
 
+const VendorLibrarySearch& nvrtc_search() {
+  static const VendorLibrarySearch s{"NVRTC (libnvrtc.so.13)", "SE_NVRTC_PATH", candidates_for("libnvrtc.so.13", "cuda_nvrtc"),
+                                     {}};
+  return s;
+}
+
 #if defined(SE_WITHOUT_CUDNN_HEADER)
 constexpr const char* kNoCudnnHeader = "cuDNN: this build found no cudnn.h, so it cannot call cuDNN even where the library exists";
 std::string cudnn_unavailable_reason() { return kNoCudnnHeader; }
@@ -51,5 +57,6 @@ std::unique_ptr<GridStepper> make_cudnn_stepper(Precision, const Stencil&, const
 std::string cudnn_unavailable_reason() { return reason_for(cudnn_search()); }
 #endif
 std::string cufft_unavailable_reason() { return reason_for(cufft_search()); }
+std::string nvrtc_unavailable_reason() { return reason_for(nvrtc_search()); }
 
 } // namespace se

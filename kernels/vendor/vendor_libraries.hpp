@@ -9,6 +9,8 @@ namespace se {
 std::string cudnn_unavailable_reason();
 // Empty when cuFFT loads; otherwise why not.
 std::string cufft_unavailable_reason();
+// Empty when NVRTC (run-time compilation of generated kernels) loads; otherwise why not.
+std::string nvrtc_unavailable_reason();
 
 struct VendorLibrarySearch {
   std::string display_name;
@@ -18,5 +20,6 @@ struct VendorLibrarySearch {
 };
 const VendorLibrarySearch& cudnn_search();
 const VendorLibrarySearch& cufft_search();
+const VendorLibrarySearch& nvrtc_search();
 
 } // namespace se

@@ -91,3 +91,13 @@ TEST_CASE("bad input exits with code 2 and a one-line message") {
     CHECK_THAT(r.output, Catch::Contains(msg));
   }
 }
+
+TEST_CASE("the version flag names the version, the git revision and what the machine offers") {
+  const CommandResult r = bench("--version");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::StartsWith("stencil-bench 0.") && Catch::Contains("(git "));
+  for (const char* what : {"CUDA device:", "cuDNN:", "cuFFT:", "NVRTC:"}) CHECK_THAT(r.output, Catch::Contains(what));
+  // Without a driver the line says so in a person's words, not as CUDA's "driver version is insufficient".
+  CHECK_THAT(r.output, !Catch::Contains("insufficient"));
+}
