@@ -14,6 +14,7 @@
 
 #include "app/widgets/colormap.hpp"
 #include "app/widgets/matrix_widget.hpp"
+#include "app/widgets/plot_widgets.hpp"
 #include "app/views/views.hpp"
 #include "core/flashfft/flashfft_emulation.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
@@ -48,6 +49,8 @@ struct FftMemory {
   Stencil crt_stencil;
   FlashFftPlan crt_plan;
   std::string crt_error;
+
+  PlotView spectrum_view, error_view;                 // zoom of the two line plots
 
   std::shared_ptr<ErrorCurveJob> job;                 // the latest measurement (running or done)
   std::vector<std::shared_ptr<ErrorCurveJob>> retired; // superseded, still running: joined once done
@@ -359,86 +362,30 @@ void draw_dft(const FlashFftPlan& p) {
   draw_matrix(heat_map("inverse_cols", "G, columns swizzled (step 4's A)", p.inverse_cols_swizzled, big));
 }
 
-// A line plot on the draw list: x runs over 0..n-1 (or the samples' own x), y linear or log10.
-struct PlotSeries {
+// A line of values over x as the project's x-y plot (labelled axes, ticks, legend, hover, zoom, PNG export).
+struct LineSeries {
   std::string name;
   std::vector<double> x, y;
   ImU32 color;
 };
 
-void draw_plot(const char* id, const char* title, const std::vector<PlotSeries>& series, ImVec2 size, bool log_y,
-               const char* x_label) {
-  ImGui::PushID(id);
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("plot", size);
-  const bool hovered = ImGui::IsItemHovered();
-  ImGui::PopID();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float line = ImGui::GetTextLineHeight();
-  const float left = ImGui::CalcTextSize("1e-15").x + 10.0f;
-  // The legend goes right of the title, or on a line of its own below it: never over the curves.
-  float legend_w = 0;
-  for (const auto& s : series) legend_w += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
-  const float title_w = ImGui::CalcTextSize(title).x;
-  const bool legend_beside_title = title_w + 24.0f + legend_w <= size.x;
-  const float top = at.y + (legend_beside_title ? line + 6.0f : 2.0f * line + 8.0f);
-  const ImVec2 p0(at.x + left, top), p1(at.x + size.x - 8.0f, at.y + size.y - line - 8.0f);
-  dl->AddRectFilled(p0, p1, IM_COL32(24, 26, 32, 255));
-  dl->AddRect(p0, p1, IM_COL32(90, 94, 104, 255));
-  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), title);
-  auto ty = [&](double v) { return log_y ? std::log10(std::max(v, 1e-18)) : v; };
-  double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
-  for (const auto& s : series)
-    for (std::size_t i = 0; i < s.x.size(); ++i) {
-      if (!std::isfinite(s.y[i])) continue;
-      x_lo = std::min(x_lo, s.x[i]), x_hi = std::max(x_hi, s.x[i]);
-      y_lo = std::min(y_lo, ty(s.y[i])), y_hi = std::max(y_hi, ty(s.y[i]));
-    }
-  if (x_lo > x_hi) return;
-  if (log_y) y_lo = std::floor(y_lo), y_hi = std::ceil(y_hi);
-  if (y_hi - y_lo < 1e-12) y_lo -= 0.5, y_hi += 0.5;
-  if (x_hi - x_lo < 1e-12) x_lo -= 0.5, x_hi += 0.5;
-  auto to_screen = [&](double x, double y) {
-    return ImVec2(p0.x + static_cast<float>((x - x_lo) / (x_hi - x_lo)) * (p1.x - p0.x),
-                  p1.y - static_cast<float>((ty(y) - y_lo) / (y_hi - y_lo)) * (p1.y - p0.y));
-  };
-  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  const int ticks = log_y ? static_cast<int>(y_hi - y_lo) : 4;
-  for (int t = 0; t <= ticks; ++t) {
-    const double v = y_lo + (y_hi - y_lo) * t / std::max(ticks, 1);
-    const float y = p1.y - static_cast<float>(t) / static_cast<float>(std::max(ticks, 1)) * (p1.y - p0.y);
-    if (log_y && ticks > 8 && t % 2 == 1) continue;
-    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(255, 255, 255, 25));
-    const std::string label = log_y ? fmt::format("1e{}", static_cast<int>(std::lround(v))) : compact_number(v, 2);
-    dl->AddText(ImVec2(at.x, y - 0.5f * line), dim, label.c_str());
+void draw_plot(const char* id, std::string title, const std::vector<LineSeries>& series, ImVec2 size, bool log_y,
+               std::string x_label, std::string y_label, PlotView& view) {
+  XYPlot plot;
+  plot.title = std::move(title);
+  plot.x_label = std::move(x_label);
+  plot.y_label = std::move(y_label);
+  plot.y_scale = log_y ? AxisScale::Log : AxisScale::Linear;
+  for (const LineSeries& s : series) {
+    PlotSeries p;
+    p.name = s.name;
+    p.color = s.color;
+    p.style = s.x.size() <= 64 ? PlotSeries::Style::LineAndPoints : PlotSeries::Style::Line;
+    p.x = s.x;
+    p.y = s.y;
+    plot.series.push_back(std::move(p));
   }
-  dl->AddText(ImVec2(p0.x, p1.y + 4.0f), dim, compact_number(x_lo, 3).c_str());
-  const std::string hi = compact_number(x_hi, 3);
-  dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(hi.c_str()).x, p1.y + 4.0f), dim, hi.c_str());
-  dl->AddText(ImVec2(0.5f * (p0.x + p1.x) - 0.5f * ImGui::CalcTextSize(x_label).x, p1.y + 4.0f), dim, x_label);
-  float legend_x = legend_beside_title ? at.x + size.x - 8.0f - legend_w + 16.0f : p0.x;
-  const float legend_y = legend_beside_title ? at.y : at.y + line + 2.0f;
-  for (const auto& s : series) {
-    for (std::size_t i = 0; i + 1 < s.x.size(); ++i)
-      if (std::isfinite(s.y[i]) && std::isfinite(s.y[i + 1]))
-        dl->AddLine(to_screen(s.x[i], s.y[i]), to_screen(s.x[i + 1], s.y[i + 1]), s.color, 2.0f);
-    if (s.x.size() <= 64)
-      for (std::size_t i = 0; i < s.x.size(); ++i)
-        if (std::isfinite(s.y[i])) dl->AddCircleFilled(to_screen(s.x[i], s.y[i]), 3.0f, s.color);
-    dl->AddText(ImVec2(legend_x, legend_y), s.color, s.name.c_str());
-    legend_x += ImGui::CalcTextSize(s.name.c_str()).x + 16.0f;
-  }
-  if (hovered && !series.empty() && !series[0].x.empty()) {
-    const float mx = ImGui::GetIO().MousePos.x;
-    std::size_t best = 0;
-    for (std::size_t i = 0; i < series[0].x.size(); ++i)
-      if (std::abs(to_screen(series[0].x[i], 1).x - mx) < std::abs(to_screen(series[0].x[best], 1).x - mx)) best = i;
-    ImGui::BeginTooltip();
-    ImGui::Text("%s = %g", x_label, series[0].x[best]);
-    for (const auto& s : series)
-      if (best < s.y.size()) ImGui::Text("%s: %.4g", s.name.c_str(), s.y[best]);
-    ImGui::EndTooltip();
-  }
+  draw_xy_plot(id, plot, view, size);
 }
 
 std::vector<double> real_parts(const std::vector<std::complex<double>>& v, std::size_t n) {
@@ -487,8 +434,8 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   ImGui::SameLine(0, 20.0f);
   draw_matrix(spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum));
   // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.
-  PlotSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
-  PlotSeries b{fmt::format("Re k_fᵀ, T = {}", p.fused_steps), {}, {}, IM_COL32(255, 150, 90, 255)};
+  LineSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
+  LineSeries b{fmt::format("Re k_fᵀ, T = {}", p.fused_steps), {}, {}, IM_COL32(255, 150, 90, 255)};
   if (base.dims == 1) {
     const auto kf = spectrum_by_frequency(base, base.kernel_spectrum);
     const auto kft = spectrum_by_frequency(p, p.fused_spectrum);
@@ -502,11 +449,11 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
       a.x.push_back(k), a.y.push_back(base.kernel_spectrum[cell].real());
       b.x.push_back(k), b.y.push_back(p.fused_spectrum[cell].real());
     }
-    auto sort_by_x = [](PlotSeries& series) {
+    auto sort_by_x = [](LineSeries& series) {
       std::vector<std::size_t> order(series.x.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return series.x[i] < series.x[j]; });
-      PlotSeries sorted{series.name, {}, {}, series.color};
+      LineSeries sorted{series.name, {}, {}, series.color};
       for (std::size_t i : order) sorted.x.push_back(series.x[i]), sorted.y.push_back(series.y[i]);
       series = std::move(sorted);
     };
@@ -514,7 +461,8 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   }
   ImGui::SameLine(0, 20.0f);
   draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b},
-            ImVec2(ImGui::GetContentRegionAvail().x, kd.max.y - kd.min.y), false, base.dims == 1 ? "k" : "kx");
+            ImVec2(ImGui::GetContentRegionAvail().x, kd.max.y - kd.min.y), false,
+            base.dims == 1 ? "frequency k (of L)" : "frequency kx (of Lx)", "real part (gain per pass)", mem.spectrum_view);
 
   ImGui::Spacing();
   const std::shared_ptr<ErrorCurveJob> job = mem.job;
@@ -530,14 +478,15 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     draw_unsupported("The error measurement", job->error);
     return;
   }
-  PlotSeries rel{"relative L2 error", {}, {}, IM_COL32(255, 196, 64, 255)};
-  PlotSeries abs{"max |error|", {}, {}, IM_COL32(150, 220, 150, 255)};
+  LineSeries rel{"relative L2 error", {}, {}, IM_COL32(255, 196, 64, 255)};
+  LineSeries abs{"max |error|", {}, {}, IM_COL32(150, 220, 150, 255)};
   for (const FusionErrorSample& e : job->curve) {
     rel.x.push_back(e.fused_steps), rel.y.push_back(e.finite ? e.rel_l2 : NAN);
     abs.x.push_back(e.fused_steps), abs.y.push_back(e.finite ? e.max_abs : NAN);
   }
   draw_plot("error", "measured: one pass with k_fᵀ vs T steps of the FP64 reference (random grid, one periodic tile)",
-            {rel, abs}, ImVec2(ImGui::GetContentRegionAvail().x, plot_h), true, "T");
+            {rel, abs}, ImVec2(ImGui::GetContentRegionAvail().x, plot_h), true, "fused steps T",
+            "error vs FP64 (relative L2; max |abs|)", mem.error_view);
   publish(ctx, "fft.error_curve", fact_numbers(rel.y));
 }
 

@@ -152,6 +152,24 @@ void draw_frame_split(ViewContext& ctx) {
   publish(ctx, "simulation.texture_ms", fmt::format("{:.6f}", store * 1e3));
 }
 
+// Steps too long for a frame run on the simulation's worker thread; the window keeps drawing the grid as it
+// was and shows how far they are (always a line, empty when idle, so the controls below never move).
+void draw_background_progress(ViewContext& ctx) {
+  const Simulation& sim = ctx.simulation;
+  const Simulation::Progress p = sim.progress();
+  if (sim.busy()) {
+    const float fraction = p.total > 0 ? static_cast<float>(p.done) / static_cast<float>(p.total) : 0.0f;
+    const std::string text = fmt::format("computing step {} of {} on a worker thread, {:.1f} s", p.done + 1, p.total,
+                                         p.seconds);
+    ImGui::ProgressBar(fraction, ImVec2(-1, 0), text.c_str());
+  } else {
+    ImGui::Dummy(ImVec2(1, ImGui::GetFrameHeight()));
+  }
+  probe_last_item(ctx.state, "simulation.progress");
+  publish(ctx, "simulation.busy", sim.busy() ? "yes" : "no");
+  publish(ctx, "simulation.progress", fmt::format("{}/{}", p.done, p.total));
+}
+
 void draw_run_controls(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   const Simulation& sim = ctx.simulation;
@@ -180,6 +198,7 @@ void draw_run_controls(ViewContext& ctx) {
   ImGui::Text("%.3f GStencil/s", sim.gstencils());
   ImGui::SetWindowFontScale(1.0f);
   ImGui::Text("step %lld   %.3f ms/step", static_cast<long long>(sim.steps_done()), sim.last_step_seconds() * 1e3);
+  draw_background_progress(ctx);
   draw_frame_split(ctx);
   if (!st.simulation_ui.blocked.empty()) draw_message(UiMessage{"Waiting: " + st.simulation_ui.blocked, true});
   if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {} (Reset starts again)", sim.stopped()), true});
@@ -357,9 +376,22 @@ void draw_heatmap(ViewContext& ctx) {
   ImGui::TextDisabled("%s", caption.c_str());
 
   if (e.dims == 1 && !shown.profile.empty()) {
-    const float lo = static_cast<float>(shown.range_min), hi = static_cast<float>(shown.range_max);
-    ImGui::PlotLines("##profile", shown.profile.data(), static_cast<int>(shown.profile.size()), 0, "values along x",
-                     lo, hi, ImVec2(max_w, std::max(ImGui::GetContentRegionAvail().y - style.ItemSpacing.y, 60.0f)));
+    XYPlot plot;
+    plot.title = "values along x";
+    plot.x_label = "x (grid point)";
+    plot.y_label = "value";
+    plot.y_min = shown.range_min; // the colour map's range: the line and the strip above read alike
+    plot.y_max = shown.range_max;
+    PlotSeries line;
+    line.style = PlotSeries::Style::Line;
+    line.color = IM_COL32(120, 176, 255, 255);
+    for (std::size_t i = 0; i < shown.profile.size(); ++i) {
+      line.x.push_back(static_cast<double>(i) * shown.stride);
+      line.y.push_back(shown.profile[i]);
+    }
+    plot.series.push_back(std::move(line));
+    auto& view = ctx.memory.get<PlotView>("simulation.profile");
+    draw_xy_plot("##profile", plot, view, ImVec2(max_w, std::max(ImGui::GetContentRegionAvail().y - style.ItemSpacing.y, 120.0f)));
     probe_last_item(st, "simulation.profile");
   }
 }
