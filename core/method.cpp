@@ -185,13 +185,21 @@ DescriptorPtr cpu_reference_descriptor() {
   };
   d->summary = streaming_summary;
   d->cpu_backend = Backend::CPU;
-  d->run_cpu = cpu_runner([](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps, const Boundary& b,
-                             const StepProgress& progress) {
+  // The grid goes into the reference's padded layout before the clock starts and comes back after it stops, as
+  // a GPU run's upload and download do: MethodTiming's seconds are the steps alone.
+  d->run_cpu = [](const MethodPlan& p, MethodRun& r) {
     ReferenceOptions options;
-    options.boundary = b;
-    options.progress = progress;
-    return reference_advance(p.stencil, e, v, steps, Precision::FP64, options);
-  });
+    options.boundary = r.boundary;
+    ReferenceStepper stepper(p.stencil, r.extent, r.values, Precision::FP64, options);
+    const auto t0 = std::chrono::steady_clock::now();
+    MethodTiming t;
+    t.steps_done = stepper.advance(r.steps, r.progress);
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stepper.read(r.values);
+    t.passes = fmt::format("{} x 1 step, {} on {} thread{}{}", t.steps_done, to_string(stepper.isa()), stepper.threads(),
+                           stepper.threads() == 1 ? "" : "s", stepper.streaming() ? ", streaming stores" : "");
+    return t;
+  };
   return d;
 }
 

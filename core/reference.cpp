@@ -1,11 +1,19 @@
-// FP64 reference stencil. Halo-padded ping-pong buffers keep the inner loop branch-free and
-// vectorisable (tap-outer, x-inner); rows are split across threads.
+// FP64 reference stencil. Halo-padded ping-pong buffers keep the row kernel branch-free; the row kernel
+// (core/cpu_kernels) holds a few vectors of outputs in registers while it walks the taps; one OpenMP team
+// runs all steps of a call, each thread on its own tiles of the grid.
 #include "core/reference.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <thread>
+#include <omp.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "core/cpu_kernels.hpp"
 #include "core/error.hpp"
 
 namespace se {
@@ -46,124 +54,317 @@ double error_bound(Precision arithmetic, int steps) {
 
 namespace {
 
-struct Padded {
-  std::array<std::int64_t, 3> n{1, 1, 1}; // interior
-  std::array<std::int64_t, 3> p{1, 1, 1}; // padded
-  std::array<std::int64_t, 3> h{0, 0, 0}; // halo width per axis
-  std::size_t index(std::int64_t x, std::int64_t y, std::int64_t z) const { // padded coordinates
-    return static_cast<std::size_t>((z * p[1] + y) * p[0] + x);
+// The padded layout: a halo of r on each side of every axis the stencil has; each row starts its interior at a
+// 64-byte boundary (`lead` doubles in), rows are `pitch` doubles apart (a multiple of 8, never a multiple of
+// 4 KiB, which would make the rows of a column alias in the caches).
+struct Layout {
+  std::array<std::int64_t, 3> n{1, 1, 1};
+  std::array<std::int64_t, 3> h{0, 0, 0};
+  std::int64_t lead = 0, pitch = 1, rows = 1, planes = 1;
+  std::size_t size() const { return static_cast<std::size_t>(pitch * rows * planes); }
+  // Interior coordinates (the halo at -h..-1 and n..n+h-1) to the padded index.
+  std::int64_t index(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    return ((z + h[2]) * rows + (y + h[1])) * pitch + lead + x;
   }
 };
 
-// Periodic halos, one axis after the other so edges and corners come out right.
-void fill_periodic_halo(const Padded& g, std::vector<double>& a) {
-  for (int axis = 0; axis < 3; ++axis) {
-    const std::int64_t h = g.h[axis];
-    if (h == 0) continue;
-    const std::int64_t n = g.n[axis];
-    std::array<std::int64_t, 3> lo{0, 0, 0}, hi = g.p;
-    for (int d = axis + 1; d < 3; ++d) { lo[d] = g.h[d]; hi[d] = g.h[d] + g.n[d]; } // later axes: interior only
-    for (std::int64_t z = lo[2]; z < hi[2]; ++z)
-      for (std::int64_t y = lo[1]; y < hi[1]; ++y)
-        for (std::int64_t x = lo[0]; x < hi[0]; ++x) {
-          std::array<std::int64_t, 3> c{x, y, z};
-          const std::int64_t i = c[axis];
-          if (i >= h && i < h + n) continue;
-          c[axis] = h + (((i - h) % n) + n) % n;
-          a[g.index(x, y, z)] = a[g.index(c[0], c[1], c[2])];
-        }
+Layout make_layout(const Extent& e, int r) {
+  Layout g;
+  for (int d = 0; d < 3; ++d) {
+    g.n[d] = e.n[d];
+    g.h[d] = d < e.dims ? r : 0;
   }
+  g.lead = (g.h[0] + 7) / 8 * 8;
+  g.pitch = (g.lead + g.n[0] + g.h[0] + 7) / 8 * 8;
+  if (g.pitch % 512 == 0) g.pitch += 8;
+  g.rows = g.n[1] + 2 * g.h[1];
+  g.planes = g.n[2] + 2 * g.h[2];
+  return g;
 }
 
-template <typename F> void parallel_rows(std::int64_t rows, int threads, F&& f) {
-  if (threads <= 1 || rows < 2) {
-    f(0, rows);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const std::int64_t chunk = (rows + threads - 1) / threads;
+// A box of interior points one thread updates: z outermost, then y, then a row segment x0..x1.
+struct Tile {
+  std::int64_t x0, x1, y0, y1, z0, z1;
+};
+
+// Splits [0, n) into `parts` ranges; boundaries on multiples of `align` where the range allows.
+std::int64_t split_at(std::int64_t n, int part, int parts, std::int64_t align) {
+  if (part >= parts) return n;
+  const std::int64_t at = n * part / parts;
+  return std::min(n, at / align * align);
+}
+
+// Each thread's tiles. Threads split the outermost axis that has enough points for all of them (z, then y, then
+// x), so every dimension runs on every thread. Inside a thread's box, tiles keep the input a row or plane of
+// output needs (2r+1 rows of the strip in 2D, 2r+1 planes of the block in 3D) within half of L2, so each input
+// point comes from memory once per step: x strips for very wide rows, y blocks for large planes.
+std::vector<std::vector<Tile>> make_tiles(const Layout& g, int dims, int r, int threads) {
+  const std::int64_t budget = std::max<std::int64_t>(cpu_l2_bytes() / 2, 128 << 10);
+  const std::int64_t reach = 2 * r + 1;
+  std::int64_t sx = g.n[0];
+  const std::int64_t rows_per_strip = dims == 3 ? reach * (4 + 2 * r) : reach; // 3D: at least a few rows per block
+  if (dims >= 2 && rows_per_strip * sx * 8 > budget)
+    sx = std::max<std::int64_t>(512, budget / (rows_per_strip * 8) / 8 * 8);
+  std::int64_t ty = g.n[1];
+  if (dims == 3 && reach * (g.n[1] + 2 * r) * sx * 8 > budget)
+    ty = std::clamp<std::int64_t>(budget / (reach * sx * 8) - 2 * r, 4, g.n[1]);
+  int axis = 0;
+  for (int d = dims - 1; d >= 1; --d)
+    if (g.n[d] >= threads) {
+      axis = d;
+      break;
+    }
+  std::vector<std::vector<Tile>> out(static_cast<std::size_t>(threads));
   for (int t = 0; t < threads; ++t) {
-    const std::int64_t b = t * chunk, e = std::min(rows, b + chunk);
-    if (b >= e) break;
-    pool.emplace_back([&f, b, e] { f(b, e); });
+    std::array<std::int64_t, 3> lo{0, 0, 0}, hi = g.n;
+    lo[axis] = split_at(g.n[axis], t, threads, axis == 0 ? 8 : 1);
+    hi[axis] = split_at(g.n[axis], t + 1, threads, axis == 0 ? 8 : 1);
+    if (lo[axis] >= hi[axis]) continue;
+    for (std::int64_t x = lo[0]; x < hi[0]; x += sx)
+      for (std::int64_t y = lo[1]; y < hi[1]; y += ty)
+        out[static_cast<std::size_t>(t)].push_back(
+            {x, std::min(hi[0], x + sx), y, std::min(hi[1], y + ty), lo[2], hi[2]});
   }
-  for (auto& th : pool) th.join();
+  return out;
+}
+
+cpu_kernels::Rounding rounding_for(Precision storage) {
+  switch (storage) {
+  case Precision::FP32: return cpu_kernels::Rounding::FP32;
+  case Precision::FP16: return cpu_kernels::Rounding::FP16;
+  default: return cpu_kernels::Rounding::None;
+  }
 }
 
 } // namespace
 
-int reference_advance(const Stencil& s, const Extent& extent, std::vector<double>& values, int steps,
-                      Precision storage, const ReferenceOptions& options) {
-  validate(s);
-  check_extent_fits_stencil(extent, s);
-  if (steps < 0) throw InputError("the number of steps cannot be negative");
-  if (values.size() != static_cast<std::size_t>(extent.points())) throw InputError("reference: grid size mismatch");
-  const int r = s.radius;
-  Padded g;
-  for (int d = 0; d < 3; ++d) {
-    g.n[d] = extent.n[d];
-    g.h[d] = d < extent.dims ? r : 0;
-    g.p[d] = g.n[d] + 2 * g.h[d];
+struct ReferenceStepper::State {
+  Extent extent;
+  Stencil stencil;
+  Boundary boundary;
+  Precision storage = Precision::FP64;
+  CpuIsa isa = CpuIsa::Baseline;
+  const cpu_kernels::Set* kernels = nullptr;
+  int requested_threads = 0, threads = 1;
+  std::optional<bool> requested_stream;
+  bool stream = false, prefetch = false;
+  Layout g;
+  cpu_kernels::DoubleBuffer buf[2];
+  int current = 0; // buf[current] holds the values
+  std::vector<std::ptrdiff_t> offsets;
+  std::vector<double> weights;
+  std::vector<std::vector<Tile>> tiles;
+
+  // Taps, team size, tiles and store kind for the current stencil and layout.
+  void plan() {
+    offsets.clear();
+    weights.clear();
+    for (const Tap& t : taps(stencil)) {
+      offsets.push_back(static_cast<std::ptrdiff_t>((static_cast<std::int64_t>(t.dz) * g.rows + t.dy) * g.pitch + t.dx));
+      weights.push_back(t.w);
+    }
+    const double work = static_cast<double>(extent.points()) * std::max<std::size_t>(weights.size(), 1);
+    threads = work < 2e5 ? 1 : (requested_threads > 0 ? requested_threads : cpu_thread_count());
+    tiles = make_tiles(g, extent.dims, stencil.radius, threads);
+    stream = requested_stream.value_or(2.0 * static_cast<double>(g.size()) * sizeof(double) >
+                                       static_cast<double>(cpu_llc_bytes()));
+    prefetch = extent.dims >= 2;
   }
-  const std::uint64_t padded_points = static_cast<std::uint64_t>(g.p[0]) * g.p[1] * g.p[2];
-  check_host_memory(padded_points * 2 * sizeof(double), "the reference's two padded buffers");
-  const bool periodic = options.boundary.kind == BoundaryKind::Periodic;
-  std::vector<double> a(padded_points, periodic ? 0.0 : options.boundary.value), b = a;
-  for (std::int64_t z = 0; z < g.n[2]; ++z)
-    for (std::int64_t y = 0; y < g.n[1]; ++y)
-      std::copy_n(values.begin() + static_cast<std::ptrdiff_t>((z * g.n[1] + y) * g.n[0]), g.n[0],
-                  a.begin() + static_cast<std::ptrdiff_t>(g.index(g.h[0], y + g.h[1], z + g.h[2])));
 
-  struct Tap { std::ptrdiff_t offset; double w; };
-  std::vector<Tap> taps;
-  const auto sh = s.shape();
-  for (int dz = 0; dz < sh[2]; ++dz)
-    for (int dy = 0; dy < sh[1]; ++dy)
-      for (int dx = 0; dx < sh[0]; ++dx) {
-        const double w = s.weights[(static_cast<std::size_t>(dz) * sh[1] + dy) * sh[0] + dx];
-        if (w == 0.0) continue;
-        // Offset from the output's padded index to this neighbour.
-        const std::ptrdiff_t off = (static_cast<std::ptrdiff_t>(dz - (sh[2] - 1) / 2) * g.p[1] + (dy - (sh[1] - 1) / 2)) * g.p[0] +
-                                   (dx - r);
-        taps.push_back({off, w});
+  // New buffers for the current stencil's radius, holding `values` inside halos of the boundary value.
+  // Throws InputError (keeping the old buffers) when the machine lacks the memory.
+  void load(std::span<const double> values) {
+    const Layout next = make_layout(extent, stencil.radius);
+    check_host_memory(static_cast<std::uint64_t>(next.size()) * 2 * sizeof(double), "the reference's two padded buffers");
+    cpu_kernels::DoubleBuffer fresh[2] = {cpu_kernels::allocate_doubles(next.size()),
+                                          cpu_kernels::allocate_doubles(next.size())};
+    g = next;
+    buf[0] = std::move(fresh[0]);
+    buf[1] = std::move(fresh[1]);
+    current = 0;
+    plan();
+    const double outside = boundary.kind == BoundaryKind::Periodic ? 0.0 : boundary.value;
+    const std::int64_t padded_rows = g.rows * g.planes;
+    // Written by the threads that will compute on them (first touch), row by row.
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+    for (std::int64_t row = 0; row < padded_rows; ++row) {
+      const std::int64_t y = row % g.rows - g.h[1], z = row / g.rows - g.h[2];
+      for (auto& b : buf) {
+        double* p = b.get() + row * g.pitch;
+        std::fill_n(p, g.pitch, outside);
+        if (y >= 0 && y < g.n[1] && z >= 0 && z < g.n[2])
+          std::copy_n(values.data() + (z * g.n[1] + y) * g.n[0], g.n[0], p + g.lead);
       }
-
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const double work = static_cast<double>(extent.points()) * std::max<std::size_t>(taps.size(), 1);
-  const int threads = work < 2e5 ? 1 : (options.threads > 0 ? options.threads : hw);
-  const std::int64_t rows = g.n[1] * g.n[2];
-
-  int done = 0;
-  for (; done < steps; ++done) {
-    if (periodic) fill_periodic_halo(g, a);
-    parallel_rows(rows, threads, [&](std::int64_t begin, std::int64_t end) {
-      for (std::int64_t row = begin; row < end; ++row) {
-        const std::int64_t y = row % g.n[1], z = row / g.n[1];
-        const std::size_t base = g.index(g.h[0], y + g.h[1], z + g.h[2]);
-        double* out = b.data() + base;
-        const double* in = a.data() + base;
-        std::fill_n(out, g.n[0], 0.0);
-        for (const Tap& t : taps) {
-          const double* src = in + t.offset;
-          const double w = t.w;
-          for (std::int64_t x = 0; x < g.n[0]; ++x) out[x] += w * src[x];
-        }
-        if (storage == Precision::FP32)
-          for (std::int64_t x = 0; x < g.n[0]; ++x) out[x] = static_cast<float>(out[x]);
-        else if (storage == Precision::FP16)
-          for (std::int64_t x = 0; x < g.n[0]; ++x) out[x] = round_to_half(out[x]);
-      }
-    });
-    std::swap(a, b);
-    if (options.progress && !options.progress(done + 1, steps)) {
-      ++done;
-      break;
     }
   }
-  for (std::int64_t z = 0; z < g.n[2]; ++z)
-    for (std::int64_t y = 0; y < g.n[1]; ++y)
-      std::copy_n(a.begin() + static_cast<std::ptrdiff_t>(g.index(g.h[0], y + g.h[1], z + g.h[2])), g.n[0],
-                  values.begin() + static_cast<std::ptrdiff_t>((z * g.n[1] + y) * g.n[0]));
+
+  void read(std::span<double> out) const {
+    const double* a = buf[current].get();
+    const std::int64_t rows = g.n[1] * g.n[2];
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+    for (std::int64_t row = 0; row < rows; ++row)
+      std::copy_n(a + g.index(0, row % g.n[1], row / g.n[1]), g.n[0], out.data() + row * g.n[0]);
+  }
+
+  // Periodic halos of `a`, axis after axis so edges and corners come out right; called by every thread of the team.
+  void fill_periodic_halo(double* a) const {
+    const std::int64_t nx = g.n[0], hx = g.h[0];
+    if (hx > 0) {
+      const std::int64_t rows = g.n[1] * g.n[2];
+#pragma omp for schedule(static)
+      for (std::int64_t row = 0; row < rows; ++row) {
+        double* p = a + g.index(0, row % g.n[1], row / g.n[1]);
+        std::copy_n(p + nx - hx, hx, p - hx);
+        std::copy_n(p, hx, p + nx);
+      }
+    }
+    if (g.h[1] > 0) {
+      const std::int64_t hy = g.h[1], ny = g.n[1];
+#pragma omp for schedule(static)
+      for (std::int64_t z = 0; z < g.n[2]; ++z)
+        for (std::int64_t i = 0; i < hy; ++i) {
+          const std::int64_t row0 = g.index(-g.lead, 0, z) - hy * g.pitch; // the first halo row of plane z
+          std::copy_n(a + row0 + (ny + i) * g.pitch, g.pitch, a + row0 + i * g.pitch);
+          std::copy_n(a + row0 + (hy + i) * g.pitch, g.pitch, a + row0 + (hy + ny + i) * g.pitch);
+        }
+    }
+    if (g.h[2] > 0) {
+      const std::int64_t hz = g.h[2], nz = g.n[2], plane = g.rows * g.pitch;
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < hz; ++i) {
+        std::copy_n(a + (nz + i) * plane, plane, a + i * plane);
+        std::copy_n(a + (hz + i) * plane, plane, a + (hz + nz + i) * plane);
+      }
+    }
+  }
+};
+
+ReferenceStepper::ReferenceStepper(const Stencil& s, const Extent& extent, std::span<const double> values,
+                                   Precision storage, const ReferenceOptions& options)
+    : state_(std::make_unique<State>()) {
+  validate(s);
+  check_extent_fits_stencil(extent, s);
+  if (values.size() != static_cast<std::size_t>(extent.points())) throw InputError("reference: grid size mismatch");
+  State& st = *state_;
+  st.extent = extent;
+  st.stencil = s;
+  st.boundary = options.boundary;
+  st.storage = storage;
+  st.isa = options.isa.value_or(best_cpu_isa());
+  st.kernels = &cpu_kernels::kernels(st.isa);
+  st.requested_threads = options.threads;
+  st.requested_stream = options.streaming_stores;
+  st.load(values);
+}
+
+ReferenceStepper::~ReferenceStepper() = default;
+ReferenceStepper::ReferenceStepper(ReferenceStepper&&) noexcept = default;
+ReferenceStepper& ReferenceStepper::operator=(ReferenceStepper&&) noexcept = default;
+
+void ReferenceStepper::set_rule(const Stencil& s, const Boundary& boundary, Precision storage) {
+  validate(s);
+  check_extent_fits_stencil(state_->extent, s);
+  State& st = *state_;
+  const bool same_halo = s.radius == st.stencil.radius && boundary.kind == st.boundary.kind &&
+                         (boundary.kind == BoundaryKind::Periodic || boundary.value == st.boundary.value);
+  st.storage = storage;
+  if (same_halo) {
+    st.stencil = s;
+    st.plan();
+    return;
+  }
+  const std::vector<double> v = values();
+  const Stencil old_stencil = st.stencil;
+  const Boundary old_boundary = st.boundary;
+  st.stencil = s;
+  st.boundary = boundary;
+  try {
+    st.load(v);
+  } catch (...) {
+    st.stencil = old_stencil;
+    st.boundary = old_boundary;
+    throw;
+  }
+}
+
+int ReferenceStepper::advance(int steps, const StepProgress& progress) {
+  if (steps < 0) throw InputError("the number of steps cannot be negative");
+  State& st = *state_;
+  const cpu_kernels::Set& k = *st.kernels;
+  cpu_kernels::Taps taps{st.offsets.data(), st.weights.data(), static_cast<int>(st.weights.size())};
+  if (!st.offsets.empty()) {
+    taps.prefetch = st.prefetch;
+    taps.prefetch_offset = *std::max_element(st.offsets.begin(), st.offsets.end());
+  }
+  const cpu_kernels::Rounding rounding = rounding_for(st.storage);
+  const bool periodic = st.boundary.kind == BoundaryKind::Periodic;
+  const int planned = st.threads;
+  int done = 0;
+  bool stop = false;
+  std::exception_ptr failure;
+  // One team for the whole run: the threads wait at barriers between steps instead of being created per step.
+#pragma omp parallel num_threads(planned) if (planned > 1)
+  {
+    const int team = omp_get_num_threads(), me = omp_get_thread_num();
+    double* a = st.buf[st.current].get();
+    double* b = st.buf[1 - st.current].get();
+    for (int step = 0; step < steps; ++step) {
+      if (periodic) st.fill_periodic_halo(a);
+      for (int t = me; t < planned; t += team) // a smaller team than planned still covers every tile
+        for (const Tile& tile : st.tiles[static_cast<std::size_t>(t)])
+          for (std::int64_t z = tile.z0; z < tile.z1; ++z) {
+            const std::int64_t i = st.g.index(tile.x0, tile.y0, z);
+            k.rows({b + i, a + i, tile.x1 - tile.x0, tile.y1 - tile.y0, static_cast<std::ptrdiff_t>(st.g.pitch)}, taps,
+                   rounding, st.stream);
+          }
+      if (st.stream) cpu_kernels::store_fence();
+      std::swap(a, b);
+#pragma omp barrier
+#pragma omp master
+      {
+        done = step + 1;
+        if (progress) {
+          try {
+            stop = !progress(done, steps);
+          } catch (...) {
+            failure = std::current_exception();
+            stop = true;
+          }
+        }
+      }
+      if (progress) {
+#pragma omp barrier
+      }
+      if (stop) break;
+    }
+  }
+  if (done % 2 == 1) st.current = 1 - st.current;
+  if (failure) std::rethrow_exception(failure);
+  return done;
+}
+
+void ReferenceStepper::read(std::span<double> out) const {
+  if (out.size() != static_cast<std::size_t>(state_->extent.points())) throw InputError("reference: grid size mismatch");
+  state_->read(out);
+}
+
+std::vector<double> ReferenceStepper::values() const {
+  std::vector<double> v(static_cast<std::size_t>(state_->extent.points()));
+  state_->read(v);
+  return v;
+}
+
+const Extent& ReferenceStepper::extent() const { return state_->extent; }
+CpuIsa ReferenceStepper::isa() const { return state_->isa; }
+int ReferenceStepper::threads() const { return state_->threads; }
+bool ReferenceStepper::streaming() const { return state_->stream; }
+
+int reference_advance(const Stencil& s, const Extent& extent, std::vector<double>& values, int steps,
+                      Precision storage, const ReferenceOptions& options) {
+  if (steps < 0) throw InputError("the number of steps cannot be negative");
+  ReferenceStepper stepper(s, extent, values, storage, options);
+  const int done = stepper.advance(steps, options.progress);
+  stepper.read(values);
   return done;
 }
 

@@ -1,10 +1,14 @@
-// The FP64 reference every method is checked against: a multi-threaded CPU stencil that advances a
+// The FP64 reference every method is checked against: a multi-threaded, vectorised CPU stencil that advances a
 // grid T steps (ping-pong through halo-padded buffers), and error metrics between grids.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "core/cpu_features.hpp"
 #include "core/grid.hpp"
 #include "core/stencil.hpp"
 
@@ -22,8 +26,47 @@ using StepProgress = std::function<bool(int done, int total)>;
 
 struct ReferenceOptions {
   Boundary boundary{};
-  int threads = 0;           // 0: every hardware thread
-  StepProgress progress{};   // optional
+  int threads = 0;           // 0: every thread this process may run on (small grids take one)
+  StepProgress progress{};   // optional; called on the calling thread
+  std::optional<CpuIsa> isa; // the vector ISA to run (default best_cpu_isa()); throws InputError if unsupported
+  std::optional<bool> streaming_stores; // default: when the two buffers exceed the last-level cache
+};
+
+// Every point is out(x) = ((0 + w0*in(x+d0)) + w1*in(x+d1)) + ...: the non-zero weights in weight-array order
+// (x fastest), each product rounded and then added (no fused multiply-add), so every ISA, thread count and
+// blocking gives the same bits as a plain scalar loop in that order.
+//
+// A grid held in the reference's own layout between runs: halo-padded ping-pong buffers (rows 64-byte aligned),
+// one OpenMP thread team per advance() (threads over the whole grid in every dimension, blocked to stay in L2
+// where the stencil's planes would not), vector rows of the dispatched ISA, non-temporal stores where the
+// buffers exceed the last-level cache. The live view keeps one between frames so a step costs one pass.
+class ReferenceStepper {
+public:
+  // Takes `values` (laid out as `extent`, x fastest). Throws InputError for an invalid stencil, an extent the
+  // stencil does not fit, a size mismatch or more memory than the machine has. options.progress is not kept.
+  ReferenceStepper(const Stencil& s, const Extent& extent, std::span<const double> values, Precision storage,
+                   const ReferenceOptions& options = {});
+  ~ReferenceStepper();
+  ReferenceStepper(ReferenceStepper&&) noexcept;
+  ReferenceStepper& operator=(ReferenceStepper&&) noexcept;
+
+  // A new update rule on the same values (a wider radius re-pads them). Throws InputError like the constructor.
+  void set_rule(const Stencil& s, const Boundary& boundary, Precision storage);
+  // Advances `steps` base steps, rounding to the storage precision after each; returns the steps done (fewer
+  // only when progress returned false). An exception from progress ends the run and is rethrown.
+  int advance(int steps, const StepProgress& progress = {});
+  // The values (x fastest), into `out` of extent().points() elements, or as a new vector.
+  void read(std::span<double> out) const;
+  std::vector<double> values() const;
+
+  const Extent& extent() const;
+  CpuIsa isa() const;
+  int threads() const;      // the team size advance() uses
+  bool streaming() const;   // whether rows are stored non-temporally (buffers larger than the last-level cache)
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Advances `values` (laid out as `extent`, x fastest) by `steps` base-stencil steps with FP64 arithmetic.

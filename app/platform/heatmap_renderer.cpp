@@ -53,6 +53,7 @@ void HeatmapRenderer::specify_values(int width, int height, const float* data) {
   width_ = width;
   height_ = height;
   image_.resize(width_, height_);
+  dirty_ = true;
 }
 
 void HeatmapRenderer::upload(const GridSlice& slice) {
@@ -66,6 +67,7 @@ void HeatmapRenderer::upload(const GridSlice& slice) {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RED, GL_FLOAT, slice.values.data());
   }
+  dirty_ = true;
 }
 
 ValueRange HeatmapRenderer::store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store) {
@@ -78,6 +80,7 @@ ValueRange HeatmapRenderer::store_on_device(int width, int height, const std::fu
     glFinish();
     interop_ = std::make_unique<CudaGlTexture>(values_.id(), width_, height_);
   }
+  dirty_ = true;
   return interop_->store(store);
 }
 
@@ -91,10 +94,17 @@ void HeatmapRenderer::set_colormap(Colormap c) {
   set_bound_texture_sampling(GL_LINEAR);
   colormap_ = c;
   have_lut_ = true;
+  dirty_ = true;
 }
 
 void HeatmapRenderer::render(float value_min, float value_max) {
   if (width_ == 0) return;
+  // The same values, colours and range as the image already holds: nothing to draw (a paused run, a software
+  // renderer that would otherwise colour every point of a large grid again each frame).
+  if (!dirty_ && value_min == rendered_min_ && value_max == rendered_max_) return;
+  dirty_ = false;
+  rendered_min_ = value_min;
+  rendered_max_ = value_max;
   GLint previous_fbo = 0, viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_fbo);
   glGetIntegerv(GL_VIEWPORT, viewport);

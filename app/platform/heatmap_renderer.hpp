@@ -24,7 +24,8 @@ public:
   // cannot be shared with CUDA (no CUDA build or device, GL on a software renderer) or is too large.
   ValueRange store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store);
   void set_colormap(Colormap c);
-  // Colours the values into image_texture(); values outside [value_min, value_max] are clamped.
+  // Colours the values into image_texture(); values outside [value_min, value_max] are clamped. Does nothing
+  // when neither the values, the colormap nor the range changed since the last call.
   void render(float value_min, float value_max);
 
   unsigned values_texture() const { return values_.id(); }
@@ -48,6 +49,8 @@ private:
   OffscreenTarget image_;
   Colormap colormap_ = Colormap::Viridis;
   bool have_lut_ = false;
+  bool dirty_ = true; // values or colours changed since the image was last coloured
+  float rendered_min_ = 0, rendered_max_ = 0;
   int width_ = 0, height_ = 0;
   int max_side_ = 2048;
   int max_texture_side_ = 2048;

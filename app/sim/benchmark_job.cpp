@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checked_math.hpp"
+#include "core/cpu_roofs.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/reference.hpp"
@@ -49,59 +50,15 @@ std::vector<Extent> sweep_sizes(int dims, bool quick, bool gpu) {
 // ---------------------------------------------------------------------------------------------- ceilings
 
 RooflineCeilings measure_cpu_ceilings(const std::stop_token& stop) {
-  const int threads = std::max(1u, std::thread::hardware_concurrency());
+  // core's probes: the reference's own kernels, every thread, the dispatched ISA's vectors (named in the legend).
+  CpuRoofOptions options;
+  options.keep_going = [&stop] { return !stop.stop_requested(); };
+  const CpuRoofs roofs = measure_cpu_roofs(options);
   RooflineCeilings c;
-  c.device = fmt::format("CPU ({} thread{})", threads, threads == 1 ? "" : "s");
+  c.device = roofs.device();
   c.source = "measured now";
-  // Copy: 2 x 64 MiB, far beyond any cache, each thread its own slice; the best of a few repeats.
-  const std::size_t n = std::size_t{8} << 20;
-  std::vector<double> src(n, 1.0), dst(n, 0.0);
-  double best = 0;
-  for (int rep = 0; rep < 4 && !stop.stop_requested(); ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    {
-      std::vector<std::jthread> pool;
-      for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-          const std::size_t a = n * t / threads, b = n * (t + 1) / threads;
-          std::copy(src.begin() + static_cast<std::ptrdiff_t>(a), src.begin() + static_cast<std::ptrdiff_t>(b),
-                    dst.begin() + static_cast<std::ptrdiff_t>(a));
-        });
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s > 0) best = std::max(best, 2.0 * n * sizeof(double) / s / 1e9);
-    std::swap(src, dst);
-  }
-  c.bandwidth_gbs = best;
-  // FP64 multiply-adds: eight independent chains per thread so the adder pipelines stay full. The best of a
-  // few repeats, as for the copy: a roof measured while something else had the cores would sit under the
-  // methods measured later.
-  constexpr int kChains = 8;
-  constexpr long kIters = 4'000'000;
-  double best_tflops = 0;
-  for (int rep = 0; rep < 3 && !stop.stop_requested(); ++rep) {
-    std::vector<double> sink(static_cast<std::size_t>(threads), 0.0);
-    const auto t0 = std::chrono::steady_clock::now();
-    {
-      std::vector<std::jthread> pool;
-      for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&sink, t] {
-          double x[kChains];
-          for (int k = 0; k < kChains; ++k) x[k] = 1.0 + 1e-9 * (k + t);
-          const double a = 0.999999999, b = 1e-9;
-          for (long i = 0; i < kIters; ++i)
-            for (int k = 0; k < kChains; ++k) x[k] = x[k] * a + b;
-          double sum = 0;
-          for (double v : x) sum += v;
-          sink[static_cast<std::size_t>(t)] = sum; // keeps the loop from being optimised away
-        });
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    double check = 0;
-    for (double v : sink) check += v;
-    if (s > 0 && std::isfinite(check)) best_tflops = std::max(best_tflops, 2.0 * kChains * kIters * threads / s / 1e12);
-  }
-  if (best_tflops > 0) c.compute.push_back({"CPU FP64 multiply-add", best_tflops});
+  c.bandwidth_gbs = roofs.copy_gbs;
+  if (roofs.fma_gflops > 0) c.compute.push_back({roofs.fma_name(), roofs.fma_gflops / 1e3});
   return c;
 }
 

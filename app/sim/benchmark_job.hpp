@@ -51,17 +51,18 @@ std::vector<Extent> sweep_sizes(int dims, bool quick, bool gpu);
 
 // Roofs of a roofline: the memory bandwidth and the compute rates, measured (never from a data sheet).
 struct ComputeRoof {
-  std::string name; // "mma.m8n8k4.f64", "CPU FP64 multiply-add"
+  std::string name; // "mma.m8n8k4.f64", "CPU FP64 FMA (AVX-512, 2 threads)"
   double tflops = 0;
 };
 struct RooflineCeilings {
-  std::string device;     // GPU name, or "CPU (<n> threads)"
+  std::string device;     // GPU name, or "<CPU model> (CPU, <n> threads, <ISA>)"
   std::string source;     // "measured now", "assets/results/NVIDIA_H200.json"
   double bandwidth_gbs = 0;
   std::vector<ComputeRoof> compute;
   bool empty() const { return bandwidth_gbs <= 0; }
 };
-// The CPU's own roofs: a multi-threaded copy (bytes read + written) and FP64 multiply-add chains. ~0.5 s.
+// The CPU's own roofs (core/cpu_roofs.hpp): a copy on every thread with the dispatched ISA's vectors and
+// non-temporal stores (bytes read + written), and FP64 multiply-add chains on every thread. ~0.5 s.
 RooflineCeilings measure_cpu_ceilings(const std::stop_token& stop = {});
 // The GPU's roofs from kernels' measure_device_ceilings (copy and the MMA shapes); throws InputError without one.
 RooflineCeilings measure_gpu_ceilings();

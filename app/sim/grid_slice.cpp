@@ -12,16 +12,17 @@
 namespace se {
 
 ValueRange finite_range(std::span<const double> values) {
-  ValueRange r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), 0};
-  for (double v : values) {
-    if (!std::isfinite(v)) {
-      ++r.not_finite;
-      continue;
-    }
-    r.min = std::min(r.min, v);
-    r.max = std::max(r.max, v);
+  // Branch-free, so the compiler vectorises it: the live view scans every value of a frame.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  std::int64_t bad = 0;
+  constexpr double kMax = std::numeric_limits<double>::max();
+  for (const double v : values) {
+    const bool finite = v >= -kMax && v <= kMax; // false for NaN and +-Inf
+    lo = finite && v < lo ? v : lo;
+    hi = finite && v > hi ? v : hi;
+    bad += finite ? 0 : 1;
   }
-  return r;
+  return ValueRange{lo, hi, bad};
 }
 
 std::int64_t resolve_z_slice(const Extent& extent, int requested) {
@@ -44,6 +45,12 @@ GridSlice extract_slice(std::span<const double> values, const Extent& extent, st
   s.z = z;
   s.values.resize(static_cast<std::size_t>(s.width) * s.height);
   const std::size_t plane = static_cast<std::size_t>(z * nx * ny);
+  if (s.stride == 1) { // every point: whole rows, converted as they are copied
+    std::transform(values.begin() + static_cast<std::ptrdiff_t>(plane),
+                   values.begin() + static_cast<std::ptrdiff_t>(plane + s.values.size()), s.values.begin(),
+                   [](double v) { return static_cast<float>(v); });
+    return s;
+  }
   for (int y = 0; y < s.height; ++y)
     for (int x = 0; x < s.width; ++x)
       s.values[static_cast<std::size_t>(y) * s.width + x] = static_cast<float>(

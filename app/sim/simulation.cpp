@@ -65,26 +65,45 @@ public:
   MethodKey method() const override { return {}; }
   Precision arithmetic() const override { return Precision::FP64; }
   void load(const SimulationSetup& setup, std::vector<double> values) override {
+    ReferenceOptions options;
+    options.boundary = setup.boundary;
+    stepper_.emplace(setup.stencil, setup.extent, values, setup.storage, options);
     setup_ = setup;
     values_ = std::move(values);
+    stale_ = false;
   }
   void reconfigure(const SimulationSetup& setup) override {
-    validate(setup.stencil);
-    check_extent_fits_stencil(setup.extent, setup.stencil);
+    stepper_->set_rule(setup.stencil, setup.boundary, setup.storage); // the grid stays in the stepper
     setup_ = setup;
   }
-  double advance(int steps) override {
+  Advanced advance(int steps, const StepProgress& progress) override {
     const auto start = std::chrono::steady_clock::now();
+    Advanced a;
+    a.steps = stepper_->advance(steps, progress);
+    a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stale_ = true;
+    return a;
+  }
+  std::span<const double> values() const override {
+    if (stale_) {
+      stepper_->read(values_);
+      stale_ = false;
+    }
+    return values_;
+  }
+  void edit(const GridEdit& edit) override {
+    values(); // brings values_ up to date
+    apply_edit(values_, setup_.extent, edit, setup_.storage);
     ReferenceOptions options;
     options.boundary = setup_.boundary;
-    reference_advance(setup_.stencil, setup_.extent, values_, steps, setup_.storage, options);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stepper_.emplace(setup_.stencil, setup_.extent, values_, setup_.storage, options);
   }
-  std::span<const double> values() const override { return values_; }
 
 private:
   SimulationSetup setup_{};
-  std::vector<double> values_;
+  std::optional<ReferenceStepper> stepper_;
+  mutable std::vector<double> values_; // the stepper's values, read out when someone asks after a step
+  mutable bool stale_ = false;
 };
 
 // FP16 storage holds at most 65504: before each advance, the bound of core's check_fp16_range on the values
@@ -162,9 +181,16 @@ public:
     values_ = std::move(values);
   }
   void reconfigure(const SimulationSetup& setup) override { accept(setup, plan_for(setup), values_); }
-  double advance(int steps) override {
+  Advanced advance(int steps, const StepProgress& progress) override {
     guard_.before_advance(method_.id, steps);
-    MethodRun run{setup_.stencil, setup_.extent, steps, setup_.boundary, std::move(values_), {}};
+    bool cancelled = false; // the emulation stopped because progress said so, not by itself
+    StepProgress watched;
+    if (progress)
+      watched = [&](int done, int total) {
+        cancelled = !progress(done, total);
+        return !cancelled;
+      };
+    MethodRun run{setup_.stencil, setup_.extent, steps, setup_.boundary, std::move(values_), watched};
     MethodTiming t;
     try {
       t = method_.run(*plan_, run);
@@ -173,11 +199,15 @@ public:
       throw;
     }
     values_ = std::move(run.values);
-    if (t.steps_done != steps)
+    if (t.steps_done != steps && !cancelled)
       throw InputError(fmt::format("{} did {} of the {} steps asked for", method_.id, t.steps_done, steps));
-    return t.seconds;
+    return {t.steps_done, t.seconds};
   }
   std::span<const double> values() const override { return values_; }
+  void edit(const GridEdit& edit) override {
+    apply_edit(values_, setup_.extent, edit, method_.precision);
+    guard_.start(method_, setup_.stencil, values_); // FP16 runs check their range from the painted grid
+  }
 
 private:
   std::vector<double> values_;
@@ -214,11 +244,18 @@ public:
     host_ = std::move(current);
     host_stale_ = false;
   }
-  double advance(int steps) override {
+  Advanced advance(int steps, const StepProgress&) override {
     guard_.before_advance(method_.id, steps);
     const double seconds = run_->advance(steps);
     host_stale_ = true;
-    return seconds;
+    return {steps, seconds};
+  }
+  bool runs_on_host() const override { return false; }
+  void edit(const GridEdit& edit) override {
+    run_->edit(edit); // on the device grid, where the next step reads it
+    host_stale_ = true;
+    // FP16 runs check their range from the painted grid: the one download painting costs them.
+    if (method_.precision == Precision::FP16) guard_.start(method_, setup_.stencil, values());
   }
   std::span<const double> values() const override {
     if (host_stale_) {
@@ -280,8 +317,26 @@ void ThroughputMeter::add(double point_steps, double seconds) {
 
 double ThroughputMeter::gstencils() const { return shown_; }
 
-Simulation::Simulation(std::unique_ptr<SimulationBackend> backend) : backend_(std::move(backend)) {
-  if (!backend_) throw InputError("a simulation needs a backend");
+Simulation::Simulation(std::unique_ptr<SimulationBackend> backend) {
+  if (!backend) throw InputError("a simulation needs a backend");
+  take_backend(std::move(backend));
+}
+
+Simulation::~Simulation() {
+  pending_.reset();
+  if (busy_) cancel_background();
+  if (worker_.joinable()) {
+    worker_.request_stop(); // wakes its interruptible wait
+    worker_.join();         // before the mutex and condition variables it waits on go
+  }
+}
+
+void Simulation::take_backend(std::unique_ptr<SimulationBackend> backend) {
+  backend_ = std::move(backend);
+  backend_name_ = backend_->name();
+  method_ = backend_->method();
+  arithmetic_ = backend_->arithmetic();
+  predicted_step_seconds_ = 0;
 }
 
 namespace {
@@ -302,6 +357,9 @@ template <typename F> void as_input_error(const std::string& what, F&& f) {
 
 void Simulation::reset(const SimulationSetup& setup) {
   check_simulation_setup(setup);
+  pending_.reset();
+  pending_edits_.clear();
+  if (busy_) cancel_background();
   std::vector<double> values = initial_values(setup.extent, setup.initial, setup.seed);
   const ValueRange range = finite_range(values);
   as_input_error(backend_->name(), [&] { backend_->load(setup, std::move(values)); });
@@ -311,15 +369,26 @@ void Simulation::reset(const SimulationSetup& setup) {
   ++version_;
   meter_.clear();
   stopped_.clear();
+  pending_.reset();
+  predicted_step_seconds_ = 0;
   initial_min_ = range.empty() ? 0.0 : range.min;
   initial_max_ = range.empty() ? 0.0 : range.max;
 }
 
 void Simulation::apply(const SimulationSetup& setup) {
-  if (loaded_ && setup == setup_) return;
+  poll();
+  if (loaded_ && setup == setup_) {
+    pending_.reset();
+    return;
+  }
   if (!loaded_ || !setup.same_grid(setup_)) return reset(setup);
+  if (busy_) { // a new rule for the same grid: taken as soon as the background advance ends
+    pending_ = setup;
+    return;
+  }
   // The same grid: its memory was checked when it was made; the backend checks the new rule (once, as it plans).
   as_input_error(backend_->name(), [&] { backend_->reconfigure(setup); });
+  if (setup.stencil.radius != setup_.stencil.radius || setup.storage != setup_.storage) predicted_step_seconds_ = 0;
   setup_ = setup;
   meter_.clear();
   stopped_.clear();
@@ -327,34 +396,181 @@ void Simulation::apply(const SimulationSetup& setup) {
 
 void Simulation::use_backend(std::unique_ptr<SimulationBackend> backend) {
   if (!backend) throw InputError("a simulation needs a backend");
+  pending_.reset();
+  pending_edits_.clear();
+  if (busy_) cancel_background();
   if (loaded_) {
     std::vector<double> values = initial_values(setup_.extent, setup_.initial, setup_.seed);
     as_input_error(backend->name(), [&] { backend->load(setup_, std::move(values)); });
   }
-  backend_ = std::move(backend); // the old run (and its device memory) goes only once the new one started
+  take_backend(std::move(backend)); // the old run (and its device memory) goes only once the new one started
   steps_done_ = 0;
   ++version_;
   meter_.clear();
   stopped_.clear();
+  pending_.reset();
   last_step_seconds_ = last_advance_seconds_ = last_show_seconds_ = 0;
 }
 
+void Simulation::edit(const GridEdit& edit) {
+  poll();
+  if (!loaded_) return;
+  if (busy_) {
+    pending_edits_.push_back(edit);
+    return;
+  }
+  as_input_error(backend_->name(), [&] { backend_->edit(edit); });
+  ++edits_applied_;
+  ++version_;
+}
+
+void Simulation::account(const SimulationBackend::Advanced& done) {
+  steps_done_ += done.steps;
+  ++version_;
+  if (done.steps <= 0) return;
+  meter_.add(static_cast<double>(setup_.extent.points()) * done.steps, done.seconds);
+  last_step_seconds_ = done.seconds / done.steps;
+  predicted_step_seconds_ = last_step_seconds_;
+}
+
 void Simulation::advance(int steps) {
-  if (!loaded_ || steps <= 0 || !stopped_.empty()) return;
+  poll();
+  if (!loaded_ || steps <= 0 || !stopped_.empty() || busy_) return;
+  // Steps known to be short run here, on the caller's thread; GPU runs always do (their frames go through GL).
+  // Before a step was measured, a grid of a few thousand points is taken to be short whatever the method.
+  const double work = static_cast<double>(setup_.extent.points()) * std::max(setup_.stencil.nonzero_count(), 1);
+  const bool inline_run = !backend_->runs_on_host() ||
+                          (predicted_step_seconds_ > 0 ? predicted_step_seconds_ * steps < kInlineSeconds
+                                                       : work * steps <= kInlineWork);
+  if (!inline_run) {
+    start_background(steps);
+    std::unique_lock lock(mutex_);
+    finished_cv_.wait_for(lock, std::chrono::duration<double>(kWaitSeconds), [&] { return job_finished_; });
+    lock.unlock();
+    poll();
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
-  double seconds = 0;
+  SimulationBackend::Advanced done;
   try {
-    seconds = backend_->advance(steps);
+    done = backend_->advance(steps, {});
   } catch (const std::exception& e) {
     stopped_ = e.what();
     ++version_; // the backend may have changed some values before it failed
     return;
   }
   last_advance_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  steps_done_ += steps;
-  ++version_;
-  meter_.add(static_cast<double>(setup_.extent.points()) * steps, seconds);
-  last_step_seconds_ = seconds / steps;
+  account(done);
+}
+
+void Simulation::start_background(int steps) {
+  // The values as they are now stay readable (values(), show()) while the worker changes the backend's.
+  const auto now = backend_->values();
+  snapshot_.assign(now.begin(), now.end());
+  {
+    std::lock_guard lock(mutex_);
+    job_steps_ = steps;
+    job_finished_ = false;
+    job_error_ = nullptr;
+    job_result_ = {};
+  }
+  cancel_ = false;
+  job_done_ = 0;
+  job_total_ = steps;
+  busy_ = true;
+  job_started_ = std::chrono::steady_clock::now();
+  if (!worker_.joinable()) worker_ = std::jthread([this](std::stop_token stop) { worker_loop(stop); });
+  wake_.notify_all();
+}
+
+void Simulation::worker_loop(const std::stop_token& stop) {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    if (!wake_.wait(lock, stop, [&] { return job_steps_ > 0; })) return; // stop requested
+    const int steps = std::exchange(job_steps_, 0);
+    lock.unlock();
+    SimulationBackend::Advanced result;
+    std::exception_ptr error;
+    try {
+      result = backend_->advance(steps, [this](int done, int) {
+        job_done_ = done;
+        return !cancel_.load();
+      });
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    job_result_ = result;
+    job_error_ = error;
+    job_finished_ = true;
+    finished_cv_.notify_all();
+  }
+}
+
+void Simulation::poll() {
+  if (!busy_) return;
+  SimulationBackend::Advanced result;
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(mutex_);
+    if (!job_finished_) return;
+    result = job_result_;
+    error = job_error_;
+    job_finished_ = false;
+  }
+  busy_ = false;
+  std::vector<double>().swap(snapshot_); // a large grid's copy is not kept between background advances
+  last_advance_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - job_started_).count();
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      stopped_ = e.what();
+    } catch (...) {
+      stopped_ = "the step failed";
+    }
+    ++version_;
+  } else {
+    account(result);
+  }
+  for (const GridEdit& e : std::exchange(pending_edits_, {})) {
+    try {
+      edit(e);
+    } catch (const InputError& err) {
+      stopped_ = fmt::format("painting failed: {}", err.what());
+    }
+  }
+  if (pending_) {
+    const SimulationSetup next = *std::exchange(pending_, std::nullopt);
+    try {
+      apply(next);
+    } catch (const InputError&) {
+      // The caller applies its setup again (the app does every frame) and then hears why it cannot run.
+    }
+  }
+}
+
+void Simulation::finish() {
+  if (!busy_) return;
+  {
+    std::unique_lock lock(mutex_);
+    finished_cv_.wait(lock, [&] { return job_finished_; });
+  }
+  poll();
+}
+
+void Simulation::cancel_background() {
+  cancel_ = true;
+  finish();
+}
+
+Simulation::Progress Simulation::progress() const {
+  if (!busy_) return {};
+  Progress p;
+  p.done = job_done_.load();
+  p.total = job_total_;
+  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - job_started_).count();
+  return p;
 }
 
 Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
@@ -362,13 +578,15 @@ Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
   const auto start = std::chrono::steady_clock::now();
   const Extent& e = setup_.extent;
   try {
-    if (const std::optional<ValueRange> stored = backend_->store_frame(heatmap, z)) {
+    std::optional<ValueRange> stored;
+    if (!busy_) stored = backend_->store_frame(heatmap, z); // while busy, the backend is the worker's
+    if (stored) {
       frame.width = static_cast<int>(e.n[0]);
       frame.height = static_cast<int>(e.n[1]);
       frame.range = *stored;
       frame_path_ = FramePath::DeviceInterop;
     } else {
-      const auto values = backend_->values();
+      const auto values = this->values();
       GridSlice slice = extract_slice(values, e, z, heatmap.max_side());
       heatmap.upload(slice);
       frame.width = slice.width;
@@ -376,7 +594,7 @@ Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
       frame.stride = slice.stride;
       frame.range = finite_range(values);
       if (e.dims == 1) frame.profile = std::move(slice.values);
-      frame_path_ = backend_->method().backend == Backend::GPU ? FramePath::DeviceCopy : FramePath::HostUpload;
+      frame_path_ = method_.backend == Backend::GPU ? FramePath::DeviceCopy : FramePath::HostUpload;
     }
   } catch (const std::exception& err) {
     // A device that failed mid-run: the last image stays on screen and the window says why.
@@ -388,6 +606,9 @@ Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
   return frame;
 }
 
-std::span<const double> Simulation::values() const { return backend_->values(); }
+std::span<const double> Simulation::values() const {
+  if (busy_) return snapshot_;
+  return backend_->values();
+}
 
 } // namespace se

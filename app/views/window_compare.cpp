@@ -137,9 +137,22 @@ void add_panel(CompareMemory& m, const MethodKey& key) {
   m.restart = true;
 }
 
+// Collects finished background steps of the reference and every panel; true while any still runs.
+bool poll_all(CompareMemory& m) {
+  m.reference.poll();
+  bool busy = m.reference.busy();
+  for (ComparePanel& p : m.panels)
+    if (p.simulation) {
+      p.simulation->poll();
+      busy = busy || p.simulation->busy();
+    }
+  return busy;
+}
+
 // Advances every running panel and the reference by the same steps, so each error compares equal step counts.
+// A run whose steps went to its worker thread is waited for (frame by frame) before any of them moves on.
 void advance_all(CompareMemory& m, int steps) {
-  if (!m.message.text.empty()) return;
+  if (!m.message.text.empty() || poll_all(m)) return;
   m.reference.advance(steps);
   for (ComparePanel& p : m.panels)
     if (p.problem.empty() && p.simulation && p.simulation->stopped().empty()) p.simulation->advance(steps);
@@ -354,6 +367,7 @@ void draw_compare_window(ViewContext& ctx) {
     restart_all(m, want);
   }
   if (m.playing) advance_all(m, m.steps_per_frame);
+  else poll_all(m); // a Step that went to a worker thread lands here
   for (ComparePanel& p : m.panels) refresh_panel(p, m, ctx.state);
   const auto scale = shared_error_scale(m);
   for (ComparePanel& p : m.panels)

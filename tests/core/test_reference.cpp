@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "core/half.hpp"
 #include "core/reference.hpp"
 
 using namespace se;
@@ -21,15 +22,16 @@ Stencil random_stencil(int dims, int radius, std::uint64_t seed) {
   return s;
 }
 
-// Deliberately simple and independent of the reference's padded buffers.
-std::vector<double> naive_step(const Stencil& s, const Extent& e, const std::vector<double>& in, const Boundary& b) {
+// One step, deliberately simple and independent of the reference's padded buffers: out(x) = sum over `list`
+// (in its order, from 0) of w * in(x + d), the exterior from the boundary; then the storage rounding.
+std::vector<double> plain_step(const std::vector<Tap>& list, const Extent& e, const std::vector<double>& in,
+                               const Boundary& b, Precision storage = Precision::FP64) {
   std::vector<double> out(in.size());
-  const std::vector<Tap> all = taps(s, true); // zeros too: 0 * a boundary value is still 0
   for (std::int64_t z = 0; z < e.n[2]; ++z)
     for (std::int64_t y = 0; y < e.n[1]; ++y)
       for (std::int64_t x = 0; x < e.n[0]; ++x) {
         double acc = 0;
-        for (const Tap& t : all) {
+        for (const Tap& t : list) {
           std::int64_t c[3] = {x + t.dx, y + t.dy, z + t.dz};
           bool outside = false;
           for (int d = 0; d < 3; ++d) {
@@ -38,11 +40,17 @@ std::vector<double> naive_step(const Stencil& s, const Extent& e, const std::vec
             else outside = true;
           }
           const double v = outside ? b.value : in[static_cast<std::size_t>((c[2] * e.n[1] + c[1]) * e.n[0] + c[0])];
-          acc += t.w * v;
+          acc = acc + t.w * v;
         }
-        out[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)] = acc;
+        out[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)] =
+            storage == Precision::FP32 ? static_cast<float>(acc) : storage == Precision::FP16 ? round_to_half(acc) : acc;
       }
   return out;
+}
+
+// Every weight, zeros too (0 * a boundary value is still 0).
+std::vector<double> naive_step(const Stencil& s, const Extent& e, const std::vector<double>& in, const Boundary& b) {
+  return plain_step(taps(s, true), e, in, b);
 }
 
 } // namespace
@@ -211,4 +219,169 @@ TEST_CASE("fused steps with the boundary band fixed equal single steps") {
     periodic.boundary.kind = BoundaryKind::Periodic;
     CHECK(fix_fused_boundary_band(s, e, initial, fused, 3, periodic.boundary) == 0);
   }
+}
+
+namespace {
+
+// The reference's own order, written plainly: the non-zero taps in weight-array order, each product added to a
+// sum that starts at 0, then the storage rounding. The vectorised, threaded reference must give these bits.
+std::vector<double> ordered_steps(const Stencil& s, const Extent& e, std::vector<double> v, int steps, const Boundary& b,
+                                  Precision storage = Precision::FP64) {
+  const std::vector<Tap> nonzero = taps(s);
+  for (int t = 0; t < steps; ++t) v = plain_step(nonzero, e, v, b, storage);
+  return v;
+}
+
+Extent extent_of(std::initializer_list<std::int64_t> n) {
+  Extent e;
+  e.dims = static_cast<int>(n.size());
+  int d = 0;
+  for (const auto v : n) e.n[d++] = v;
+  return e;
+}
+
+// Sizes that are not multiples of any vector width and large enough that the reference runs threaded (and, in
+// 3D, in y blocks: a 200 x 190 plane of 3 planes exceeds half of a 1 MiB L2).
+Extent test_extent(int dims) {
+  return dims == 1 ? extent_of({200'003}) : dims == 2 ? extent_of({517, 389}) : extent_of({200, 190, 9});
+}
+
+} // namespace
+
+TEST_CASE("every preset, both boundaries: the reference gives the bits of the plain loop in its order") {
+  for (const std::string& name : preset_names())
+    for (const auto kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+      const Stencil s = preset(name);
+      const Extent e = test_extent(s.dims);
+      const Boundary b{kind, kind == BoundaryKind::Dirichlet ? 0.375 : 0.0};
+      INFO(name << " " << e.to_string() << " " << to_string(kind));
+      const auto initial = initial_values(e, InitialCondition::Random, 3);
+      const auto expect = ordered_steps(s, e, initial, 2, b);
+      ReferenceOptions o;
+      o.boundary = b;
+      auto got = initial;
+      REQUIRE(reference_advance(s, e, got, 2, Precision::FP64, o) == 2);
+      CHECK(got == expect);
+      // The independent naive loop (zeros included, its own padding) agrees to rounding.
+      auto naive = initial;
+      for (int t = 0; t < 2; ++t) naive = naive_step(s, e, naive, b);
+      CHECK(compare(got, naive).rel_l2 < 1e-15);
+    }
+}
+
+TEST_CASE("every ISA this CPU runs, any thread count, streaming stores or not: the same bits") {
+  for (int dims = 1; dims <= 3; ++dims)
+    for (int radius : {1, 2, 3}) {
+      // Random weights with a few zeros, so tap counts other than the presets' take the run-time tap loop too.
+      Stencil s = random_stencil(dims, radius, 7 * dims + radius);
+      for (std::size_t i = 0; i < s.weights.size(); i += 5) s.weights[i] = 0.0;
+      const Extent e = dims == 1 ? extent_of({70'001}) : dims == 2 ? extent_of({301, 77}) : extent_of({45, 37, 29});
+      const Boundary b{BoundaryKind::Periodic, 0.0};
+      const auto initial = initial_values(e, InitialCondition::Random, 11);
+      const auto expect = ordered_steps(s, e, initial, 3, b);
+      for (const CpuIsa isa : supported_cpu_isas())
+        for (int threads : {1, 2, 3})
+          for (bool stream : {false, true}) {
+            INFO(dims << "D radius " << radius << " " << to_string(isa) << ", " << threads << " threads, streaming " << stream);
+            ReferenceOptions o;
+            o.boundary = b;
+            o.isa = isa;
+            o.threads = threads;
+            o.streaming_stores = stream;
+            auto got = initial;
+            reference_advance(s, e, got, 3, Precision::FP64, o);
+            CHECK(got == expect);
+          }
+    }
+}
+
+TEST_CASE("FP32 and FP16 storage: rounded after every step exactly as the plain loop rounds, on every ISA") {
+  for (const char* name : {"heat-1d", "1d7p", "heat-2d", "box-2d25p", "heat-3d", "box-3d27p"})
+    for (const Precision storage : {Precision::FP32, Precision::FP16}) {
+      const Stencil s = preset(name);
+      const Extent e = s.dims == 1 ? extent_of({4099}) : s.dims == 2 ? extent_of({131, 67}) : extent_of({37, 21, 13});
+      const Boundary b{BoundaryKind::Dirichlet, 0.5};
+      const auto initial = initial_values(e, InitialCondition::Random, 5);
+      const auto expect = ordered_steps(s, e, initial, 4, b, storage);
+      for (const CpuIsa isa : supported_cpu_isas())
+        for (bool stream : {false, true}) {
+          INFO(name << " " << to_string(storage) << " " << to_string(isa) << " streaming " << stream);
+          ReferenceOptions o;
+          o.boundary = b;
+          o.isa = isa;
+          o.threads = 2;
+          o.streaming_stores = stream;
+          auto got = initial;
+          reference_advance(s, e, got, 4, storage, o);
+          CHECK(got == expect);
+          bool representable = true;
+          for (double v : got)
+            representable = representable && (storage == Precision::FP32 ? v == static_cast<float>(v) : v == round_to_half(v));
+          CHECK(representable);
+        }
+    }
+}
+
+TEST_CASE("a stepper keeps the grid between advances, takes new weights in place and re-pads for a wider radius") {
+  const Stencil heat = preset("heat-2d");
+  const Extent e = extent_of({257, 129});
+  const auto initial = initial_values(e, InitialCondition::Random, 21);
+  Boundary b{BoundaryKind::Dirichlet, 0.25};
+  ReferenceOptions o;
+  o.boundary = b;
+  ReferenceStepper stepper(heat, e, initial, Precision::FP64, o);
+  CHECK(stepper.extent() == e);
+  CHECK(stepper.isa() == best_cpu_isa());
+  CHECK(stepper.advance(2) == 2);
+  CHECK(stepper.advance(3) == 3); // two calls of 2 and 3 steps are 5 steps
+  auto want = ordered_steps(heat, e, initial, 5, b);
+  CHECK(stepper.values() == want);
+
+  Stencil edited = heat; // a weight edit: same radius, the values stay
+  edited.at(0, 0) = 0.4;
+  edited.at(1, 0) = 0.15;
+  stepper.set_rule(edited, b, Precision::FP64);
+  stepper.advance(2);
+  want = ordered_steps(edited, e, want, 2, b);
+  CHECK(stepper.values() == want);
+
+  const Stencil wide = preset("box-2d25p"); // radius 2: new padding, same values
+  Boundary periodic{BoundaryKind::Periodic, 0.0};
+  stepper.set_rule(wide, periodic, Precision::FP32);
+  stepper.advance(2);
+  want = ordered_steps(wide, e, want, 2, periodic, Precision::FP32);
+  std::vector<double> got(static_cast<std::size_t>(e.points()));
+  stepper.read(got);
+  CHECK(got == want);
+
+  // Refused: a stencil the grid is too small for, a wrong-sized read; the stepper keeps its rule and values.
+  Stencil wide7 = make_stencil(2, 7, "radius 7");
+  wide7.at(0, 0) = 1.0;
+  const auto nine = initial_values(extent_of({9, 9}), InitialCondition::Random, 2);
+  ReferenceStepper small_grid(heat, extent_of({9, 9}), nine, Precision::FP64, o);
+  CHECK_THROWS_AS(small_grid.set_rule(wide7, b, Precision::FP64), InputError); // 15 points across a 9 x 9 grid
+  small_grid.advance(1);
+  CHECK(small_grid.values() == ordered_steps(heat, extent_of({9, 9}), nine, 1, b));
+  CHECK_THROWS_AS(ReferenceStepper(wide7, extent_of({5, 5}), std::vector<double>(25, 0.0), Precision::FP64), InputError);
+  std::vector<double> small(3);
+  CHECK_THROWS_AS(stepper.read(small), InputError);
+  CHECK_THROWS_AS(ReferenceStepper(heat, e, std::vector<double>(5, 0.0), Precision::FP64), InputError);
+  CHECK(stepper.values() == want);
+}
+
+TEST_CASE("a failing progress callback ends the run and its exception reaches the caller") {
+  const Stencil s = preset("heat-3d");
+  const Extent e = extent_of({64, 64, 64});
+  auto v = initial_values(e, InitialCondition::Random, 1);
+  ReferenceStepper stepper(s, e, v, Precision::FP64);
+  int calls = 0;
+  CHECK_THROWS_AS(stepper.advance(10, [&](int done, int) {
+    ++calls;
+    if (done == 3) throw InputError("stop here");
+    return true;
+  }), InputError);
+  CHECK(calls == 3);
+  // The three steps done are kept: three more give what six plain steps give.
+  stepper.advance(3);
+  CHECK(stepper.values() == ordered_steps(s, e, v, 6, Boundary{}));
 }

@@ -1,7 +1,11 @@
 // The GUI's plain C++ parts, no GL context needed: colormaps, grid slices, throughput, the simulation
 // state machine and the order synthetic input reaches ImGui in.
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 #include <GLFW/glfw3.h>
 #include <catch2/catch.hpp>
@@ -128,6 +132,161 @@ TEST_CASE("the simulation advances with the reference, keeps values on weight ed
   huge.extent = Extent{2, {4000000, 4000000, 1}};
   CHECK_THROWS_AS(sim.apply(huge), InputError);
   CHECK(sim.setup() == resized);
+}
+
+namespace {
+
+// A host backend whose steps wait for the test to let them through, so a background advance can be watched
+// at every point: each step adds 1 to every value and reports `step_seconds` as its time.
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  int allowed = 0;           // steps it may still take
+  double step_seconds = 1.0; // what each step reports (the simulation's prediction of the next)
+  int sleep_ms = 0;          // wall time of each step once allowed
+  bool fail = false;
+  bool saw_cancel = false;
+  int reconfigures = 0;
+  std::thread::id last_thread;
+  void allow(int n) {
+    {
+      std::lock_guard lock(m);
+      allowed += n;
+    }
+    cv.notify_all();
+  }
+};
+
+class GatedBackend final : public SimulationBackend {
+public:
+  explicit GatedBackend(std::shared_ptr<Gate> gate) : gate_(std::move(gate)) {}
+  std::string name() const override { return "gated"; }
+  MethodKey method() const override { return {"gated", Backend::CPU}; }
+  Precision arithmetic() const override { return Precision::FP64; }
+  void load(const SimulationSetup&, std::vector<double> values) override { values_ = std::move(values); }
+  void reconfigure(const SimulationSetup&) override {
+    std::lock_guard lock(gate_->m);
+    ++gate_->reconfigures;
+  }
+  Advanced advance(int steps, const StepProgress& progress) override {
+    std::unique_lock lock(gate_->m);
+    gate_->last_thread = std::this_thread::get_id();
+    for (int i = 0; i < steps; ++i) {
+      gate_->cv.wait(lock, [&] { return gate_->allowed > 0; });
+      --gate_->allowed;
+      if (gate_->fail) throw InputError("the gated step failed");
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(gate_->sleep_ms));
+      for (double& v : values_) v += 1.0;
+      const bool go_on = !progress || progress(i + 1, steps);
+      lock.lock();
+      if (!go_on) {
+        gate_->saw_cancel = true;
+        return {i + 1, gate_->step_seconds * (i + 1)};
+      }
+    }
+    return {steps, gate_->step_seconds * steps};
+  }
+  std::span<const double> values() const override { return values_; }
+
+private:
+  std::shared_ptr<Gate> gate_;
+  std::vector<double> values_;
+};
+
+template <typename F> bool eventually(F done) {
+  for (int i = 0; i < 2000 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return done();
+}
+
+SimulationSetup gated_setup() {
+  SimulationSetup setup;
+  setup.stencil = preset("heat-2d");
+  setup.extent = Extent{2, {128, 128, 1}}; // 16384 points x 5 taps: not short before a step was timed
+  setup.initial = InitialCondition::Random;
+  return setup;
+}
+
+} // namespace
+
+TEST_CASE("long host steps run on the simulation's worker thread with progress; short ones on the caller's",
+          "[gui][simulation]") {
+  auto gate = std::make_shared<Gate>();
+  Simulation sim(std::make_unique<GatedBackend>(gate));
+  const SimulationSetup setup = gated_setup();
+  sim.reset(setup);
+  const std::vector<double> initial(sim.values().begin(), sim.values().end());
+
+  // Not timed yet and not small: the worker runs it; the call waits a little and returns while it goes on.
+  sim.advance(3);
+  REQUIRE(sim.busy());
+  CHECK(sim.steps_done() == 0);
+  CHECK(sim.progress().total == 3);
+  CHECK(sim.progress().done == 0);
+  CHECK(std::equal(sim.values().begin(), sim.values().end(), initial.begin())); // the grid as it was
+  const auto version = sim.version();
+  sim.advance(5); // while busy: collected if done, never queued
+  CHECK(sim.busy());
+  // A new rule waits for the steps that run with the old one.
+  SimulationSetup edited = setup;
+  edited.stencil.at(0, 0) = 0.6;
+  sim.apply(edited);
+  CHECK(sim.setup() == setup);
+  gate->allow(1);
+  REQUIRE(eventually([&] { return sim.progress().done == 1; }));
+  CHECK(sim.busy());
+  gate->allow(2);
+  sim.finish();
+  CHECK_FALSE(sim.busy());
+  CHECK(gate->last_thread != std::this_thread::get_id());
+  CHECK(sim.steps_done() == 3);
+  CHECK(sim.version() != version);
+  CHECK(sim.values()[0] == initial[0] + 3);
+  CHECK(sim.setup() == edited);
+  CHECK(gate->reconfigures == 1);
+
+  // Timed now: steps that take a millisecond run on the caller's thread and are done when advance returns.
+  gate->step_seconds = 0.001;
+  gate->allow(2);
+  sim.advance(2); // the steps before were timed at a second each: these still go to the worker
+  sim.finish();
+  CHECK(sim.steps_done() == 5);
+  gate->allow(2);
+  sim.advance(2);
+  CHECK_FALSE(sim.busy());
+  CHECK(sim.steps_done() == 7);
+  CHECK(gate->last_thread == std::this_thread::get_id());
+}
+
+TEST_CASE("a background advance is cancelled by a reset, reports a failure, and ends with the simulation",
+          "[gui][simulation]") {
+  auto gate = std::make_shared<Gate>();
+  gate->allowed = 1000;
+  gate->sleep_ms = 10;
+  const SimulationSetup setup = gated_setup();
+  {
+    Simulation sim(std::make_unique<GatedBackend>(gate));
+    sim.reset(setup);
+    sim.advance(400); // seconds of steps
+    REQUIRE(sim.busy());
+    sim.reset(setup); // cancels after the current step, then starts again
+    CHECK_FALSE(sim.busy());
+    CHECK(gate->saw_cancel);
+    CHECK(sim.steps_done() == 0);
+    CHECK(sim.stopped().empty());
+
+    gate->fail = true;
+    sim.advance(2);
+    sim.finish();
+    CHECK_THAT(sim.stopped(), Catch::Contains("the gated step failed"));
+    gate->fail = false;
+
+    sim.reset(setup);
+    gate->saw_cancel = false;
+    sim.advance(400);
+    REQUIRE(sim.busy());
+  } // the destructor cancels the steps and joins the worker
+  CHECK(gate->saw_cancel);
 }
 
 TEST_CASE("synthetic input reaches ImGui one transition per frame", "[gui][input]") {

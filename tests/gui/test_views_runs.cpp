@@ -241,12 +241,15 @@ TEST_CASE("a sweep task times each method, checks it against FP64, and stops whe
   CHECK_THROWS_AS(sweep_task(methods, unknown), InputError);
 }
 
-TEST_CASE("the CPU's own roofs are measured", "[gui][sweep]") {
+TEST_CASE("the CPU's own roofs are measured, naming the ISA that ran", "[gui][sweep]") {
   const RooflineCeilings c = measure_cpu_ceilings();
   CHECK(c.bandwidth_gbs > 0.1);
   REQUIRE(c.compute.size() == 1);
   CHECK(c.compute[0].tflops > 1e-4);
   CHECK_THAT(c.device, Catch::Contains("CPU"));
+  const std::string isa(to_string(best_cpu_isa()));
+  CHECK_THAT(c.device, Catch::Contains(isa));
+  CHECK_THAT(c.compute[0].name, Catch::Contains(isa));
 }
 
 TEST_CASE("the compare and performance views render non-blank, unlike each other and the simulation", "[gui][egl][runs]") {
@@ -346,6 +349,30 @@ TEST_CASE("the Simulation window's method selector runs CPU emulations, and GPU 
     const WidgetRect hm = ex.probe("simulation.heatmap");
     CHECK(se::test::count_distinct_colors(image, int(hm.x0), int(hm.y0), int(hm.x1), int(hm.y1)) > 10);
   }
+}
+
+TEST_CASE("a CPU emulation too slow for a frame steps on a worker thread while the window goes on drawing",
+          "[gui][egl][runs]") {
+  HeadlessExplorer ex(PlatformKind::Egl, focused("simulation", "heat-2d", 1024), 1400, 900);
+  ex.state().grid.steps_per_frame = 8; // a fraction of a second to seconds on the CPU
+  ex.frames(1);
+  pick(ex, "simulation.method", "simulation.method.convstencil.emulate");
+  REQUIRE(ex.simulation().method() == MethodKey{"convstencil", Backend::Emulate});
+  REQUIRE(ex.state().playing);
+  REQUIRE(frames_until(ex, [&] { return ex.fact("simulation.busy") == "yes"; }, 60.0));
+  const std::int64_t at = ex.simulation().steps_done();
+  const auto frame = ex.state().frame;
+  ex.frames(3); // frames keep coming while the steps run
+  CHECK(ex.state().frame == frame + 3);
+  CHECK(ex.probe("simulation.progress").x1 > ex.probe("simulation.progress").x0);
+  REQUIRE(frames_until(ex, [&] { return ex.simulation().steps_done() > at; }, 120.0));
+  CHECK(ex.simulation().stopped().empty());
+  CHECK((ex.simulation().steps_done() - at) % 8 == 0); // whole requests, none queued twice
+  // Pause, and Reset while steps may still run: it cancels them and starts again.
+  ex.press(GLFW_KEY_SPACE);
+  ex.press(GLFW_KEY_R);
+  ex.frames(1);
+  CHECK(ex.simulation().steps_done() == 0);
 }
 
 TEST_CASE("an FP16 run stops with a message before it could overflow, and the app goes on", "[gui][egl][runs]") {

@@ -1,0 +1,242 @@
+// The CPU path against its roofs (a benchmark, not a test): in one process, the CPU roofs the Performance view
+// draws (core/cpu_roofs: copy and FP64 multiply-add), then per preset the FP64 reference (core/reference:
+// ReferenceStepper, steps only, as stencil-bench times it) and a plain OpenMP loop of the kind a user writes
+// (below: compiled with the project's flags, -O3 and nothing else, the taps a compile-time list so the compiler
+// unrolls them and vectorises x), on grids several times the last-level cache. Every number is the best of
+// --repeats timed runs: the machine is shared and the best run is the one least disturbed.
+//
+//   build/bench/se-cpu-bench [--quick] [--repeats 5] [--steps 10] [--json assets/results/<CPU>.json]
+//
+// The JSON has the schema of `stencil-bench suite --json` (method cpu-reference, backend cpu, the CPU named in
+// "gpu", copy_gbs and the multiply-add rate as "ceilings"), so the Performance view offers it as recorded roofs
+// and points; each row also carries the plain loop's GStencil/s and the ISA.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/cpu_roofs.hpp"
+#include "core/error.hpp"
+#include "core/reference.hpp"
+
+using namespace se;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// The plain loop: halo-padded arrays (Dirichlet 0), out[i] = sum of w[k] * in[i + off[k]], one parallel for over
+// the rows (1D: over x), the compiler's own vectorisation. T taps known at compile time.
+template <int T> struct Plain {
+  std::int64_t nx = 1, ny = 1, nz = 1, r = 0, px = 1, py = 1;
+  std::ptrdiff_t off[T];
+  double w[T];
+  std::vector<double> a, b;
+
+  Plain(const Stencil& s, const Extent& e) {
+    r = s.radius;
+    nx = e.n[0], ny = e.n[1], nz = e.n[2];
+    px = nx + 2 * r;
+    py = e.dims >= 2 ? ny + 2 * r : 1;
+    const std::int64_t pz = e.dims >= 3 ? nz + 2 * r : 1;
+    int k = 0;
+    for (const Tap& t : taps(s)) {
+      off[k] = (static_cast<std::ptrdiff_t>(t.dz) * py + t.dy) * px + t.dx;
+      w[k++] = t.w;
+    }
+    a.assign(static_cast<std::size_t>(px * py * pz), 0.0);
+    b = a;
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i % 97) / 97.0;
+  }
+  std::int64_t at(std::int64_t y, std::int64_t z) const {
+    return ((z + (nz > 1 ? r : 0)) * py + (y + (ny > 1 ? r : 0))) * px + r;
+  }
+  void step() {
+    const double* in = a.data();
+    double* out = b.data();
+    if (ny == 1 && nz == 1) {
+      const std::int64_t base = r;
+#pragma omp parallel for schedule(static)
+      for (std::int64_t x = 0; x < nx; ++x) {
+        double acc = 0;
+        for (int k = 0; k < T; ++k) acc += w[k] * in[base + x + off[k]];
+        out[base + x] = acc;
+      }
+    } else {
+#pragma omp parallel for collapse(2) schedule(static)
+      for (std::int64_t z = 0; z < nz; ++z)
+        for (std::int64_t y = 0; y < ny; ++y) {
+          const std::int64_t base = at(y, z);
+          for (std::int64_t x = 0; x < nx; ++x) {
+            double acc = 0;
+            for (int k = 0; k < T; ++k) acc += w[k] * in[base + x + off[k]];
+            out[base + x] = acc;
+          }
+        }
+    }
+    a.swap(b);
+  }
+};
+
+template <int T> double time_plain(const Stencil& s, const Extent& e, int steps, int repeats) {
+  Plain<T> p(s, e);
+  p.step(); // first touch of both arrays, caches warm
+  p.step();
+  double best = 0;
+  for (int rep = 0; rep < repeats; ++rep) {
+    const auto t0 = clock_type::now();
+    for (int i = 0; i < steps; ++i) p.step();
+    best = std::max(best, static_cast<double>(e.points()) * steps / seconds_since(t0) / 1e9);
+  }
+  return best;
+}
+
+double plain_gstencils(const Stencil& s, const Extent& e, int steps, int repeats) {
+  switch (s.nonzero_count()) {
+  case 3: return time_plain<3>(s, e, steps, repeats);
+  case 5: return time_plain<5>(s, e, steps, repeats);
+  case 7: return time_plain<7>(s, e, steps, repeats);
+  case 9: return time_plain<9>(s, e, steps, repeats);
+  case 13: return time_plain<13>(s, e, steps, repeats);
+  case 25: return time_plain<25>(s, e, steps, repeats);
+  case 27: return time_plain<27>(s, e, steps, repeats);
+  case 49: return time_plain<49>(s, e, steps, repeats);
+  default: return 0;
+  }
+}
+
+struct ReferenceTiming {
+  double gstencils = 0, seconds = 0;
+  std::string isa;
+  int threads = 0;
+  bool streaming = false;
+};
+
+ReferenceTiming reference_gstencils(const Stencil& s, const Extent& e, int steps, int repeats, Boundary boundary) {
+  const std::vector<double> initial = initial_values(e, InitialCondition::Random, 7);
+  ReferenceOptions o;
+  o.boundary = boundary;
+  ReferenceStepper stepper(s, e, initial, Precision::FP64, o);
+  stepper.advance(2);
+  ReferenceTiming t;
+  t.isa = std::string(to_string(stepper.isa()));
+  t.threads = stepper.threads();
+  t.streaming = stepper.streaming();
+  for (int rep = 0; rep < repeats; ++rep) {
+    const auto t0 = clock_type::now();
+    stepper.advance(steps);
+    const double sec = seconds_since(t0);
+    const double gs = static_cast<double>(e.points()) * steps / sec / 1e9;
+    if (gs > t.gstencils) t.gstencils = gs, t.seconds = sec;
+  }
+  return t;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"The CPU reference and a plain OpenMP loop against the CPU roofs"};
+  bool quick = false;
+  int repeats = 5, steps = 10;
+  std::string json, only, boundary = "dirichlet";
+  std::vector<std::string> sources;
+  cli.add_flag("--quick", quick, "heat-1d, heat-2d and heat-3d only");
+  cli.add_option("--only", only, "one preset");
+  cli.add_option("--repeats", repeats, "timed runs per case; the best is kept");
+  cli.add_option("--steps", steps, "steps per timed run");
+  cli.add_option("--boundary", boundary, "dirichlet or periodic");
+  cli.add_option("--json", json, "write the results here (the schema of stencil-bench suite --json)");
+  cli.add_option("--source", sources, "a line saying how and where this was measured, kept in the JSON");
+  CLI11_PARSE(cli, argc, argv);
+  try {
+    const CpuRoofs roofs = measure_cpu_roofs();
+    std::printf("CPU: %s, %d threads, ISA %s (available: ", roofs.cpu.c_str(), roofs.threads,
+                std::string(to_string(roofs.isa)).c_str());
+    for (CpuIsa isa : supported_cpu_isas()) std::printf("%s ", std::string(to_string(isa)).c_str());
+    std::printf(")\nroofs: %s %.1f GB/s (arrays of %.0f MiB); %s %.1f GFLOP/s; LLC %lld MiB, L2 %lld KiB\n",
+                roofs.copy_name().c_str(), roofs.copy_gbs, roofs.copy_bytes / (1 << 20), roofs.fma_name().c_str(),
+                roofs.fma_gflops, static_cast<long long>(cpu_llc_bytes() >> 20), static_cast<long long>(cpu_l2_bytes() >> 10));
+    std::printf("%-11s %-12s %9s %9s %7s %9s %9s %s\n", "stencil", "size", "ref GSt/s", "plain", "ref/pl", "ref GB/s",
+                "% of copy", "limit");
+    Boundary b;
+    b.kind = parse_boundary(boundary);
+    nlohmann::json results = nlohmann::json::array();
+    for (const std::string& name : preset_names()) {
+      const Stencil s = preset(name);
+      const bool heat = name == "heat-1d" || name == "heat-2d" || name == "heat-3d";
+      if ((quick && !heat) || (!only.empty() && name != only)) continue;
+      const Extent e = parse_extent(s.dims == 1 ? "40000000" : s.dims == 2 ? "4096x4096" : "256x256x256");
+      const ReferenceTiming ref = reference_gstencils(s, e, steps, repeats, b);
+      const double plain = plain_gstencils(s, e, steps, repeats);
+      const double bytes = 16, flops = 2.0 * s.nonzero_count();
+      const double gbs = ref.gstencils * bytes;
+      const double roof_fraction = roofs.copy_gbs > 0 ? gbs / roofs.copy_gbs : 0;
+      // Which roof binds: the copy's 16 bytes per point, or the multiply-add roof at 2 FLOPs per tap.
+      const double memory_bound = roofs.copy_gbs / bytes, compute_bound = roofs.fma_gflops / flops;
+      const std::string limit = memory_bound < compute_bound ? "memory" : "multiply-adds";
+      std::printf("%-11s %-12s %9.3f %9.3f %7.2f %9.1f %8.0f%% %s (roofs %.2f mem, %.2f FLOP)\n", name.c_str(),
+                  e.to_string().c_str(), ref.gstencils, plain, plain > 0 ? ref.gstencils / plain : 0, gbs,
+                  100 * roof_fraction, limit.c_str(), memory_bound, compute_bound);
+      std::fflush(stdout);
+      std::vector<std::int64_t> size;
+      for (int d = 0; d < e.dims; ++d) size.push_back(e.n[d]);
+      results.push_back({{"method", "cpu-reference"},
+                         {"backend", "cpu"},
+                         {"precision", "fp64"},
+                         {"stencil", name},
+                         {"size", size},
+                         {"boundary", boundary},
+                         {"experiment", "papers"},
+                         {"steps", steps},
+                         {"fused_steps", 1},
+                         {"seconds", ref.seconds},
+                         {"gstencils", ref.gstencils},
+                         {"gbs", gbs},
+                         {"flops", ref.gstencils * 1e9 * flops},
+                         {"roof_fraction", roof_fraction},
+                         {"rel_l2_error", 0.0},
+                         {"max_abs_error", 0.0},
+                         {"error_bound", error_bound(Precision::FP64, steps)},
+                         {"passed", true},
+                         {"reference", "cpu-reference"},
+                         {"isa", ref.isa},
+                         {"threads", ref.threads},
+                         {"streaming_stores", ref.streaming},
+                         {"plain_openmp_gstencils", plain},
+                         {"repeats", repeats}});
+    }
+    if (!json.empty()) {
+      nlohmann::json out{{"gpu", roofs.device()},
+                         {"cpu", roofs.cpu},
+                         {"isa", std::string(to_string(roofs.isa))},
+                         {"threads", roofs.threads},
+                         {"copy_gbs", roofs.copy_gbs},
+                         {"ceilings",
+                          {{"copy_gbs", roofs.copy_gbs},
+                           {"copy", roofs.copy_name()},
+                           {"rates", {{{"name", roofs.fma_name()}, {"unit", "TFLOP/s"}, {"median", roofs.fma_gflops / 1e3},
+                                       {"supported", true}}}}}},
+                         {"boundary", boundary},
+                         {"quick", quick},
+                         {"sources", sources},
+                         {"results", results}};
+      std::ofstream(json) << out.dump(1) << "\n";
+      std::printf("wrote %s\n", json.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "se-cpu-bench: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
