@@ -45,6 +45,7 @@ add_library(se_gui STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_egl.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_glfw.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/screenshot.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/png_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim/simulation.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/shell/status_line.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/synthetic_input.cpp

@@ -46,22 +46,30 @@ std::string_view to_string(InitialCondition c) {
   switch (c) {
   case InitialCondition::Random: return "random";
   case InitialCondition::HotSpot: return "hot-spot";
+  case InitialCondition::HotSpots: return "hot-spots";
   case InitialCondition::Gaussian: return "gaussian";
   case InitialCondition::Checkerboard: return "checkerboard";
+  case InitialCondition::Zero: return "zero";
+  case InitialCondition::Image: return "image";
   }
   return "?";
 }
 
 const std::vector<InitialCondition>& all_initial_conditions() {
-  static const std::vector<InitialCondition> all{InitialCondition::Random, InitialCondition::HotSpot,
-                                                 InitialCondition::Gaussian, InitialCondition::Checkerboard};
+  static const std::vector<InitialCondition> all{InitialCondition::Random,   InitialCondition::HotSpot,
+                                                 InitialCondition::HotSpots, InitialCondition::Gaussian,
+                                                 InitialCondition::Checkerboard, InitialCondition::Zero};
   return all;
 }
 
 InitialCondition parse_initial_condition(std::string_view s) {
-  for (auto c : all_initial_conditions())
+  if (s == to_string(InitialCondition::Image)) return InitialCondition::Image;
+  std::string names;
+  for (auto c : all_initial_conditions()) {
     if (s == to_string(c)) return c;
-  throw InputError(fmt::format("unknown initial condition '{}' (random, hot-spot, gaussian, checkerboard)", s));
+    names += fmt::format("{}, ", to_string(c));
+  }
+  throw InputError(fmt::format("unknown initial condition '{}' ({}image)", s, names));
 }
 
 std::string Extent::to_string() const {
@@ -144,10 +152,33 @@ std::vector<double> initial_values(const Extent& e, InitialCondition c, std::uin
     return (static_cast<double>(i) + 0.5) / static_cast<double>(e.n[d]) - 0.5;
   };
   switch (c) {
+  case InitialCondition::Image:
+    throw InputError("the image initial condition needs a picture: load one (image_values in core/image_field.hpp)");
+  case InitialCondition::Zero: break;
   case InitialCondition::Random: {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> dist(0.0, 1.0);
     for (auto& x : v) x = dist(rng);
+    break;
+  }
+  case InitialCondition::HotSpots: {
+    // Five discs of value 1 at places drawn from `seed` (the same seed, the same places), radius 1/16 of the grid.
+    constexpr int kSpots = 5;
+    constexpr double kRadius = 1.0 / 16.0;
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> place(-0.5 + kRadius, 0.5 - kRadius);
+    std::array<std::array<double, 3>, kSpots> centres{};
+    for (auto& c3 : centres)
+      for (int d = 0; d < 3; ++d) c3[d] = d < e.dims ? place(rng) : 0.0;
+    for (std::int64_t z = 0; z < nz; ++z)
+      for (std::int64_t y = 0; y < ny; ++y)
+        for (std::int64_t x = 0; x < nx; ++x) {
+          const double p[3] = {coord(x, 0), e.dims >= 2 ? coord(y, 1) : 0.0, e.dims >= 3 ? coord(z, 2) : 0.0};
+          for (const auto& c3 : centres) {
+            const double r2 = (p[0] - c3[0]) * (p[0] - c3[0]) + (p[1] - c3[1]) * (p[1] - c3[1]) + (p[2] - c3[2]) * (p[2] - c3[2]);
+            if (r2 < kRadius * kRadius) v[static_cast<std::size_t>((z * ny + y) * nx + x)] = 1.0;
+          }
+        }
     break;
   }
   case InitialCondition::HotSpot:

@@ -26,7 +26,9 @@ struct Boundary {
 std::string_view to_string(BoundaryKind b);
 BoundaryKind parse_boundary(std::string_view s); // "dirichlet"/"fixed", "periodic"
 
-enum class InitialCondition { Random, HotSpot, Gaussian, Checkerboard };
+// Image: a grayscale picture resampled onto the grid (core/image_field.hpp); it needs the picture, so
+// initial_values() cannot make it and all_initial_conditions() leaves it out.
+enum class InitialCondition { Random, HotSpot, HotSpots, Gaussian, Checkerboard, Zero, Image };
 std::string_view to_string(InitialCondition c);
 InitialCondition parse_initial_condition(std::string_view s);
 const std::vector<InitialCondition>& all_initial_conditions();
@@ -80,7 +82,8 @@ template <typename T> struct Grid {
 template <Precision P> using storage_t =
     std::conditional_t<P == Precision::FP64, double, std::conditional_t<P == Precision::FP32, float, Half>>;
 
-// Fill a grid with an initial condition. Random is uniform in [0, 1) from `seed`; the others are
+// Fill a grid with an initial condition. Random is uniform in [0, 1) from `seed`, hot-spots are five discs placed
+// by `seed`, zero is an empty grid to paint on; the others are
 // deterministic shapes in [0, 1] that show the stencil's effect clearly.
 std::vector<double> initial_values(const Extent& e, InitialCondition c, std::uint64_t seed);
 template <typename T> void fill(Grid<T>& g, InitialCondition c, std::uint64_t seed) {

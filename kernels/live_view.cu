@@ -5,9 +5,11 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/error.hpp"
 #include "kernels/common/device_grid.hpp"
+#include "kernels/common/grid_edit.hpp"
 #include "kernels/common/grid_stepper.hpp"
 #include "kernels/registry.hpp"
 
@@ -102,12 +104,14 @@ struct GpuLiveRun::State {
   DeviceBuffer<uchar4> lut;
   std::vector<std::array<std::uint8_t, 4>> lut_host;
   int steps = 0;
+  bool periodic = false;
 };
 
 GpuLiveRun::GpuLiveRun(const Method& method, const MethodPlan& plan, const Extent& e, const Boundary& b,
                        std::span<const double> initial)
     : state_(std::make_unique<State>()) {
   state_->id = method.id;
+  state_->periodic = b.kind == BoundaryKind::Periodic;
   state_->stepper = make_gpu_stepper(method, plan, e, b);
   state_->stepper->upload(initial);
 }
@@ -127,6 +131,14 @@ double GpuLiveRun::advance(int steps) {
   stop.record(state_->stepper->stream());
   state_->steps += steps;
   return stop.seconds_since(start);
+}
+
+double GpuLiveRun::edit(const GridEdit& edit) {
+  const DeviceGridView v = state_->stepper->view();
+  // The view is the run's current state, read-only to its readers; the brush writes it between steps, on the
+  // stepper's own stream, exactly where the next step would have written it.
+  const double seconds = edit_device_grid(const_cast<void*>(v.data), v, state_->periodic, edit, state_->stepper->stream());
+  return seconds;
 }
 
 double GpuLiveRun::write_rgba8(cudaArray_t array, const ColourMapping& m) {
@@ -177,6 +189,29 @@ std::vector<double> GpuLiveRun::download() {
   std::vector<double> values(static_cast<std::size_t>(L.n[0] * L.n[1] * L.n[2]));
   state_->stepper->download(values);
   return values;
+}
+
+double GpuLiveRun::value_at(std::int64_t x, std::int64_t y, std::int64_t z) {
+  const DeviceGridView v = state_->stepper->view();
+  if (!v.layout.inside(x, y, z)) throw InputError("live view: a point outside the grid");
+  const std::size_t bytes = bytes_per_value(v.storage);
+  unsigned char raw[8] = {};
+  const auto* at = static_cast<const unsigned char*>(v.data) + static_cast<std::size_t>(v.layout.index(x, y, z)) * bytes;
+  SE_CUDA_CHECK(cudaMemcpyAsync(raw, at, bytes, cudaMemcpyDeviceToHost, state_->stepper->stream()));
+  state_->stepper->synchronize();
+  if (v.storage == Precision::FP64) {
+    double d;
+    std::memcpy(&d, raw, 8);
+    return d;
+  }
+  if (v.storage == Precision::FP32) {
+    float f;
+    std::memcpy(&f, raw, 4);
+    return f;
+  }
+  __half h;
+  std::memcpy(&h, raw, 2);
+  return static_cast<double>(__half2float(h));
 }
 
 const std::string& GpuLiveRun::method_id() const { return state_->id; }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/brush.hpp"
 #include "core/grid.hpp"
 #include "core/method.hpp"
 #include "core/stencil.hpp"
@@ -39,12 +40,17 @@ public:
   bool set_stencil(const MethodPlan& plan);
   // Advances `steps` base steps and waits; returns the GPU time they took (seconds, CUDA events).
   double advance(int steps);
+  // Paints or clears the device grid in place (core/brush.hpp's arithmetic in a kernel on the run's stream; no
+  // host copy). Returns the GPU time (seconds).
+  double edit(const GridEdit& edit);
   // Writes the grid (a 1D grid as one row, a 3D grid's slice) as RGBA8 into `array`, which must be at
   // least nx x ny of uchar4 and allow surface stores. Returns the GPU time of the write (seconds).
   double write_rgba8(cudaArray_t array, const ColourMapping& mapping);
   // The same values as 32-bit floats into an R32F array.
   double write_r32f(cudaArray_t array, int slice_z = -1);
   std::vector<double> download();
+  // One point's value (interior coordinates), copied from the device: what a hover tooltip needs, not the grid.
+  double value_at(std::int64_t x, std::int64_t y, std::int64_t z);
 
   const std::string& method_id() const;
   int steps_done() const;

@@ -3,6 +3,8 @@
 #include "app/platform/heatmap_renderer.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <string>
 
 #include <glad/gl.h>
@@ -22,6 +24,35 @@ void set_bound_texture_sampling(GLint filter) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 }
 
+// Renderers that run on the CPU (Mesa's llvmpipe and softpipe, SwiftShader): a shader pass over every point
+// costs them more than colouring the values in a plain loop.
+bool software_renderer() {
+  const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (r == nullptr) return false;
+  const std::string name(r);
+  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "SwiftShader", "Software Rasterizer"})
+    if (name.find(soft) != std::string::npos) return true;
+  return false;
+}
+
+// The colour map's LUT as the shader samples it (linear between the 256 entries, t = 0 and 1 on the first and
+// last), at 4096 levels, packed as the RGBA8 bytes of a texel.
+std::vector<std::uint32_t> fine_lut(Colormap c) {
+  const auto lut = colormap_lut(c, 256);
+  std::vector<std::uint32_t> out(4096);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const double u = static_cast<double>(k) / (out.size() - 1) * 255.0;
+    const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(u), 254);
+    const double w = u - static_cast<double>(i);
+    std::uint8_t texel[4];
+    for (int ch = 0; ch < 3; ++ch)
+      texel[ch] = static_cast<std::uint8_t>(std::lround(lut[i][ch] * (1 - w) + lut[i + 1][ch] * w));
+    texel[3] = 255;
+    std::memcpy(&out[k], texel, 4);
+  }
+  return out;
+}
+
 } // namespace
 
 HeatmapRenderer::HeatmapRenderer()
@@ -38,6 +69,7 @@ HeatmapRenderer::HeatmapRenderer()
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
   max_side_ = std::clamp(static_cast<int>(limit), 64, 2048);
   max_texture_side_ = std::max(static_cast<int>(limit), 64);
+  colour_on_host_ = software_renderer();
   set_colormap(colormap_);
 }
 
@@ -60,6 +92,13 @@ void HeatmapRenderer::upload(const GridSlice& slice) {
   if (slice.width <= 0 || slice.height <= 0 || slice.width > max_side_ || slice.height > max_side_ ||
       slice.values.size() != static_cast<std::size_t>(slice.width) * static_cast<std::size_t>(slice.height))
     throw GlError("heat map upload: the slice's size and values disagree");
+  host_frame_ = colour_on_host_;
+  if (host_frame_) { // kept for render(), which colours them on the CPU; the values texture is not used
+    if (slice.width != width_ || slice.height != height_) specify_values(slice.width, slice.height, nullptr);
+    host_values_ = slice.values;
+    dirty_ = true;
+    return;
+  }
   if (slice.width != width_ || slice.height != height_) {
     specify_values(slice.width, slice.height, slice.values.data());
   } else {
@@ -74,6 +113,7 @@ ValueRange HeatmapRenderer::store_on_device(int width, int height, const std::fu
   if (width <= 0 || height <= 0 || width > max_texture_side_ || height > max_texture_side_)
     throw InputError("a " + std::to_string(width) + "x" + std::to_string(height) + " slice exceeds this GL driver's " +
                      std::to_string(max_texture_side_) + "-texel textures");
+  host_frame_ = false;
   if (width != width_ || height != height_) specify_values(width, height, nullptr);
   if (!interop_) {
     // Registration waits for GL to finish with the texture; GL must not touch it while CUDA has it mapped.
@@ -95,6 +135,40 @@ void HeatmapRenderer::set_colormap(Colormap c) {
   colormap_ = c;
   have_lut_ = true;
   dirty_ = true;
+  if (colour_on_host_) host_lut_ = fine_lut(c);
+}
+
+void HeatmapRenderer::set_colour_on_host(bool on) {
+  if (on == colour_on_host_) return;
+  colour_on_host_ = on;
+  if (on) host_lut_ = fine_lut(colormap_);
+  // The values are in one place only: the next upload brings them to the other.
+}
+
+void HeatmapRenderer::colour_host_values(float value_min, float value_max) {
+  // What shaders/heatmap.frag computes, per point, into the image texture.
+  host_pixels_.resize(host_values_.size());
+  const float span = value_max - value_min;
+  const float scale = span > 0 ? 4095.0f / span : 0.0f;
+  std::uint32_t not_finite = 0;
+  {
+    std::uint8_t texel[4] = {static_cast<std::uint8_t>(255 * kNotFiniteColor[0]), static_cast<std::uint8_t>(255 * kNotFiniteColor[1]),
+                             static_cast<std::uint8_t>(255 * kNotFiniteColor[2]), 255};
+    std::memcpy(&not_finite, texel, 4);
+  }
+  const std::uint32_t* lut = host_lut_.data();
+  for (std::size_t i = 0; i < host_values_.size(); ++i) {
+    const float v = host_values_[i];
+    if (!std::isfinite(v)) {
+      host_pixels_[i] = not_finite;
+      continue;
+    }
+    const float k = span > 0 ? std::clamp((v - value_min) * scale, 0.0f, 4095.0f) : 2047.5f;
+    host_pixels_[i] = lut[static_cast<int>(k + 0.5f)];
+  }
+  glBindTexture(GL_TEXTURE_2D, image_.texture());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, host_pixels_.data());
 }
 
 void HeatmapRenderer::render(float value_min, float value_max) {
@@ -105,6 +179,7 @@ void HeatmapRenderer::render(float value_min, float value_max) {
   dirty_ = false;
   rendered_min_ = value_min;
   rendered_max_ = value_max;
+  if (host_frame_) return colour_host_values(value_min, value_max);
   GLint previous_fbo = 0, viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_fbo);
   glGetIntegerv(GL_VIEWPORT, viewport);

@@ -2,8 +2,10 @@
 // maps them through a colormap LUT into an RGBA texture that ImGui shows. The values come either from the
 // host (upload) or from a GPU run that stores them through CUDA-GL interop (store_on_device), never both.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "app/widgets/colormap.hpp"
 #include "app/platform/cuda_gl_texture.hpp"
@@ -25,8 +27,12 @@ public:
   ValueRange store_on_device(int width, int height, const std::function<void(cudaArray_t)>& store);
   void set_colormap(Colormap c);
   // Colours the values into image_texture(); values outside [value_min, value_max] are clamped. Does nothing
-  // when neither the values, the colormap nor the range changed since the last call.
+  // when neither the values, the colormap nor the range changed since the last call. On a software renderer
+  // (llvmpipe) uploaded values are coloured on the CPU in one loop and the image uploaded, the same colours
+  // as the shader's without a shader pass over every point; values stored through interop always take the shader.
   void render(float value_min, float value_max);
+  bool colour_on_host() const { return colour_on_host_; }
+  void set_colour_on_host(bool on); // takes effect with the next upload (tests compare the two paths)
 
   unsigned values_texture() const { return values_.id(); }
   unsigned image_texture() const { return image_.texture(); }
@@ -51,6 +57,11 @@ private:
   bool have_lut_ = false;
   bool dirty_ = true; // values or colours changed since the image was last coloured
   float rendered_min_ = 0, rendered_max_ = 0;
+  void colour_host_values(float value_min, float value_max);
+  bool colour_on_host_ = false;           // software GL: uploads are coloured on the CPU
+  bool host_frame_ = false;               // the current values are host_values_, not the values texture
+  std::vector<float> host_values_;
+  std::vector<std::uint32_t> host_pixels_, host_lut_;
   int width_ = 0, height_ = 0;
   int max_side_ = 2048;
   int max_texture_side_ = 2048;

@@ -32,6 +32,9 @@ struct PlatformRequest {
   EglDisplayKind egl_display = EglDisplayKind::Any;
   bool headless = false;
   int width = 1600, height = 1000; // window or offscreen framebuffer size in pixels
+  // The monitor's content scale (1 at 96 dpi, 2 on a 4K laptop at 200%). 0: a window asks its monitor and
+  // headless platforms use 1; a positive value (--scale) is used as given, which makes HiDPI testable headless.
+  float content_scale = 0;
   std::string title = "stencil-explorer";
 };
 
@@ -49,6 +52,8 @@ public:
   // Binds the framebuffer the frame is drawn into, with its viewport.
   virtual void bind_render_target() = 0;
   virtual int width() const = 0;  // of the render target, in pixels
+  // The content scale now: a window reads its monitor's every frame, so moving it to another monitor counts.
+  virtual float content_scale() const = 0;
   virtual int height() const = 0;
   virtual void end_frame() = 0;   // present (swap) or flush
   // The event queue headless platforms read input from; nullptr for a real window.
@@ -68,14 +73,19 @@ public:
   int width() const override { return target_.width(); }
   int height() const override { return target_.height(); }
   void end_frame() override;
+  float content_scale() const override { return content_scale_; }
   SyntheticInput* synthetic_input() override { return &input_; }
 
 protected:
   // Call once the context is current and GL is loaded.
-  void create_target(int width, int height) { target_.resize(width, height); }
+  void create_target(const PlatformRequest& request) {
+    target_.resize(request.width, request.height);
+    content_scale_ = request.content_scale > 0 ? request.content_scale : 1.0f;
+  }
 
 private:
   OffscreenTarget target_;
+  float content_scale_ = 1.0f;
   SyntheticInput input_;
 };
 

@@ -149,7 +149,7 @@ public:
       for (const auto& f : failures) text += "; " + f;
       throw PlatformError(text + ". Install libegl1 and libegl-mesa0 + libgl1-mesa-dri (software) or the NVIDIA driver's EGL");
     }
-    create_target(request.width, request.height);
+    create_target(request);
   }
   std::string description() const override { return session.description(); }
 };

@@ -33,6 +33,8 @@ public:
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+    // On a HiDPI monitor the window opens at the monitor's scale (1600x1000 at 100% is 3200x2000 at 200%).
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, request.content_scale > 0 ? GLFW_FALSE : GLFW_TRUE);
     window_ = glfwCreateWindow(request.width, request.height, request.title.c_str(), nullptr, nullptr);
     if (window_ == nullptr) {
       const std::string why = last_glfw_error();
@@ -60,7 +62,10 @@ private:
 
 class GlfwWindowPlatform final : public Platform {
 public:
-  explicit GlfwWindowPlatform(const PlatformRequest& request) : session_(request, true) { glfwSwapInterval(1); }
+  explicit GlfwWindowPlatform(const PlatformRequest& request)
+      : session_(request, true), forced_scale_(request.content_scale) {
+    glfwSwapInterval(1);
+  }
   std::string description() const override { return "GLFW window"; }
   bool headless() const override { return false; }
   bool should_close() const override { return glfwWindowShouldClose(session_.window()) != 0; }
@@ -89,10 +94,17 @@ public:
     glfwGetFramebufferSize(session_.window(), &w, &h);
     return h;
   }
+  float content_scale() const override {
+    if (forced_scale_ > 0) return forced_scale_;
+    float x = 1, y = 1;
+    glfwGetWindowContentScale(session_.window(), &x, &y);
+    return x > 0 ? x : 1.0f;
+  }
   void end_frame() override { glfwSwapBuffers(session_.window()); }
 
 private:
   GlfwSession session_;
+  float forced_scale_ = 0; // --scale; 0: the monitor's
 };
 
 // A base rather than a member so the context outlives OffscreenPlatform's GL objects (bases are
@@ -105,7 +117,7 @@ struct HiddenGlfwContext {
 class HiddenGlfwPlatform final : private HiddenGlfwContext, public OffscreenPlatform {
 public:
   explicit HiddenGlfwPlatform(const PlatformRequest& request) : HiddenGlfwContext(request) {
-    create_target(request.width, request.height);
+    create_target(request);
   }
   std::string description() const override { return "hidden GLFW window"; }
 };

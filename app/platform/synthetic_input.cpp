@@ -37,6 +37,8 @@ void SyntheticInput::type_text(std::string utf8) {
   queue_.push_back(InputEvent{.kind = InputEvent::Kind::Text, .text = std::move(utf8)});
 }
 
+void SyntheticInput::end_frame() { queue_.push_back(InputEvent{.kind = InputEvent::Kind::EndFrame}); }
+
 void SyntheticInput::apply_to(ImGuiIO& io) {
   while (!queue_.empty()) {
     const InputEvent e = queue_.front();
@@ -45,6 +47,7 @@ void SyntheticInput::apply_to(ImGuiIO& io) {
     case InputEvent::Kind::MouseMove: io.MousePos = ImVec2(e.x, e.y); break;
     case InputEvent::Kind::Text: io.AddInputCharactersUTF8(e.text.c_str()); break;
     case InputEvent::Kind::MouseButton: io.MouseDown[e.code] = e.down; return;
+    case InputEvent::Kind::EndFrame: return;
     case InputEvent::Kind::Key: {
       io.KeysDown[e.code] = e.down;
       io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];

@@ -10,7 +10,7 @@ struct ImGuiIO;
 namespace se {
 
 struct InputEvent {
-  enum class Kind { MouseMove, MouseButton, Key, Text };
+  enum class Kind { MouseMove, MouseButton, Key, Text, EndFrame };
   Kind kind = Kind::MouseMove;
   float x = 0, y = 0;   // MouseMove, in framebuffer pixels from the top left
   int code = 0;         // MouseButton: 0 left, 1 right, 2 middle; Key: a GLFW_KEY_* code
@@ -26,6 +26,7 @@ public:
   void key(int glfw_key, bool down);
   void press_key(int glfw_key);                 // down then up: two frames
   void type_text(std::string utf8);
+  void end_frame(); // the events after this one reach ImGui a frame later (a drag's moves, one per frame)
   bool pending() const { return !queue_.empty(); }
   std::size_t pending_count() const { return queue_.size(); }
 

@@ -4,6 +4,7 @@
 #include "app/shell/explorer_app.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -16,7 +17,9 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "app/platform/png_file.hpp"
 #include "app/sim/grid_slice.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "core/error.hpp"
 #include "kernels/device.hpp"
 
@@ -28,6 +31,7 @@ SimulationSetup simulation_setup(const ExplorerState& s) {
   setup.extent = s.extent();
   setup.initial = s.grid.initial;
   setup.seed = s.grid.seed;
+  setup.image = s.grid.image;
   setup.boundary = s.grid.boundary;
   setup.storage = s.grid.storage;
   return setup;
@@ -66,6 +70,17 @@ StartupState prepare_startup(const ExplorerOptions& options) {
     out.view = *options.view;
   }
   out.lecture = options.lecture;
+  if (!out.state.grid.image_path.empty()) {
+    try { // a remembered picture is read again; one that is gone leaves the hot spot
+      out.state.grid.image = std::make_shared<const GrayImage>(load_gray_image(out.state.grid.image_path));
+    } catch (const InputError& e) {
+      if (out.state.grid.initial == InitialCondition::Image) {
+        out.messages.push_back(fmt::format("the picture to start from cannot be read ({}); starting from a hot spot", e.what()));
+        out.state.grid.initial = InitialCondition::HotSpot;
+      }
+    }
+  }
+  if (out.state.grid.initial == InitialCondition::Image && !out.state.grid.image) out.state.grid.initial = InitialCondition::HotSpot;
   try {
     check_simulation_setup(simulation_setup(out.state));
   } catch (const InputError& e) {
@@ -79,9 +94,11 @@ StartupState prepare_startup(const ExplorerOptions& options) {
 
 namespace {
 
-void apply_style() {
-  ImGui::StyleColorsDark();
+// The style at UI scale `scale`: ImGui's dark colours, rounder frames, and every padding and size scaled.
+void apply_style(float scale) {
   ImGuiStyle& style = ImGui::GetStyle();
+  style = ImGuiStyle();
+  ImGui::StyleColorsDark();
   style.WindowRounding = 6.0f;
   style.ChildRounding = 4.0f;
   style.FrameRounding = 4.0f;
@@ -94,6 +111,7 @@ void apply_style() {
   style.WindowBorderSize = 1.0f;
   style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.115f, 0.13f, 1.0f);
   style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+  style.ScaleAllSizes(scale);
 }
 
 // Latin-1 plus what the teaching views write: Greek (sigma), the transpose sign, dashes, super/subscripts,
@@ -101,22 +119,25 @@ void apply_style() {
 constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x1D00, 0x1DBF, 0x2000, 0x206F, 0x2070, 0x209F,
                                     0x2190, 0x21FF, 0x2200, 0x22FF, 0x2460, 0x24FF, 0x25A0, 0x25FF, 0};
 
-// The normal font and the lecture font. DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px
-// bitmap font; it is optional.
-std::pair<ImFont*, ImFont*> load_fonts() {
+// The normal font and the lecture font, rasterised at their size at UI scale `scale` (never scaled bitmaps).
+// DejaVu Sans (fonts-dejavu-core) reads far better than ImGui's 13 px bitmap font; it is optional.
+std::pair<ImFont*, ImFont*> load_fonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  const float normal_px = std::round(kBaseFontPixels * scale), large_px = std::round(1.5f * kBaseFontPixels * scale);
   const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
-    ImFont* normal = io.Fonts->AddFontFromFileTTF(path, 16.0f, nullptr, kGlyphRanges);
-    ImFont* large = io.Fonts->AddFontFromFileTTF(path, 24.0f, nullptr, kGlyphRanges);
+    ImFont* normal = io.Fonts->AddFontFromFileTTF(path, normal_px, nullptr, kGlyphRanges);
+    ImFont* large = io.Fonts->AddFontFromFileTTF(path, large_px, nullptr, kGlyphRanges);
     if (normal != nullptr && large != nullptr) return {normal, large};
     io.Fonts->Clear();
   }
-  ImFont* normal = io.Fonts->AddFontDefault();
-  ImFontConfig big;
-  big.SizePixels = 20.0f;
-  return {normal, io.Fonts->AddFontDefault(&big)};
+  ImFontConfig normal_config, large_config;
+  normal_config.SizePixels = normal_px;
+  large_config.SizePixels = large_px;
+  ImFont* normal = io.Fonts->AddFontDefault(&normal_config);
+  return {normal, io.Fonts->AddFontDefault(&large_config)};
 }
 
 } // namespace
@@ -138,8 +159,7 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
     io.IniFilename = nullptr;
   }
   io.UserData = &layout_; // set_default_window_rect reads the arrangement from here
-  apply_style();
-  std::tie(font_, lecture_font_) = load_fonts();
+  apply_ui_scale();
   if (startup.view.empty())
     layout_.show_focused("");
   else
@@ -168,6 +188,26 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
   environment_.gl_renderer = gl_renderer_string();
   environment_.gl_version = gl_version_string();
   environment_.platform = platform_.description();
+}
+
+float ExplorerApp::ui_scale() const {
+  return std::clamp(platform_.content_scale() * state_.view.ui_scale, 0.25f, 8.0f);
+}
+
+void ExplorerApp::apply_ui_scale() {
+  const float scale = ui_scale();
+  environment_.content_scale = platform_.content_scale();
+  if (scale == built_scale_) return;
+  std::tie(font_, lecture_font_) = load_fonts(scale);
+  if (built_scale_ > 0) {
+    // A new atlas for the GL backend, and the windows placed anew for the new sizes.
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    layout_.rearrange();
+  }
+  apply_style(scale);
+  layout_.scale = scale;
+  built_scale_ = scale;
 }
 
 ExplorerApp::~ExplorerApp() {
@@ -203,7 +243,16 @@ void ExplorerApp::handle_shortcuts() {
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.playing = !state_.playing;
   if (ImGui::IsKeyPressed(GLFW_KEY_S, true) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) state_.step_requested = true;
-  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) state_.reset_requested = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_R, false) && !io.KeyCtrl) state_.reset_requested = true;
+  // Ctrl + / Ctrl - / Ctrl 0: the UI scale, as in a browser.
+  if (io.KeyCtrl) {
+    float& scale = state_.view.ui_scale;
+    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, true) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, true))
+      scale = next_ui_scale(scale, +1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS, true) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, true))
+      scale = next_ui_scale(scale, -1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_0, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_0, false)) scale = 1.0f;
+  }
 }
 
 void ExplorerApp::run_simulation() {
@@ -248,7 +297,11 @@ void ExplorerApp::update_heatmap() {
   }
   double lo = 0, hi = 1;
   switch (state_.view.range_mode) {
-  case ValueRangeMode::Initial: lo = simulation_.initial_min(), hi = simulation_.initial_max(); break;
+  case ValueRangeMode::Initial:
+    lo = simulation_.initial_min(), hi = simulation_.initial_max();
+    // A flat start (zero, to paint on) has no range: then what is there now decides, as in Live.
+    if (hi <= lo && !live_range_.empty() && live_range_.max > live_range_.min) lo = live_range_.min, hi = live_range_.max;
+    break;
   case ValueRangeMode::Live:
     if (!live_range_.empty()) lo = live_range_.min, hi = live_range_.max;
     break;
@@ -265,6 +318,7 @@ void ExplorerApp::frame(RgbaImage* capture) {
   ImGui::SetCurrentContext(imgui_);
   platform_.begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
+  apply_ui_scale(); // after the backend's device objects exist, before the atlas is used
   ImGui::GetIO().FontDefault = lecture_.large_fonts ? lecture_font_ : font_;
   ImGui::NewFrame();
   state_.probes.clear();

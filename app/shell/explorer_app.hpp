@@ -68,11 +68,14 @@ public:
   const EnvironmentInfo& environment() const { return environment_; }
   const std::optional<std::filesystem::path>& state_dir() const { return state_dir_; }
   void save_state_now() const; // throws InputError
+  // The UI scale in effect: the platform's content scale times the user's setting.
+  float ui_scale() const;
 
 private:
   void handle_shortcuts();
   void run_simulation();
   void update_heatmap();
+  void apply_ui_scale(); // fonts rebuilt and style scaled when the UI scale changed
 
   Platform& platform_;
   std::optional<std::filesystem::path> state_dir_;
@@ -85,6 +88,7 @@ private:
   ImGuiContext* imgui_ = nullptr;
   ImFont* font_ = nullptr;         // normal text
   ImFont* lecture_font_ = nullptr; // lecture mode
+  float built_scale_ = 0;          // the UI scale the fonts and style were made for; 0: none yet
   std::unique_ptr<HeatmapRenderer> heatmap_;
   Simulation simulation_;
   EnvironmentInfo environment_;

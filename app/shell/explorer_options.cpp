@@ -1,6 +1,7 @@
 // Command-line entry of the GUI. Every message is one line on stderr that names the problem.
 #include "app/shell/explorer_options.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -26,6 +27,7 @@ struct CommandLine {
   std::string window = "1600x1000";
   bool headless = false, no_state = false;
   int frames = -1;
+  std::string scale; // --scale as written; "": the monitor's content scale
 };
 
 constexpr int kHeadlessDefaultFrames = 30;
@@ -33,6 +35,16 @@ constexpr int kHeadlessDefaultFrames = 30;
 // background work) and between the captures of an animated step.
 constexpr int kRecordSettleFrames = 3;
 constexpr int kRecordFramesBetweenCaptures = 24;
+
+// --scale as written: the content scale of a monitor, from 50% to 400%.
+float parse_scale(const std::string& text) {
+  double v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size() || !(v >= 0.5 && v <= 4.0))
+    throw InputError(fmt::format("--scale takes a number from 0.5 to 4 (1 is 96 dpi, 2 a 200% HiDPI monitor); got '{}'",
+                                 text));
+  return static_cast<float>(v);
+}
 
 // The scripted tour as numbered PNGs: frame_0001.png, ... in `dir`. Returns the number of frames written.
 int record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
@@ -69,6 +81,7 @@ int run(const CommandLine& cl) {
     throw InputError(fmt::format("--window {} is larger than 16384 pixels per side", cl.window));
   request.width = static_cast<int>(window.n[0]);
   request.height = static_cast<int>(window.n[1]);
+  if (!cl.scale.empty()) request.content_scale = parse_scale(cl.scale);
   const int frames = cl.frames >= 0 ? cl.frames : (cl.headless ? kHeadlessDefaultFrames : -1);
   if (!cl.screenshot.empty() && frames < 1)
     throw InputError("--screenshot needs --headless or --frames N (N >= 1) to know which frame to save");
@@ -125,6 +138,8 @@ int run_explorer(int argc, char** argv) {
   cli.add_option("--screenshot", cl.screenshot, "write the last frame to this PNG file");
   cli.add_option("--platform", cl.platform, "auto, glfw or egl (egl needs --headless)");
   cli.add_option("--window", cl.window, "window or framebuffer size WxH (default 1600x1000)");
+  cli.add_option("--scale", cl.scale,
+                 "the monitor content scale to draw at (e.g. 2 for a 200% HiDPI screen; default: the monitor's, 1 headless)");
   cli.add_option("--state-dir", cl.state_dir, "where state.json and imgui.ini are kept");
   cli.add_flag("--no-state", cl.no_state, "neither restore nor save settings and layout");
   cli.add_option("--view", cl.view, "show one view large: " + view_names());

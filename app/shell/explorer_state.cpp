@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/widgets/ui_units.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 
@@ -47,16 +48,19 @@ nlohmann::json state_to_json(const ExplorerState& s) {
         {"boundary", to_string(s.grid.boundary.kind)},
         {"boundary_value", s.grid.boundary.value},
         {"storage", to_string(s.grid.storage)},
-        {"steps_per_frame", s.grid.steps_per_frame}}},
+        {"steps_per_frame", s.grid.steps_per_frame},
+        {"image", s.grid.image_path}}},
       {"view",
        {{"z_slice", s.view.z_slice},
         {"colormap", to_string(s.view.colormap)},
         {"range", to_string(s.view.range_mode)},
         {"manual_min", s.view.manual_min},
-        {"manual_max", s.view.manual_max}}},
+        {"manual_max", s.view.manual_max},
+        {"ui_scale", s.view.ui_scale}}},
       {"playing", s.playing},
       {"symmetry_lock", s.symmetry_lock},
       {"stencil_file", s.stencil_ui.file_path},
+      {"brush", {{"radius", s.brush.radius}, {"value", s.brush.value}, {"mode", to_string(s.brush.mode)}}},
   };
 }
 
@@ -115,6 +119,12 @@ GridSettings grid_from_json(const nlohmann::json& g) {
   out.boundary.value = number_member(g, "boundary_value", "grid");
   out.storage = parse_precision(string_member(g, "storage", "grid"));
   out.steps_per_frame = static_cast<int>(integer_member(g, "steps_per_frame", "grid", 1, kMaxStepsPerFrame));
+  if (g.contains("image")) { // absent in states saved before pictures could be loaded
+    out.image_path = string_member(g, "image", "grid");
+    if (out.image_path.size() > kMaxPersistedPath)
+      throw InputError(fmt::format("grid.image has {} characters; at most {} are kept", out.image_path.size(),
+                                   kMaxPersistedPath));
+  }
   return out;
 }
 
@@ -125,6 +135,25 @@ ViewSettings view_from_json(const nlohmann::json& v) {
   out.range_mode = parse_value_range_mode(string_member(v, "range", "view"));
   out.manual_min = number_member(v, "manual_min", "view");
   out.manual_max = number_member(v, "manual_max", "view");
+  if (v.contains("ui_scale")) { // absent in states saved before the setting existed
+    const double scale = number_member(v, "ui_scale", "view");
+    if (scale < kMinUiScale || scale > kMaxUiScale)
+      throw InputError(fmt::format("view.ui_scale must be between {} and {}; got {}", kMinUiScale, kMaxUiScale, scale));
+    out.ui_scale = static_cast<float>(scale);
+  }
+  return out;
+}
+
+Brush brush_from_json(const nlohmann::json& b) {
+  Brush out;
+  out.radius = number_member(b, "radius", "brush");
+  if (out.radius < kMinBrushRadius || out.radius > kMaxBrushRadius)
+    throw InputError(fmt::format("brush.radius must be between {} and {}; got {}", kMinBrushRadius, kMaxBrushRadius,
+                                 out.radius));
+  out.value = number_member(b, "value", "brush");
+  if (std::abs(out.value) > kMaxBrushValue)
+    throw InputError(fmt::format("brush.value must be within ±{}; got {}", kMaxBrushValue, out.value));
+  out.mode = parse_brush_mode(string_member(b, "mode", "brush"));
   return out;
 }
 
@@ -143,6 +172,7 @@ void apply_state_json(ExplorerState& s, const nlohmann::json& j) {
     next.playing = bool_member(j, "playing", "state");
     next.symmetry_lock = bool_member(j, "symmetry_lock", "state");
     next.stencil_ui.file_path = string_member(j, "stencil_file", "state");
+    if (j.contains("brush")) next.brush = brush_from_json(j.at("brush"));
     if (next.stencil_ui.file_path.size() > kMaxPersistedPath)
       throw InputError(fmt::format("state.stencil_file has {} characters; at most {} are kept",
                                    next.stencil_ui.file_path.size(), kMaxPersistedPath));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,7 +14,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "app/widgets/colormap.hpp"
+#include "core/brush.hpp"
 #include "core/grid.hpp"
+#include "core/image_field.hpp"
 #include "core/stencil.hpp"
 
 namespace se {
@@ -35,6 +38,8 @@ struct GridSettings {
   Boundary boundary{};
   Precision storage = Precision::FP64;
   int steps_per_frame = 4;
+  std::string image_path;                 // the picture of the image initial condition (persisted)
+  std::shared_ptr<const GrayImage> image; // it, loaded (not persisted: read again at start)
 
   const Extent& extent_for(int dims) const { return extent_by_dims.at(static_cast<std::size_t>(dims - 1)); }
   Extent& extent_for(int dims) { return extent_by_dims.at(static_cast<std::size_t>(dims - 1)); }
@@ -45,6 +50,7 @@ struct ViewSettings {
   Colormap colormap = Colormap::Viridis;
   ValueRangeMode range_mode = ValueRangeMode::Initial;
   double manual_min = 0.0, manual_max = 1.0;
+  float ui_scale = 1.0f; // the user's UI scale (View menu, Ctrl +/-), on top of the monitor's content scale
   bool operator==(const ViewSettings&) const = default;
 };
 
@@ -75,6 +81,7 @@ struct SimulationUi {
   int size_text_dims = 0;        // dims the text was filled for (refilled when the stencil's dims change)
   UiMessage message;             // problems applying settings
   std::string blocked;           // why the current settings cannot run (the simulation waits meanwhile)
+  std::string picture_path;      // the picture field being edited; loaded with Enter or Load
 };
 
 // What the heat map shows this frame; filled by the app before the windows draw.
@@ -91,6 +98,7 @@ struct ExplorerState {
   Stencil stencil = preset("heat-2d");
   GridSettings grid{};
   ViewSettings view{};
+  Brush brush{};
   bool playing = true;
   bool symmetry_lock = true;
 

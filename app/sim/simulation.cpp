@@ -36,6 +36,12 @@ void check_simulation_setup(const SimulationSetup& setup) {
   check_host_memory(static_cast<std::uint64_t>(bytes), fmt::format("a {} simulation", setup.extent.to_string()));
 }
 
+std::vector<double> setup_initial_values(const SimulationSetup& setup) {
+  if (setup.initial != InitialCondition::Image) return initial_values(setup.extent, setup.initial, setup.seed);
+  if (!setup.image) throw InputError("the image initial condition has no picture loaded");
+  return image_values(setup.extent, *setup.image);
+}
+
 std::string MethodKey::label() const { return fmt::format("{} ({})", id, to_string(backend)); }
 std::string MethodKey::probe_name() const { return fmt::format("{}.{}", id, to_string(backend)); }
 MethodKey key_of(const Method& m) { return MethodKey{m.id, m.backend}; }
@@ -251,6 +257,10 @@ public:
     return {steps, seconds};
   }
   bool runs_on_host() const override { return false; }
+  std::optional<double> value_at(std::int64_t x, std::int64_t y, std::int64_t z) const override {
+    if (!host_stale_) return std::nullopt; // the host copy is current
+    return run_->value_at(x, y, z);
+  }
   void edit(const GridEdit& edit) override {
     run_->edit(edit); // on the device grid, where the next step reads it
     host_stale_ = true;
@@ -324,6 +334,7 @@ Simulation::Simulation(std::unique_ptr<SimulationBackend> backend) {
 
 Simulation::~Simulation() {
   pending_.reset();
+  pending_edits_.clear();
   if (busy_) cancel_background();
   if (worker_.joinable()) {
     worker_.request_stop(); // wakes its interruptible wait
@@ -360,7 +371,7 @@ void Simulation::reset(const SimulationSetup& setup) {
   pending_.reset();
   pending_edits_.clear();
   if (busy_) cancel_background();
-  std::vector<double> values = initial_values(setup.extent, setup.initial, setup.seed);
+  std::vector<double> values = setup_initial_values(setup);
   const ValueRange range = finite_range(values);
   as_input_error(backend_->name(), [&] { backend_->load(setup, std::move(values)); });
   setup_ = setup;
@@ -400,7 +411,7 @@ void Simulation::use_backend(std::unique_ptr<SimulationBackend> backend) {
   pending_edits_.clear();
   if (busy_) cancel_background();
   if (loaded_) {
-    std::vector<double> values = initial_values(setup_.extent, setup_.initial, setup_.seed);
+    std::vector<double> values = setup_initial_values(setup_);
     as_input_error(backend->name(), [&] { backend->load(setup_, std::move(values)); });
   }
   take_backend(std::move(backend)); // the old run (and its device memory) goes only once the new one started
@@ -604,6 +615,15 @@ Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
   }
   last_show_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return frame;
+}
+
+double Simulation::value_at(std::int64_t x, std::int64_t y, std::int64_t z) const {
+  const Extent& e = setup_.extent;
+  if (x < 0 || y < 0 || z < 0 || x >= e.n[0] || y >= e.n[1] || z >= e.n[2])
+    throw InputError(fmt::format("({}, {}, {}) is outside the {} grid", x, y, z, e.to_string()));
+  if (!busy_)
+    if (const auto v = backend_->value_at(x, y, z)) return *v;
+  return values()[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)];
 }
 
 std::span<const double> Simulation::values() const {

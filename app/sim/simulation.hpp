@@ -18,6 +18,7 @@
 
 #include "app/sim/grid_slice.hpp"
 #include "core/brush.hpp"
+#include "core/image_field.hpp"
 #include "core/grid.hpp"
 #include "core/method.hpp"
 #include "core/reference.hpp"
@@ -33,6 +34,7 @@ struct SimulationSetup {
   Extent extent;
   InitialCondition initial = InitialCondition::HotSpot;
   std::uint64_t seed = 1;
+  std::shared_ptr<const GrayImage> image; // the picture of InitialCondition::Image (shared, never changed)
   Boundary boundary{};
   Precision storage = Precision::FP64;
   bool operator==(const SimulationSetup& o) const {
@@ -40,8 +42,13 @@ struct SimulationSetup {
            boundary.value == o.boundary.value && storage == o.storage;
   }
   // Same grid and initial values: only the update rule (weights, boundary, storage) differs.
-  bool same_grid(const SimulationSetup& o) const { return extent == o.extent && initial == o.initial && seed == o.seed; }
+  bool same_grid(const SimulationSetup& o) const {
+    return extent == o.extent && initial == o.initial && seed == o.seed &&
+           (initial != InitialCondition::Image || image == o.image);
+  }
 };
+// The setup's initial values: initial_values(), or its picture resampled (InputError when it has none).
+std::vector<double> setup_initial_values(const SimulationSetup& setup);
 
 // Throws InputError when the setup cannot run: invalid stencil, grid smaller than the stencil or of other
 // dims, or more memory than the machine has (checked before allocating anything).
@@ -89,6 +96,9 @@ public:
   };
   virtual Advanced advance(int steps, const StepProgress& progress) = 0;
   virtual std::span<const double> values() const = 0;
+  // One point's value copied from where it lives, when that is cheaper than values() (a GPU run's device grid:
+  // a hover must not download the grid); nullopt: read it from values().
+  virtual std::optional<double> value_at(std::int64_t, std::int64_t, std::int64_t) const { return std::nullopt; }
   // Paints or clears the grid where it lives: host values (rounded to the run's storage), or the device grid
   // through a kernel (no host copy). Throws InputError.
   virtual void edit(const GridEdit& edit) = 0;
@@ -186,6 +196,8 @@ public:
   bool loaded() const { return loaded_; }
   const SimulationSetup& setup() const { return setup_; }
   std::span<const double> values() const;
+  // One point's value, cheap on the GPU too (one point copied). Throws InputError outside the grid.
+  double value_at(std::int64_t x, std::int64_t y, std::int64_t z) const;
   std::int64_t steps_done() const { return steps_done_; }
   std::uint64_t version() const { return version_; } // changes whenever values() may have changed
   double gstencils() const { return meter_.gstencils(); }

@@ -3,7 +3,12 @@
 #include "app/views/views.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/widgets/ui_units.hpp"
 
 namespace se {
 
@@ -67,9 +72,11 @@ float status_line_height() { return ImGui::GetFrameHeight() + 2.0f * ImGui::GetS
 
 namespace {
 
-// The Stencil editor's column: a quarter of the display, within readable bounds.
-float left_column_width(float display_width) { return std::clamp(display_width * 0.26f, 340.0f, 520.0f); }
-// Below this width a view shown large takes the whole display and the Stencil editor stays closed.
+// The Stencil editor's column: a quarter of the display, within readable bounds (at UI scale `scale`).
+float left_column_width(float display_width, float scale) {
+  return std::clamp(display_width * 0.26f, 340.0f * scale, std::max(520.0f * scale, 340.0f * scale));
+}
+// Below this width (at UI scale 1) a view shown large takes the whole display and the Stencil editor stays closed.
 constexpr float kFocusWithEditorMinWidth = 1100.0f;
 
 } // namespace
@@ -78,15 +85,16 @@ void set_default_window_rect(std::string_view view_name) {
   const ImGuiIO& io = ImGui::GetIO();
   ViewLayout* layout = static_cast<ViewLayout*>(io.UserData);
   const ImVec2 display = io.DisplaySize;
-  const float margin = 8.0f;
+  const float scale = layout != nullptr ? layout->scale : 1.0f;
+  const float margin = 8.0f * scale;
   const float top = margin + (layout != nullptr ? layout->top : 0.0f);
   const float height = display.y - status_line_height() - top - margin;
-  const float left_width = left_column_width(display.x);
+  const float left_width = left_column_width(display.x, scale);
   const ImVec2 right_pos(2.0f * margin + left_width, top);
   const ImVec2 right_size(display.x - 3.0f * margin - left_width, height);
   ImVec2 pos(margin, top), size(left_width, height);
   if (layout != nullptr && !layout->focus.empty()) {
-    const bool editor_fits = display.x >= kFocusWithEditorMinWidth && layout->focus != "stencil";
+    const bool editor_fits = display.x >= kFocusWithEditorMinWidth * scale && layout->focus != "stencil";
     if (view_name == layout->focus) {
       pos = editor_fits ? right_pos : ImVec2(margin, top);
       size = editor_fits ? right_size : ImVec2(display.x - 2.0f * margin, height);
@@ -170,6 +178,31 @@ std::string fact_numbers(const std::vector<double>& values) {
   return out;
 }
 
+namespace {
+
+// The UI scale (remembered in state.json): the steps Ctrl + and Ctrl - go through, and what the monitor adds.
+void draw_ui_scale_menu(ViewContext& ctx) {
+  float& scale = ctx.state.view.ui_scale;
+  const bool open = ImGui::BeginMenu("UI scale");
+  probe_last_item(ctx.state, "menu.scale");
+  if (!open) return;
+  if (ImGui::MenuItem("Larger", "Ctrl +", false, scale < kMaxUiScale)) scale = next_ui_scale(scale, +1);
+  if (ImGui::MenuItem("Smaller", "Ctrl -", false, scale > kMinUiScale)) scale = next_ui_scale(scale, -1);
+  if (ImGui::MenuItem("Reset to 100%", "Ctrl 0", false, scale != 1.0f)) scale = 1.0f;
+  ImGui::Separator();
+  for (float s : kUiScaleSteps) {
+    const std::string label = fmt::format("{:.0f}%", 100.0f * s);
+    if (ImGui::MenuItem(label.c_str(), nullptr, std::abs(scale - s) < 1e-3f)) scale = s;
+    probe_last_item(ctx.state, "menu.scale." + label);
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("monitor content scale %.2f x UI scale %.2f = %.2f", ctx.environment.content_scale, scale,
+                      ctx.environment.content_scale * scale);
+  ImGui::EndMenu();
+}
+
+} // namespace
+
 void draw_menu_bar(ViewContext& ctx) {
   ViewLayout& layout = ctx.layout;
   if (!ImGui::BeginMainMenuBar()) {
@@ -198,6 +231,8 @@ void draw_menu_bar(ViewContext& ctx) {
       stop_lecture_tour(layout, ctx.lecture);
       layout.show_focused("");
     }
+    ImGui::Separator();
+    draw_ui_scale_menu(ctx);
     ImGui::EndMenu();
   }
   probe_last_item(ctx.state, "menu.views");

@@ -28,6 +28,7 @@ struct EnvironmentInfo {
   std::string gl_version;
   std::string platform;
   bool cuda_device = false;   // a CUDA device is usable (GPU-only buttons are disabled otherwise)
+  float content_scale = 1;    // the monitor's content scale this frame (the UI scale multiplies it)
 };
 
 // What a view keeps between frames (plan caches, the user's selections), one object per view name, owned by
@@ -80,6 +81,7 @@ struct ViewLayout {
   std::map<std::string, bool, std::less<>> open; // by view name; missing: closed
   std::string focus;          // a view shown large (with the Stencil editor beside it when that fits); "" free layout
   float top = 0;              // pixels taken at the top (menu bar, lecture bar)
+  float scale = 1;            // the UI scale in effect (monitor content scale x the user's setting): layout lengths
   std::uint64_t generation = 1; // bumped when the arrangement changes: windows are then moved, not just placed once
   std::map<std::string, std::uint64_t, std::less<>> placed; // generation each window was last placed at
   std::map<std::string, std::string, std::less<>> page_request; // a tab a view should switch to (lecture tour)

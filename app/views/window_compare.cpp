@@ -15,8 +15,10 @@
 
 #include "app/shell/explorer_app.hpp"
 #include "app/platform/heatmap_renderer.hpp"
+#include "app/sim/benchmark_job.hpp"
 #include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"
 #include "core/reference.hpp"
@@ -54,7 +56,25 @@ struct CompareMemory {
   int steps_per_frame = 1;
   bool restart = false;
   UiMessage message;
+  // "Time at paper size": the GPU panels' methods timed on the papers' grid in the background (a sweep of one size).
+  std::unique_ptr<BenchmarkJob> paper_job;
+  Extent paper_extent;
+  std::string paper_stencil;
+  UiMessage paper_message;
 };
+
+// The papers' grid for timing (as `stencil-bench suite`): 10240000 points in 1D, 10240^2 in 2D, 512^3 in 3D.
+Extent paper_extent(int dims) {
+  Extent e;
+  e.dims = dims;
+  for (int d = 0; d < dims; ++d) e.n[d] = dims == 3 ? 512 : (dims == 2 ? 10240 : 10240000);
+  return e;
+}
+
+// A GPU step over this many points moves so few bytes that a kernel launch and its synchronisation (a few µs)
+// take longer than the memory traffic: 2^21 FP64 points read and written are 32 MB, ~10 µs at 3.3 TB/s.
+constexpr std::int64_t kLaunchBoundPoints = std::int64_t{1} << 21;
+constexpr double kAssumedBandwidth = 3.3e12; // bytes/s: an H100/H200-class GPU's copy rate, for the tooltip only
 
 const std::array<std::vector<std::int64_t>, 3> kSides{std::vector<std::int64_t>{1024, 4096, 16384, 65536},
                                                       std::vector<std::int64_t>{64, 128, 256, 512, 1024},
@@ -208,7 +228,7 @@ std::pair<double, double> shared_error_scale(const CompareMemory& m) {
 
 void draw_colour_bar(ImTextureID lut, ImVec2 at, float width, double lo, double hi, const char* caption) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float h = 10.0f;
+  const float h = ui_px(10.0f);
   const float u0 = 0.5f / 256.0f, u1 = 255.5f / 256.0f;
   draw->AddImage(lut, at, ImVec2(at.x + width, at.y + h), ImVec2(u0, 0.5f), ImVec2(u1, 0.5f));
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -252,8 +272,43 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   ImGui::Text("%.3f GStencil/s", sim.gstencils());
   ImGui::SetWindowFontScale(1.0f);
   ImGui::SameLine();
+  const Extent& grid = sim.setup().extent;
+  if (p.key.backend == Backend::GPU && grid.points() < kLaunchBoundPoints && sim.gstencils() > 0) {
+    // Honest small-grid numbers: say that this one measures launches, not the method.
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.78f, 0.4f, 1.0f), "launch-bound");
+    probe_last_item(st, prefix + ".launch_bound");
+    if (ImGui::IsItemHovered()) {
+      const double bytes = 2.0 * static_cast<double>(grid.points()) * static_cast<double>(bytes_per_value(method_for(m.catalogue->methods, p.key).precision));
+      ImGui::SetTooltip("%s has %lld points: a step reads and writes about %.2f MB, %.2f µs at %.1f TB/s, while it\n"
+                        "took %.1f µs here. Launching the kernel and waiting for it cost more than the work, so\n"
+                        "this number says little about the method. \"Time at paper size\" above times it on the\n"
+                        "papers' grid; the Performance view sweeps sizes.",
+                        grid.to_string().c_str(), static_cast<long long>(grid.points()), bytes / 1e6,
+                        bytes / kAssumedBandwidth * 1e6, kAssumedBandwidth / 1e12,
+                        static_cast<double>(grid.points()) / (sim.gstencils() * 1e9) * 1e6);
+    }
+  } else if (p.key.backend != Backend::GPU && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(p.key.backend == Backend::Emulate
+                          ? "The emulation's speed on this CPU: it follows the tensor-core fragments one by one, so it\n"
+                            "says how fast the emulation is, not how fast the method runs on a GPU."
+                          : "The CPU's speed on this grid.");
+  }
+  ImGui::SameLine();
   ImGui::TextDisabled("  %s, step %lld", std::string(to_string(sim.arithmetic())).c_str(),
                       static_cast<long long>(sim.steps_done()));
+  if (m.paper_job && m.paper_stencil == m.setup->stencil.name)
+    for (const BenchmarkRecord& r : m.paper_job->records())
+      if (r.key() == p.key && r.extent == m.paper_extent) {
+        ImGui::Text("at %s: %.2f GStencil/s", r.extent.to_string().c_str(), r.gstencils);
+        ImGui::SameLine();
+        if (r.passed)
+          ImGui::TextDisabled("%d steps, rel L2 %.1e (checked)", r.steps, r.rel_l2);
+        else
+          ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "rel L2 %.1e: FAILED the check (bound %.1e)", r.rel_l2, r.bound);
+        probe_last_item(st, prefix + ".paper");
+        publish(ctx, prefix + ".paper_gstencils", fmt::format("{:.6g}", r.gstencils));
+      }
   if (p.have_error)
     ImGui::Text("rel L2 %.2e   max |err| %.2e%s", p.error.rel_l2, p.error.max_abs, p.error.finite ? "" : "   NaN/Inf!");
   else
@@ -262,12 +317,12 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   // The grid and its error side by side, as large as the panel allows, square points.
   const Extent& e = sim.setup().extent;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float bar = 10.0f + ImGui::GetTextLineHeight() + 8.0f;
+  const float bar = ui_px(10.0f) + ImGui::GetTextLineHeight() + ui_px(8.0f);
   const float avail_w = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
   const float avail_h = ImGui::GetContentRegionAvail().y - bar - ImGui::GetTextLineHeightWithSpacing();
   const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
   float w = avail_w, h = w / aspect;
-  if (h > avail_h) h = std::max(avail_h, 16.0f), w = h * aspect;
+  if (h > avail_h) h = std::max(avail_h, ui_px(16.0f)), w = h * aspect;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   if (p.heatmap) {
     ImGui::Image(texture_id(p.heatmap->image_texture()), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
@@ -301,6 +356,60 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   publish(ctx, key_prefix + "frame_path", std::string(to_string(sim.frame_path())));
 }
 
+// "Time at paper size": the GPU panels' methods on the papers' grid, each timed for about a second and checked
+// against the FP64 reference, in the background; the results appear in their panels.
+void draw_paper_timing(ViewContext& ctx, CompareMemory& m) {
+  ExplorerState& st = ctx.state;
+  std::vector<MethodKey> gpu;
+  for (const ComparePanel& p : m.panels)
+    if (p.key.backend == Backend::GPU && p.problem.empty()) gpu.push_back(p.key);
+  const bool running = m.paper_job && m.paper_job->running();
+  const Extent paper = paper_extent(m.setup->stencil.dims);
+  if (running) {
+    if (ImGui::Button("Cancel timing")) m.paper_job->cancel();
+    probe_last_item(st, "compare.paper_time");
+    ImGui::SameLine();
+    ImGui::ProgressBar(static_cast<float>(m.paper_job->progress()), ImVec2(ui_px(160.0f), 0));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.paper_job->status().c_str());
+  } else {
+    ImGui::BeginDisabled(gpu.empty());
+    const bool start = ImGui::Button("Time at paper size");
+    ImGui::EndDisabled();
+    probe_last_item(st, "compare.paper_time");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(gpu.empty() ? "Only GPU panels are timed at the papers' size: an emulation follows every fragment\n"
+                                      "on the CPU and would take minutes there."
+                                    : "Times the %zu GPU panel(s) on %s (the papers' grid) for about a second each, checks\n"
+                                      "them against the FP64 reference, and shows the GStencil/s in the panels. The\n"
+                                      "panels keep drawing their small grid.",
+                        gpu.size(), paper.to_string().c_str());
+    if (start) {
+      m.paper_message.clear();
+      try {
+        SweepRequest q;
+        q.stencil = m.setup->stencil;
+        q.methods = gpu;
+        q.sizes = {paper};
+        q.boundary = m.setup->boundary;
+        q.seconds_per_run = 1.0;
+        q.max_step_seconds = 5.0;
+        auto job = std::make_unique<BenchmarkJob>();
+        job->start(fmt::format("timing {} method(s) at {}", gpu.size(), paper.to_string()), sweep_task(m.catalogue->methods, q));
+        m.paper_job = std::move(job);
+        m.paper_extent = paper;
+        m.paper_stencil = q.stencil.name;
+      } catch (const InputError& e) {
+        m.paper_message.set(e.what(), true);
+      }
+    }
+    if (m.paper_job && !m.paper_job->status().empty() && m.paper_job->record_count() == 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", m.paper_job->status().c_str());
+    }
+  }
+  draw_message(m.paper_message);
+}
+
 void draw_controls(ViewContext& ctx, CompareMemory& m) {
   ExplorerState& st = ctx.state;
   if (ImGui::Button(m.playing ? "Pause" : "Play")) m.playing = !m.playing;
@@ -324,16 +433,17 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
   ImGui::EndDisabled();
   probe_last_item(st, "compare.add");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(110);
+  ImGui::SetNextItemWidth(ui_px(110.0f));
   ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
   m.steps_per_frame = std::clamp(m.steps_per_frame, 1, 64);
   ImGui::SameLine();
   const int dims = m.setup->stencil.dims;
   int& choice = m.side_choice[static_cast<std::size_t>(dims - 1)];
   const std::string preview = compare_extent(m, dims).to_string();
-  ImGui::SetNextItemWidth(130);
+  const float size_width = ImGui::CalcTextSize("65536x65536").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::SetNextItemWidth(size_width);
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  probe_rect(st, "compare.size", at, ImVec2(at.x + 130, at.y + ImGui::GetFrameHeight()));
+  probe_rect(st, "compare.size", at, ImVec2(at.x + size_width, at.y + ImGui::GetFrameHeight()));
   if (ImGui::BeginCombo("grid", preview.c_str())) {
     const auto& sides = kSides.at(static_cast<std::size_t>(dims - 1));
     for (int i = 0; i < static_cast<int>(sides.size()); ++i) {
@@ -347,6 +457,8 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
     }
     ImGui::EndCombo();
   }
+  ImGui::SameLine();
+  draw_paper_timing(ctx, m);
   ImGui::TextDisabled("%s from the %s initial grid, FP64 reference %s, step %lld", m.setup->stencil.name.c_str(),
                       std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
                       static_cast<long long>(m.reference.steps_done()));

@@ -15,6 +15,7 @@
 #include "app/widgets/colormap.hpp"
 #include "app/widgets/matrix_widget.hpp"
 #include "app/widgets/plot_widgets.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/flashfft/flashfft_emulation.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
@@ -141,10 +142,11 @@ void refresh_crt(FftMemory& mem, const Stencil& s) {
 void draw_tailoring_axis(const char* axis, int L, int S, int R, float width) {
   const int segments = 4;
   const float line = ImGui::GetTextLineHeight();
-  const float bar = line + 6.0f, gap = 4.0f;
+  const float bar = line + ui_px(6.0f), gap = ui_px(4.0f);
+  const float text_dy = ui_px(3.0f), rounding = ui_px(3.0f), thick = ui_px(2.0f), inset = ui_px(2.0f);
   const float label_w = ImGui::CalcTextSize("segment 0 (im) ").x;
   const int span = segments * S + 2 * R;
-  const float scale = (width - label_w - 10.0f) / static_cast<float>(span);
+  const float scale = (width - label_w - ui_px(10.0f)) / static_cast<float>(span);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float x0 = at.x + label_w;
@@ -152,29 +154,29 @@ void draw_tailoring_axis(const char* axis, int L, int S, int R, float width) {
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), text = ImGui::GetColorU32(ImGuiCol_Text);
   float y = at.y;
   dl->AddText(ImVec2(at.x, y), text, fmt::format("axis {}: L = {}, S = {}, halo R = {}", axis, L, S, R).c_str());
-  y += line + 4.0f;
+  y += line + gap;
   for (int i = 0; i < segments; ++i) {
     const int begin = i * S - R, out_begin = i * S;
-    dl->AddText(ImVec2(at.x, y + 3.0f), dim, fmt::format("segment {} ({})", i, i % 2 == 0 ? "re" : "im").c_str());
-    dl->AddRectFilled(ImVec2(px(begin), y), ImVec2(px(begin + L), y + bar), IM_COL32(92, 96, 108, 255), 3.0f);
-    dl->AddRectFilled(ImVec2(px(out_begin), y), ImVec2(px(out_begin + S), y + bar), categorical_color(i), 3.0f);
+    dl->AddText(ImVec2(at.x, y + text_dy), dim, fmt::format("segment {} ({})", i, i % 2 == 0 ? "re" : "im").c_str());
+    dl->AddRectFilled(ImVec2(px(begin), y), ImVec2(px(begin + L), y + bar), IM_COL32(92, 96, 108, 255), rounding);
+    dl->AddRectFilled(ImVec2(px(out_begin), y), ImVec2(px(out_begin + S), y + bar), categorical_color(i), rounding);
     if (i % 2 == 1) // the double-layer pair: one complex tile for two real segments
-      dl->AddLine(ImVec2(px(begin) - 4.0f, y - bar - gap + 2.0f), ImVec2(px(begin) - 4.0f, y + bar - 2.0f),
-                  IM_COL32(255, 220, 120, 255), 2.0f);
+      dl->AddLine(ImVec2(px(begin) - gap, y - bar - gap + inset), ImVec2(px(begin) - gap, y + bar - inset),
+                  IM_COL32(255, 220, 120, 255), thick);
     y += bar + gap;
   }
-  dl->AddText(ImVec2(at.x, y + 3.0f), text, "stitched");
+  dl->AddText(ImVec2(at.x, y + text_dy), text, "stitched");
   for (int i = 0; i < segments; ++i)
-    dl->AddRectFilled(ImVec2(px(i * S), y), ImVec2(px(i * S + S) - 1.0f, y + bar), categorical_color(i));
+    dl->AddRectFilled(ImVec2(px(i * S), y), ImVec2(px(i * S + S) - ui_px(1.0f), y + bar), categorical_color(i));
   y += bar + gap;
   for (int i = 0; i <= segments; ++i) {
     const float x = px(i * S);
     const std::string label = std::to_string(i * S);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
-    dl->AddLine(ImVec2(x, at.y + line + 2.0f), ImVec2(x, y), IM_COL32(255, 255, 255, 60));
-    dl->AddText(ImVec2(std::min(x + 2.0f, at.x + width - w), y), dim, label.c_str());
+    dl->AddLine(ImVec2(x, at.y + line + inset), ImVec2(x, y), IM_COL32(255, 255, 255, 60));
+    dl->AddText(ImVec2(std::min(x + inset, at.x + width - w), y), dim, label.c_str());
   }
-  y += line + 6.0f;
+  y += line + ui_px(6.0f);
   ImGui::Dummy(ImVec2(width, y - at.y));
 }
 
@@ -183,19 +185,20 @@ void draw_tailoring_axis(const char* axis, int L, int S, int R, float width) {
 void draw_tailoring_2d(const FlashFftPlan& p, ImVec2 size) {
   const int tiles = 3, R = p.halo;
   const int Lx = p.tile[0], Ly = p.tile[1], Sx = p.stitched[0], Sy = p.stitched[1];
-  const float scale = std::min((size.x - 20.0f) / static_cast<float>(tiles * Sx + 2 * R),
-                               (size.y - 20.0f) / static_cast<float>(tiles * Sy + 2 * R));
-  if (scale <= 0.5f) return;
+  const float margin = ui_px(10.0f); // around the tiles
+  const float scale = std::min((size.x - 2.0f * margin) / static_cast<float>(tiles * Sx + 2 * R),
+                               (size.y - 2.0f * margin) / static_cast<float>(tiles * Sy + 2 * R));
+  if (scale <= ui_px(0.5f)) return;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto pt = [&](int x, int y) { return ImVec2(at.x + 10.0f + (x + R) * scale, at.y + 10.0f + (y + R) * scale); };
+  auto pt = [&](int x, int y) { return ImVec2(at.x + margin + (x + R) * scale, at.y + margin + (y + R) * scale); };
   dl->AddRectFilled(pt(-R, -R), pt(tiles * Sx + R, tiles * Sy + R), IM_COL32(40, 42, 48, 255));
   for (int ty = 0; ty < tiles; ++ty)
     for (int tx = 0; tx < tiles; ++tx) {
       const int index = ty * tiles + tx;
       const ImU32 fill = categorical_color(index / 2);
       dl->AddRectFilled(pt(tx * Sx, ty * Sy), pt(tx * Sx + Sx, ty * Sy + Sy), fill);
-      dl->AddRect(pt(tx * Sx, ty * Sy), pt(tx * Sx + Sx, ty * Sy + Sy), IM_COL32(30, 32, 38, 255), 0.0f, 0, 2.0f);
+      dl->AddRect(pt(tx * Sx, ty * Sy), pt(tx * Sx + Sx, ty * Sy + Sy), IM_COL32(30, 32, 38, 255), 0.0f, 0, ui_px(2.0f));
       const char* layer = index % 2 == 0 ? "re" : "im";
       const ImVec2 ts = ImGui::CalcTextSize(layer);
       const ImVec2 c = pt(tx * Sx + Sx / 2, ty * Sy + Sy / 2);
@@ -205,8 +208,8 @@ void draw_tailoring_2d(const FlashFftPlan& p, ImVec2 size) {
   for (int ty = 0; ty < tiles; ++ty)
     for (int tx = 0; tx < tiles; ++tx)
       dl->AddRect(pt(tx * Sx - R, ty * Sy - R), pt(tx * Sx - R + Lx, ty * Sy - R + Ly), IM_COL32(255, 255, 255, 110), 0.0f,
-                  0, 1.5f);
-  ImGui::Dummy(ImVec2(size.x, (tiles * std::max(Sx, Sy) + 2 * R) * scale + 20.0f));
+                  0, ui_px(1.5f));
+  ImGui::Dummy(ImVec2(size.x, (tiles * std::max(Sx, Sy) + 2 * R) * scale + 2.0f * margin));
 }
 
 void draw_tailoring(const FlashFftPlan& p) {
@@ -282,9 +285,9 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
                      "k = (k1·%d + k2·%d) mod %d (Eq. 8). Cells beyond L1 and L2 pad to the MMA's 8.",
                      L, L1, L2, L1, L2, L2, L1, L);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
-  const float cell = std::floor(std::min({(avail.x - 60.0f) / static_cast<float>(2 * cols + 2),
-                                          (avail.y - 2.0f * title_h - 10.0f) / static_cast<float>(rows + 1), 64.0f}));
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
+  const float cell = std::floor(std::min({(avail.x - ui_px(60.0f)) / static_cast<float>(2 * cols + 2),
+                                          (avail.y - 2.0f * title_h - ui_px(10.0f)) / static_cast<float>(rows + 1), ui_px(64.0f)}));
   auto map_picture = [&](const char* id, std::string title, const std::vector<int>& map) {
     MatrixPicture m;
     m.id = id;
@@ -307,20 +310,21 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
     return m;
   };
   const MatrixDrawn d = draw_matrix(map_picture("crt", "input map: cell (n1, n2) holds position l", p.input_map));
-  ImGui::SameLine(0, 40.0f);
+  ImGui::SameLine(0, ui_px(40.0f));
   draw_matrix(map_picture("frequencies", "frequency map: cell (k1, k2) holds k", p.frequency_map));
   // The diagonal walk of l = 0, 1, 2, ...: a line through consecutive cells while they stay diagonal neighbours,
   // a ring where the walk wraps.
   if (!p.diagonal_order.empty()) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float thick = ui_px(2.0f);
     const int steps = std::min(L, 2 * std::max(L1, L2) + 2);
     for (int l = 0; l + 1 < steps; ++l) {
       const int a = p.diagonal_order[static_cast<std::size_t>(l)], b = p.diagonal_order[static_cast<std::size_t>(l + 1)];
       const int ar = a / cols, ac = a % cols, br = b / cols, bc = b % cols;
       if (br == ar + 1 && bc == ac + 1)
-        dl->AddLine(d.cell_center(ar, ac), d.cell_center(br, bc), IM_COL32(255, 255, 255, 200), 2.0f);
+        dl->AddLine(d.cell_center(ar, ac), d.cell_center(br, bc), IM_COL32(255, 255, 255, 200), thick);
       else
-        dl->AddCircle(d.cell_center(br, bc), 0.3f * d.cell, IM_COL32(255, 255, 255, 200), 12, 2.0f);
+        dl->AddCircle(d.cell_center(br, bc), 0.3f * d.cell, IM_COL32(255, 255, 255, 200), 12, thick);
     }
   }
   publish(ctx, "fft.crt.map", fmt::format("{}x{}", L1, L2));
@@ -337,7 +341,7 @@ MatrixPicture heat_map(const char* id, std::string title, const FftMatrix& matri
   m.diverging_scale = 1.0;
   m.digits = 2;
   m.max_width = max_side;
-  m.max_height = max_side + ImGui::GetTextLineHeight() + 4.0f;
+  m.max_height = max_side + ImGui::GetTextLineHeight() + ui_px(4.0f);
   return m;
 }
 
@@ -346,7 +350,7 @@ void draw_dft(const FlashFftPlan& p) {
                      "padding). The tensor cores multiply real block matrices; the constant operand of every product "
                      "that reads the previous accumulator is stored with its K index in the swizzled order.");
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float small = std::floor((avail - 40.0f) / 4.0f);
+  const float small = std::floor((avail - ui_px(40.0f)) / 4.0f);
   draw_matrix(heat_map("rows_re", fmt::format("Re F rows ({})", p.rows.length), p.rows.re, small));
   ImGui::SameLine();
   draw_matrix(heat_map("rows_im", fmt::format("Im F rows ({})", p.rows.length), p.rows.im, small));
@@ -354,7 +358,7 @@ void draw_dft(const FlashFftPlan& p) {
   draw_matrix(heat_map("cols_re", fmt::format("Re F cols ({})", p.cols.length), p.cols.re, small));
   ImGui::SameLine();
   draw_matrix(heat_map("cols_im", fmt::format("Im F cols ({})", p.cols.length), p.cols.im, small));
-  const float big = std::floor(std::min((avail - 30.0f) / 3.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+  const float big = std::floor(std::min((avail - ui_px(30.0f)) / 3.0f, ImGui::GetContentRegionAvail().y - ui_px(40.0f)));
   draw_matrix(heat_map("forward_rows", "[[Fr, −Fi], [Fi, Fr]] (step 1's A)", p.forward_rows, big));
   ImGui::SameLine();
   draw_matrix(heat_map("forward_cols", "G, rows swizzled (step 2's B)", p.forward_cols_swizzled, big));
@@ -395,7 +399,7 @@ std::vector<double> real_parts(const std::vector<std::complex<double>>& v, std::
 }
 
 void draw_fusion(ViewContext& ctx, FftMemory& mem) {
-  ImGui::SetNextItemWidth(260.0f);
+  ImGui::SetNextItemWidth(ui_px(260.0f));
   ImGui::SliderInt("fused steps T", &mem.fused_steps, 1, kMaxShownT);
   probe_last_item(ctx.state, "fft.T");
   mem.fused_steps = std::clamp(mem.fused_steps, 1, kMaxShownT);
@@ -410,6 +414,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
                      "k_fᵀ (|k_f| ≤ 1 for a stable stencil, so high frequencies fade with T). Shown: the real parts "
                      "in the transform's layout (blue negative, red positive).");
   const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ui_px(20.0f); // between the two maps and the plot
   const std::size_t slice = static_cast<std::size_t>(base.rows.padded) * static_cast<std::size_t>(base.cols.padded);
   auto spectrum_map = [&](const char* id, std::string title, const std::vector<std::complex<double>>& v) {
     MatrixPicture m;
@@ -421,7 +426,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     m.coloring = CellColoring::Diverging;
     m.diverging_scale = 1.0;
     m.digits = 2;
-    m.max_width = std::floor((avail - 40.0f) / 2.0f) * (base.dims == 1 ? 0.5f : 0.62f);
+    m.max_width = std::floor((avail - 2.0f * gap) / 2.0f) * (base.dims == 1 ? 0.5f : 0.62f);
     m.max_height = 0.42f * ImGui::GetContentRegionAvail().y;
     m.tooltip = [freq = base.frequency_map, cols = base.cols.padded, lx = base.cols.length, one_d = base.dims == 1](int r, int c) {
       const int k = freq[static_cast<std::size_t>(r * cols + c)];
@@ -431,7 +436,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     return m;
   };
   const MatrixDrawn kd = draw_matrix(spectrum_map("kf", "Re k_f", base.kernel_spectrum));
-  ImGui::SameLine(0, 20.0f);
+  ImGui::SameLine(0, gap);
   draw_matrix(spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum));
   // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.
   LineSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
@@ -459,7 +464,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     };
     sort_by_x(a), sort_by_x(b);
   }
-  ImGui::SameLine(0, 20.0f);
+  ImGui::SameLine(0, gap);
   draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b},
             ImVec2(ImGui::GetContentRegionAvail().x, kd.max.y - kd.min.y), false,
             base.dims == 1 ? "frequency k (of L)" : "frequency kx (of Lx)", "real part (gain per pass)", mem.spectrum_view);
@@ -468,7 +473,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   const std::shared_ptr<ErrorCurveJob> job = mem.job;
   // Headless frames must be reproducible: wait for the measurement instead of drawing "measuring...".
   if (job && ctx.finish_background_work && job->worker.joinable()) job->worker.join();
-  const float plot_h = std::max(160.0f, ImGui::GetContentRegionAvail().y - 6.0f);
+  const float plot_h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - ui_px(6.0f));
   if (!job || !job->done) {
     ImGui::TextDisabled("Measuring the error of T = 1..%d fused steps against the FP64 reference (on a worker thread)...",
                         kErrorCurveSteps);

@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include "app/widgets/matrix_widget.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
 #include "core/fragment/fragment_layout.hpp"
@@ -172,7 +173,8 @@ void draw_wmma_recorder(ViewContext& ctx, FragmentsMemory& mem, const MmaShapeIn
 void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
   const auto& shapes = mma_shapes();
   mem.shape = std::clamp(mem.shape, 0, static_cast<int>(shapes.size()) - 1);
-  ImGui::SetNextItemWidth(320.0f);
+  const float gap = ui_px(30.0f); // between the controls, and between the three tiles
+  ImGui::SetNextItemWidth(ui_px(320.0f));
   if (ImGui::BeginCombo("Instruction", shapes[static_cast<std::size_t>(mem.shape)].id.c_str())) {
     for (int i = 0; i < static_cast<int>(shapes.size()); ++i) {
       if (ImGui::Selectable(shapes[static_cast<std::size_t>(i)].id.c_str(), i == mem.shape)) mem.shape = i;
@@ -181,7 +183,7 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
     ImGui::EndCombo();
   }
   probe_last_item(ctx.state, "fragments.shape");
-  ImGui::SameLine(0, 30.0f);
+  ImGui::SameLine(0, gap);
   ImGui::Checkbox("colour by register instead of lane", &mem.color_by_register);
   probe_last_item(ctx.state, "fragments.by_register");
   const MmaShapeInfo& info = shapes[static_cast<std::size_t>(mem.shape)];
@@ -199,23 +201,37 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
     layouts.push_back(recorded ? &*check->layout : &core);
   }
   const FragmentLayout &a = *layouts[0], &b = *layouts[1], &c = *layouts[2];
-  const float avail = ImGui::GetContentRegionAvail().x - 60.0f;
-  const float wanted = ImGui::CalcTextSize("31:7").x + 8.0f;
-  const float by_width = avail / static_cast<float>(a.cols + b.cols + c.cols);
-  const float by_height = (ImGui::GetContentRegionAvail().y - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
-                          static_cast<float>(std::max({a.rows, b.rows, c.rows}));
-  const float cell = std::floor(std::clamp(std::min({wanted, by_width, by_height}), 6.0f, 60.0f));
   const char* ids[3] = {"A", "B", "C"};
-  MatrixDrawn ad;
+  std::vector<MatrixPicture> pictures;
   for (int i = 0; i < 3; ++i) {
-    MatrixPicture m = layout_picture(ids[i], *layouts[static_cast<std::size_t>(i)], mem.color_by_register, cell);
+    MatrixPicture m = layout_picture(ids[i], *layouts[static_cast<std::size_t>(i)], mem.color_by_register, 0.0f);
     const FragmentLayout& core = hardware_fragment_layout(info.shape, layouts[static_cast<std::size_t>(i)]->operand);
     if (layouts[static_cast<std::size_t>(i)] != &core) {
       m.title += " as recorded";
       m.outlined = differing_cells(*layouts[static_cast<std::size_t>(i)], core);
     }
-    if (i > 0) ImGui::SameLine(0, 30.0f);
-    const MatrixDrawn drawn = draw_matrix(m);
+    pictures.push_back(std::move(m));
+  }
+  const float avail = ImGui::GetContentRegionAvail().x - 2.0f * gap;
+  const float wanted = ImGui::CalcTextSize("31:7").x + ui_px(8.0f);
+  const float by_width = avail / static_cast<float>(a.cols + b.cols + c.cols);
+  const float by_height = (ImGui::GetContentRegionAvail().y - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
+                          static_cast<float>(std::max({a.rows, b.rows, c.rows}));
+  float cell = std::floor(std::clamp(std::min({wanted, by_width, by_height}), ui_px(6.0f), ui_px(60.0f)));
+  // A tile is as wide as its title where that is wider than its cells (A's is, in lecture mode's larger font):
+  // the cells shrink until the three tiles fit side by side.
+  const auto tiles_width = [&](float side) {
+    float width = 0;
+    for (const MatrixPicture& m : pictures)
+      width += std::max(side * static_cast<float>(m.cols), ImGui::CalcTextSize(m.title.c_str()).x);
+    return width;
+  };
+  while (cell > ui_px(6.0f) && tiles_width(cell) > avail) cell -= 1.0f;
+  MatrixDrawn ad;
+  for (std::size_t i = 0; i < pictures.size(); ++i) {
+    pictures[i].cell = cell;
+    if (i > 0) ImGui::SameLine(0, gap);
+    const MatrixDrawn drawn = draw_matrix(pictures[i]);
     if (i == 0) ad = drawn;
   }
   probe_rect(ctx.state, "fragments.A", ad.min, ad.max);
@@ -389,17 +405,17 @@ float move_progress(float step_time) {
 // A register moving from one cell to another, drawn on top: the lane colour it keeps and its label.
 // Labels only where the matrices have room for their widest one, so moving cells read like the cells they leave.
 bool labels_fit(float cell, int widest_value) {
-  return ImGui::CalcTextSize(std::to_string(widest_value).c_str()).x + 2.0f <= cell && ImGui::GetTextLineHeight() <= cell;
+  return ImGui::CalcTextSize(std::to_string(widest_value).c_str()).x + ui_px(2.0f) <= cell && ImGui::GetTextLineHeight() <= cell;
 }
 
 void draw_moving_cell(ImVec2 from, ImVec2 to, float t, float cell, ImU32 color, const std::string& label) {
   const ImVec2 c(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
   ImDrawList* dl = ImGui::GetWindowDrawList(); // clipped to the window, drawn over its matrices
-  const float h = 0.5f * (cell - 1.0f);
+  const float h = 0.5f * (cell - ui_px(1.0f)); // the gap between cells left out
   dl->AddRectFilled(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), color);
   dl->AddRect(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), IM_COL32(20, 20, 26, 255));
   const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-  if (ts.x < cell - 2.0f && ts.y < cell) dl->AddText(ImVec2(c.x - 0.5f * ts.x, c.y - 0.5f * ts.y), IM_COL32(20, 20, 26, 255), label.c_str());
+  if (ts.x < cell - ui_px(2.0f) && ts.y < cell) dl->AddText(ImVec2(c.x - 0.5f * ts.x, c.y - 0.5f * ts.y), IM_COL32(20, 20, 26, 255), label.c_str());
 }
 
 std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int c1) {
@@ -420,13 +436,13 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const FragmentLayout& cl = hardware_fragment_layout(g.shape, Operand::C);
   const FragmentLayout& al = hardware_fragment_layout(g.shape, Operand::A);
   const int inner = g.x_cols;
-  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
                                                    (avail.y - 3.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                        static_cast<float>(2 * g.tile_rows + 1)),
-                                          8.0f, 48.0f));
-  const float small = std::max(5.0f, std::floor(big * 0.42f));
+                                          ui_px(8.0f), ui_px(48.0f)));
+  const float small = std::max(ui_px(5.0f), std::floor(big * 0.42f));
   ValuePalette palette;
   palette.add(l.band.u_band), palette.add(l.band.v_swapped);
   const bool vertical = step.kind == LoopStep::Kind::VerticalMma;
@@ -549,14 +565,14 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
   const FragmentLayout& cl = hardware_fragment_layout(p.shape, Operand::C);
   const MmaShapeInfo& info = mma_info(p.shape);
   const int k_steps = info.n / info.k; // a C tile's columns feed this many k-steps
-  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Side by side, a gap between: each register moves along its row, which is what "same lane" looks like here.
   const int target_rows = to_b ? info.k * k_steps : info.m, target_cols = to_b ? info.n : info.k * k_steps;
   const float cell = std::floor(std::clamp(std::min(0.8f * avail.x / static_cast<float>(info.n + target_cols + 3),
                                                     (avail.y - title_h - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                         static_cast<float>(std::max(info.m, target_rows))),
-                                           10.0f, 56.0f));
+                                           ui_px(10.0f), ui_px(56.0f)));
   MatrixPicture c;
   c.id = "C";
   c.title = "C of the previous MMA (colour: lane; label: column)";
@@ -648,7 +664,7 @@ void draw_loop(ViewContext& ctx, FragmentsMemory& mem) {
   if (ImGui::Button(mem.playing ? "Pause" : "Play")) mem.playing = !mem.playing;
   probe_last_item(ctx.state, "fragments.play");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(200.0f);
+  ImGui::SetNextItemWidth(ui_px(200.0f));
   int shown = mem.step + 1;
   if (ImGui::SliderInt("##step", &shown, 1, n, "step %d")) mem.step = shown - 1;
   probe_last_item(ctx.state, "fragments.step");

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "app/widgets/matrix_widget.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/convstencil/convstencil_plan.hpp"
 #include "core/tcstencil/tcstencil_plan.hpp"
@@ -129,7 +130,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const int side = plan.L + 2 * plan.stencil.radius;
-  const float fit = std::floor((avail - 40.0f) / static_cast<float>(plan.L + side / 2 + 1));
+  const float fit = std::floor((avail - ui_px(40.0f)) / static_cast<float>(plan.L + side / 2 + 1));
   MatrixPicture m;
   m.id = "P";
   m.title = fmt::format("{} ({} operand)", p.name, plan.precision == Precision::FP16 ? "FP16" : "FP64");
@@ -148,9 +149,9 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   };
   const MatrixDrawn drawn = draw_matrix(m);
   probe_rect(ctx.state, "params.tc.matrix", drawn.min, drawn.max);
-  ImGui::SameLine(0, 24.0f);
+  ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
-  draw_shifted_input(plan, p, std::max(6.0f, std::floor(drawn.cell * 0.5f)));
+  draw_shifted_input(plan, p, std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)));
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
   ImGui::TextWrapped("%s", p.side == ParameterSide::Left ? "P × tile: each output sums its column's neighbours."
                                                          : "tile × P: each output sums its row's neighbours.");
@@ -187,7 +188,7 @@ void draw_stencil2row(const ConvStencilPlan& plan) {
   m.row_labels = {"A", "B"};
   m.column_group = plan.segment;
   m.max_width = ImGui::GetContentRegionAvail().x;
-  m.cell = ImGui::CalcTextSize("00").x + 10.0f;
+  m.cell = ImGui::CalcTextSize("00").x + ui_px(10.0f);
   m.tooltip = [l](int row, int c) {
     const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
     const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
@@ -215,7 +216,7 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
                      fusion.c_str(), plan.segment, plan.layout.segments, plan.layout.segments, plan.k_columns,
                      plan.k_columns, plan.k_padded, plan.mma_per_tile_row(), plan.outputs_per_tile_row());
   if (plan.planes > 1) {
-    ImGui::SetNextItemWidth(200.0f);
+    ImGui::SetNextItemWidth(ui_px(200.0f));
     ImGui::SliderInt("Plane", &mem.conv_plane, 0, plan.planes - 1);
     probe_last_item(ctx.state, "params.conv.plane");
   }
@@ -231,7 +232,7 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   palette.add(k.kernel_b);
   // The kernel matrices are K_pad tall: fit them to the height, but never below a letter's height (then scroll).
   const float height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2.0f;
-  const float row_h = std::floor(std::max(ImGui::GetTextLineHeight() + 4.0f, height / static_cast<float>(plan.k_padded + 2)));
+  const float row_h = std::floor(std::max(ImGui::GetTextLineHeight() + ui_px(4.0f), height / static_cast<float>(plan.k_padded + 2)));
 
   // W^T of this plane (rows dy, columns dx), the source of both triangular matrices.
   MatrixPicture w;
@@ -250,14 +251,6 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   w.palette = &palette;
   w.digits = 3;
   w.max_width = 0.22f * ImGui::GetContentRegionAvail().x;
-  ImGui::BeginGroup();
-  const MatrixDrawn wd = draw_matrix(w);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(wd.max.x - wd.min.x, 200.0f));
-  ImGui::TextDisabled("Row i·k + j of kernel_a holds W(i, j − t) for output t of the segment where j ≥ t; kernel_b "
-                      "the rest of the window, W(i, j + k − t) where j < t.");
-  ImGui::PopTextWrapPos();
-  ImGui::EndGroup();
-  ImGui::SameLine(0, 30.0f);
 
   MatrixPicture a;
   a.id = "kernel_a";
@@ -272,15 +265,33 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   a.tooltip = [kk = plan.k](int r, int t) {
     return fmt::format("kernel row {}, segment position {} -> output {} of the segment", r / kk, r % kk, t);
   };
-  draw_matrix(a);
-  ImGui::SameLine(0, 16.0f);
   MatrixPicture b = a;
   b.id = "kernel_b";
   b.title = "kernel_b (× B): strictly upper";
   b.values = k.kernel_b;
-  const MatrixDrawn bd = draw_matrix(b);
-  if (wd.letters || bd.letters) {
-    ImGui::SameLine(0, 20.0f);
+
+  // Letters in the cells need the palette's legend: beside kernel_b, or under W's note where the row leaves it no
+  // room (lecture mode's larger font).
+  const MatrixMeasure wm = measure_matrix(w), am = measure_matrix(a), bm = measure_matrix(b);
+  const bool letters = wm.letters || bm.letters;
+  const float note_w = std::max(wm.size.x, ui_px(200.0f));
+  const float w_gap = ui_px(30.0f), pair_gap = ui_px(16.0f), legend_gap = ui_px(20.0f);
+  const float row_w = note_w + w_gap + am.size.x + pair_gap + bm.size.x + legend_gap + palette_legend_width(palette, 5);
+  const bool legend_beside = row_w <= ImGui::GetContentRegionAvail().x;
+  ImGui::BeginGroup();
+  draw_matrix(w);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + note_w);
+  ImGui::TextDisabled("Row i·k + j of kernel_a holds W(i, j − t) for output t of the segment where j ≥ t; kernel_b "
+                      "the rest of the window, W(i, j + k − t) where j < t.");
+  ImGui::PopTextWrapPos();
+  if (letters && !legend_beside) draw_palette_legend(palette, 5, note_w);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, w_gap);
+  draw_matrix(a);
+  ImGui::SameLine(0, pair_gap);
+  draw_matrix(b);
+  if (letters && legend_beside) {
+    ImGui::SameLine(0, legend_gap);
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
     draw_palette_legend(palette, 5);

@@ -22,6 +22,7 @@
 #include "app/sim/benchmark_job.hpp"
 #include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -217,7 +218,7 @@ void draw_run_row(ViewContext& ctx, PerformanceMemory& m) {
   probe_last_item(st, "performance.progress");
 
   // Roofs: this machine's (measured now) or those recorded with a results file.
-  const float combo_w = std::min(360.0f, ImGui::GetContentRegionAvail().x * 0.45f);
+  const float combo_w = std::min(ui_px(360.0f), ImGui::GetContentRegionAvail().x * 0.45f);
   std::string roofs_label = "this machine: ";
   roofs_label += m.local_ceilings ? m.local_ceilings->device
                                   : (m.ceilings_problem.empty() ? std::string("measuring...") : m.ceilings_problem);
@@ -507,7 +508,7 @@ void draw_performance_window(ViewContext& ctx) {
   const bool expanded = begin_view_window(ctx, kView, "Performance");
   if (expanded) {
     draw_run_row(ctx, m);
-    ImGui::SetNextItemWidth(260);
+    ImGui::SetNextItemWidth(ui_px(260.0f));
     ImGui::InputText("##export_dir", &m.export_dir);
     probe_last_item(ctx.state, "performance.export_dir");
     ImGui::SameLine();

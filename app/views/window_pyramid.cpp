@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/widgets/matrix_widget.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
 
@@ -130,7 +131,7 @@ float widest_number(const std::vector<const std::vector<double>*>& all, int digi
   float widest = 0;
   for (const auto* values : all)
     for (double v : *values) widest = std::max(widest, ImGui::CalcTextSize(compact_number(v, digits).c_str()).x);
-  return widest + 8.0f;
+  return widest + ui_px(8.0f);
 }
 
 // One level of the pyramid: R_{i-1} = u_i·v_iᵀ + R_i, with u down the left of C_i and vᵀ above it, every part
@@ -141,7 +142,7 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
   const bool svd = d.kind == DecompositionKind::Svd;
   const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
   ImGui::PushID(static_cast<int>(i));
-  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const float full_h = title_h + cell * static_cast<float>(d.weights.side);
   const float stack_h = t.on_cuda_cores ? title_h + cell : 2.0f * title_h + cell * static_cast<float>(t.size + 1);
   const float block_h = std::max(full_h, stack_h);
@@ -173,7 +174,7 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
     // u is a column to the left of C, vᵀ a row above it, each cell in line with the C cells it scales.
     ImGui::SetCursorPosY(stack_top + 2.0f * title_h + cell);
     draw_matrix(vector_picture("u", "", t.u, true, palette, cell, digits));
-    ImGui::SameLine(0, 3.0f);
+    ImGui::SameLine(0, ui_px(3.0f));
     ImGui::SetCursorPosY(stack_top);
     ImGui::BeginGroup();
     draw_matrix(vector_picture("v", "vᵀ", t.v, false, palette, cell, digits));
@@ -274,8 +275,8 @@ void draw_decomposition_page(const PyramidFigure& f) {
   // fit the window's width and, as long as two digits stay readable, its height (else the figure scrolls).
   const int side = d.weights.side;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float title_h = ImGui::GetTextLineHeight() + 4.0f;
-  const float operators = 2.0f * (ImGui::CalcTextSize("=").x + 2.0f * style.ItemSpacing.x) + 12.0f;
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
+  const float operators = 2.0f * (ImGui::CalcTextSize("=").x + 2.0f * style.ItemSpacing.x) + ui_px(12.0f);
   const float fit_w = std::floor((ImGui::GetContentRegionAvail().x - operators - style.ScrollbarSize) /
                                  static_cast<float>(3 * side + 1));
   float cells_tall = 0;
@@ -286,7 +287,7 @@ void draw_decomposition_page(const PyramidFigure& f) {
   const float three = widest_number(all, 3), two = widest_number(all, 2);
   float cell = std::min(three, fit_w);
   if (fit_h < cell) cell = std::max(fit_h, std::min(kMinCellTextScale * two, cell));
-  cell = std::clamp(std::floor(cell), 6.0f, 90.0f);
+  cell = std::floor(std::clamp(cell, ui_px(6.0f), ui_px(90.0f)));
   const int digits = cell >= kMinCellTextScale * three ? 3 : 2;
   if (measure_matrix(weight_picture("probe", "W", kWeightTitleColor, d.weights, palette, cell, digits)).letters) {
     ImGui::TextDisabled("Cells too small for numbers: letters name the values (equal letter, equal weight).");
@@ -330,13 +331,13 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   palette.add(t.u), palette.add(t.v);
   // U, X at half size, V and V' side by side; V is the tallest (x_cols rows).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float fit_w = std::floor((avail.x - 120.0f) / (static_cast<float>(g.x_rows + 2 * g.tile_cols + 1) + 0.5f * g.x_cols));
+  const float fit_w = std::floor((avail.x - ui_px(120.0f)) / (static_cast<float>(g.x_rows + 2 * g.tile_cols + 1) + 0.5f * g.x_cols));
   const float fit_h = std::floor((avail.y - 5.0f * ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.x_cols + 1));
   const float fit = std::min(fit_w, fit_h);
   std::vector<const std::vector<double>*> all{&band.u_band, &band.v_band};
   const float three = widest_number(all, 3);
   const int digits = fit >= kMinCellTextScale * three ? 3 : 2;
-  const float cell = std::clamp(std::min(three, fit), 6.0f, 70.0f);
+  const float cell = std::clamp(std::min(three, fit), ui_px(6.0f), ui_px(70.0f));
   if (cell < kMinCellTextScale * widest_number(all, 2)) draw_palette_legend(palette, 5);
 
   MatrixPicture u;
@@ -364,7 +365,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   for (int r = 0; r < g.x_rows; ++r)
     for (int c = 0; c < g.x_cols; ++c)
       x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
-  x.cell = std::max(6.0f, cell * 0.5f);
+  x.cell = std::max(ui_px(6.0f), cell * 0.5f);
   x.tooltip = [g](int r, int c) {
     return r < g.window_rows && c < g.window_cols ? fmt::format("input at tile offset ({:+d}, {:+d})", c - g.radius, r - g.radius)
                                                   : std::string("padding to the MMA's k / n: zero");
@@ -382,7 +383,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   v.palette = &palette, v.cell = cell, v.digits = digits;
   v.row_group = g.k;
   draw_matrix(v);
-  ImGui::SameLine(0, 24.0f);
+  ImGui::SameLine(0, ui_px(24.0f));
 
   MatrixPicture vs = v;
   vs.id = "Vswapped";
@@ -433,7 +434,7 @@ void draw_pyramid_window(ViewContext& ctx) {
   PyramidMemory& mem = ctx.memory.get<PyramidMemory>(kView);
   const Stencil& s = ctx.state.stencil;
   if (s.dims == 3) {
-    ImGui::SetNextItemWidth(220.0f);
+    ImGui::SetNextItemWidth(ui_px(220.0f));
     ImGui::SliderInt("Plane dz", &mem.plane, -s.radius, s.radius);
     probe_last_item(ctx.state, "pyramid.plane");
   }

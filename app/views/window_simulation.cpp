@@ -2,8 +2,10 @@
 // live GStencil/s and the frame's split between stencil steps, texture and drawing, grid settings, and the heat
 // map with its colour legend. Settings are edited in the state; the app applies them to the simulation each frame.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -11,8 +13,10 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/platform/png_file.hpp"
 #include "app/widgets/method_picker.hpp"
 #include "app/widgets/plot_widgets.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/error.hpp"
 
@@ -41,6 +45,27 @@ void section_heading(const char* title) {
   ImGui::Separator();
 }
 
+// A text field, a button after it and a label, in a row of `label_width` labels: true when Enter was pressed in the
+// field or the button clicked. Probes `probe` (the field) and `probe`_<button in lower case>.
+bool field_with_button(ExplorerState& st, const std::string& probe, const char* hint, std::string& text,
+                       const char* button, const char* label, float label_width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float button_width = ImGui::CalcTextSize(button).x + 2 * style.FramePadding.x + style.ItemSpacing.x;
+  ImGui::PushID(probe.c_str());
+  ImGui::SetNextItemWidth(-label_width - button_width);
+  const bool entered = ImGui::InputTextWithHint("##field", hint, &text, ImGuiInputTextFlags_EnterReturnsTrue);
+  probe_last_item(st, probe);
+  ImGui::SameLine();
+  const bool clicked = ImGui::Button(button);
+  std::string lower = button;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  probe_last_item(st, probe + "_" + lower);
+  ImGui::PopID();
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  return entered || clicked;
+}
+
 void apply_size_text(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   try {
@@ -65,6 +90,8 @@ struct SimulationWindowMemory {
   std::optional<MethodCatalogue> catalogue;
   MethodChoiceCache choices;
   UiMessage method_message;
+  std::optional<BrushDab> stroke_last; // where the brush last touched, while a button is held on the grid
+  UiMessage paint_message;
 };
 
 void draw_method_picker(ViewContext& ctx) {
@@ -205,6 +232,24 @@ void draw_run_controls(ViewContext& ctx) {
   publish(ctx, "simulation.stopped", sim.stopped());
 }
 
+// The picture the image initial condition starts from: a path and Load (grayscale; colour is converted).
+void draw_picture_row(ViewContext& ctx, float label) {
+  ExplorerState& st = ctx.state;
+  GridSettings& g = st.grid;
+  SimulationUi& ui = st.simulation_ui;
+  if (ui.picture_path.empty()) ui.picture_path = g.image_path;
+  if (field_with_button(st, "simulation.picture", "picture.png", ui.picture_path, "Load", "Picture", label)) {
+    try {
+      g.image = std::make_shared<const GrayImage>(load_gray_image(ui.picture_path));
+      g.image_path = ui.picture_path;
+      ui.message.set(fmt::format("{}x{} picture, resampled to the grid", g.image->width, g.image->height), false);
+    } catch (const InputError& e) {
+      ui.message.set(e.what(), true);
+    }
+  }
+  if (g.image) ImGui::TextDisabled("%s (%dx%d)", g.image_path.c_str(), g.image->width, g.image->height);
+}
+
 void draw_grid_controls(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   GridSettings& g = st.grid;
@@ -214,21 +259,15 @@ void draw_grid_controls(ViewContext& ctx) {
     ui.size_text_dims = st.stencil.dims;
   }
   const float label = ImGui::CalcTextSize("Boundary").x + ImGui::GetStyle().ItemInnerSpacing.x;
-  const float apply = ImGui::CalcTextSize("Apply").x + 2 * ImGui::GetStyle().FramePadding.x + ImGui::GetStyle().ItemSpacing.x;
-  ImGui::SetNextItemWidth(-label - apply);
-  const bool entered = ImGui::InputText("##size", &ui.size_text, ImGuiInputTextFlags_EnterReturnsTrue);
-  probe_last_item(st, "simulation.size");
-  ImGui::SameLine();
-  const bool clicked = ImGui::Button("Apply");
-  probe_last_item(st, "simulation.size_apply");
-  ImGui::SameLine();
-  ImGui::TextUnformatted("Size");
-  if (entered || clicked) apply_size_text(ctx);
+  if (field_with_button(st, "simulation.size", "", ui.size_text, "Apply", "Size", label)) apply_size_text(ctx);
 
   ImGui::SetNextItemWidth(-label);
-  enum_combo("Initial", g.initial, all_initial_conditions());
+  std::vector<InitialCondition> initials = all_initial_conditions();
+  initials.push_back(InitialCondition::Image);
+  enum_combo("Initial", g.initial, initials);
   probe_last_item(st, "simulation.initial");
-  if (g.initial == InitialCondition::Random) {
+  if (g.initial == InitialCondition::Image) draw_picture_row(ctx, label);
+  if (g.initial == InitialCondition::Random || g.initial == InitialCondition::HotSpots) {
     int seed = static_cast<int>(std::min<std::uint64_t>(g.seed, 1u << 30));
     ImGui::SetNextItemWidth(-label);
     if (ImGui::InputInt("Seed", &seed) && seed >= 0) g.seed = static_cast<std::uint64_t>(seed);
@@ -260,6 +299,50 @@ void draw_grid_controls(ViewContext& ctx) {
   draw_message(ui.message);
 }
 
+// The brush: mode, radius and value; the mouse paints on the heat map (draw_heatmap). Clear sets every point to 0.
+void draw_paint_controls(ViewContext& ctx) {
+  ExplorerState& st = ctx.state;
+  Brush& b = st.brush;
+  auto& memory = ctx.memory.get<SimulationWindowMemory>("simulation");
+  int mode = b.mode == BrushMode::Add ? 0 : 1;
+  if (ImGui::RadioButton("Add heat", mode == 0)) mode = 0;
+  probe_last_item(st, "simulation.brush_add");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Set value", mode == 1)) mode = 1;
+  probe_last_item(st, "simulation.brush_set");
+  b.mode = mode == 0 ? BrushMode::Add : BrushMode::Set;
+  const float label = ImGui::CalcTextSize("Radius").x + ImGui::GetStyle().ItemInnerSpacing.x;
+  const Extent& e = st.extent();
+  const float widest = static_cast<float>(std::max({e.n[0], e.dims >= 2 ? e.n[1] : 1, e.dims >= 3 ? e.n[2] : 1}));
+  float radius = static_cast<float>(b.radius);
+  ImGui::SetNextItemWidth(-label);
+  if (ImGui::SliderFloat("Radius", &radius, 1.0f, std::max(2.0f, 0.5f * widest), "%.1f points",
+                         ImGuiSliderFlags_Logarithmic))
+    b.radius = std::clamp(static_cast<double>(radius), 1.0, kMaxBrushRadius);
+  probe_last_item(st, "simulation.brush_radius");
+  double value = b.value;
+  ImGui::SetNextItemWidth(-label);
+  if (ImGui::DragScalar("Value", ImGuiDataType_Double, &value, 0.01f, nullptr, nullptr, "%.4g") && std::isfinite(value))
+    b.value = std::clamp(value, -kMaxBrushValue, kMaxBrushValue);
+  probe_last_item(st, "simulation.brush_value");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", b.mode == BrushMode::Add ? "Drag on the grid: left adds heat (a stroke gains +value), right cold (-value)"
+                                                     : "Drag on the grid: left sets the value, right sets 0");
+  ImGui::PopStyleColor();
+  if (ImGui::Button("Clear")) {
+    try {
+      ctx.simulation.edit(fill_edit(0.0));
+      memory.paint_message.clear();
+    } catch (const InputError& err) {
+      memory.paint_message.set(err.what(), true);
+    }
+  }
+  probe_last_item(st, "simulation.clear");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every point set to 0 (the run goes on; Reset restores the initial condition)");
+  draw_message(memory.paint_message);
+  publish(ctx, "simulation.edits", std::to_string(ctx.simulation.edits_applied()));
+}
+
 void draw_view_controls(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   ViewSettings& v = st.view;
@@ -279,7 +362,7 @@ void draw_view_controls(ViewContext& ctx) {
              std::initializer_list<ValueRangeMode>{ValueRangeMode::Initial, ValueRangeMode::Live, ValueRangeMode::Manual});
   probe_last_item(st, "simulation.range");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("What the colormap's ends mean:\ninitial: the initial values' min..max (decay stays visible)\n"
+    ImGui::SetTooltip("What the colormap's ends mean:\ninitial: the initial values' min..max (decay stays visible;\n  a flat start, such as zero, takes the live range)\n"
                       "live: min..max now\nmanual: your own");
   if (v.range_mode == ValueRangeMode::Manual) {
     double lo = v.manual_min, hi = v.manual_max;
@@ -296,7 +379,7 @@ void draw_view_controls(ViewContext& ctx) {
 void draw_legend(ViewContext& ctx, ImVec2 top_left, float height) {
   const HeatmapShown& shown = ctx.state.heatmap_shown;
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float bar = 18.0f;
+  const float bar = ui_px(18.0f), tick = ui_px(4.0f), label_gap = ui_px(7.0f);
   const ImVec2 a = top_left, b(top_left.x + bar, top_left.y + height);
   const float u0 = 0.5f / 256.0f, u1 = 255.5f / 256.0f;
   draw->AddImageQuad(texture_id(ctx.heatmap.colormap_texture()), a, ImVec2(b.x, a.y), b, ImVec2(a.x, b.y),
@@ -308,16 +391,16 @@ void draw_legend(ViewContext& ctx, ImVec2 top_left, float height) {
     const float f = static_cast<float>(i) / 4.0f; // 0 at the top
     const double value = shown.range_max + f * (shown.range_min - shown.range_max);
     const float y = a.y + f * height;
-    draw->AddLine(ImVec2(b.x, y), ImVec2(b.x + 4, y), text);
+    draw->AddLine(ImVec2(b.x, y), ImVec2(b.x + tick, y), text);
     const std::string label = fmt::format("{:.4g}", value);
     // End labels stay inside the bar's height so the window never clips them.
-    draw->AddText(ImVec2(b.x + 7, std::clamp(y - line * 0.5f, a.y, b.y - line)), text, label.c_str());
+    draw->AddText(ImVec2(b.x + label_gap, std::clamp(y - line * 0.5f, a.y, b.y - line)), text, label.c_str());
   }
   if (shown.not_finite > 0) {
-    const ImVec2 p(a.x, b.y + 6);
+    const ImVec2 p(a.x, b.y + ui_px(6.0f));
     draw->AddRectFilled(p, ImVec2(p.x + bar, p.y + line), IM_COL32(255 * kNotFiniteColor[0], 255 * kNotFiniteColor[1],
                                                                     255 * kNotFiniteColor[2], 255));
-    draw->AddText(ImVec2(p.x + bar + 7, p.y), text, "NaN/Inf");
+    draw->AddText(ImVec2(p.x + bar + label_gap, p.y), text, "NaN/Inf");
   }
 }
 
@@ -329,8 +412,7 @@ void draw_hover_value(ViewContext& ctx, ImVec2 image_min, ImVec2 image_size) {
   const auto x = std::clamp<std::int64_t>(static_cast<std::int64_t>(fx * e.n[0]), 0, e.n[0] - 1);
   const auto y = e.dims >= 2 ? std::clamp<std::int64_t>(static_cast<std::int64_t>(fy * e.n[1]), 0, e.n[1] - 1) : 0;
   const std::int64_t z = ctx.state.heatmap_shown.z;
-  const auto values = ctx.simulation.values();
-  const double v = values[static_cast<std::size_t>((z * e.n[1] + y) * e.n[0] + x)];
+  const double v = ctx.simulation.value_at(x, y, z); // one point, not the grid (a GPU run copies 8 bytes)
   if (e.dims == 1)
     ImGui::SetTooltip("x %lld\n%.10g", static_cast<long long>(x), v);
   else if (e.dims == 2)
@@ -338,6 +420,57 @@ void draw_hover_value(ViewContext& ctx, ImVec2 image_min, ImVec2 image_size) {
   else
     ImGui::SetTooltip("(x %lld, y %lld, z %lld)\n%.10g", static_cast<long long>(x), static_cast<long long>(y),
                       static_cast<long long>(z), v);
+}
+
+// The grid coordinate under screen point m of the heat map drawn at `image_min`, `image_size` (y grows upwards).
+BrushDab grid_point_at(const Extent& e, std::int64_t z, ImVec2 image_min, ImVec2 image_size, ImVec2 m) {
+  BrushDab d;
+  d.x = (m.x - image_min.x) / image_size.x * static_cast<double>(e.n[0]) - 0.5;
+  d.y = e.dims >= 2 ? (1.0 - (m.y - image_min.y) / image_size.y) * static_cast<double>(e.n[1]) - 0.5 : 0.0;
+  d.z = e.dims >= 3 ? static_cast<double>(z) : 0.0;
+  return d;
+}
+
+// The brush on the heat map: a press paints a dab, a drag paints dabs along the way (left: +value or the value;
+// right: -value or 0), drawn as a circle of the brush's size. Strokes go to the run's grid where it lives.
+void paint_with_mouse(ViewContext& ctx, ImVec2 image_min, ImVec2 image_size) {
+  if (!ctx.simulation.loaded()) return;
+  auto& memory = ctx.memory.get<SimulationWindowMemory>("simulation");
+  const Brush& brush = ctx.state.brush;
+  const Extent& e = ctx.simulation.setup().extent;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (ImGui::IsItemHovered()) { // the brush's outline, in screen pixels per grid point
+    const float per_point = image_size.x / static_cast<float>(e.n[0]);
+    ImGui::GetWindowDrawList()->AddCircle(m, static_cast<float>(brush.radius) * per_point, IM_COL32(255, 255, 255, 170),
+                                          0, ui_px(1.5f));
+  }
+  const bool left = ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left);
+  const bool right = ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Right);
+  if (!left && !right) {
+    memory.stroke_last.reset();
+    return;
+  }
+  BrushDab now = grid_point_at(e, ctx.state.heatmap_shown.z, image_min, image_size, m);
+  now.amount = brush.mode == BrushMode::Add ? (left ? brush.value : -brush.value) : (left ? brush.value : 0.0);
+  std::vector<BrushDab> dabs;
+  if (!memory.stroke_last) {
+    dabs.push_back(now);
+  } else {
+    const double dx = now.x - memory.stroke_last->x, dy = now.y - memory.stroke_last->y;
+    if (dx * dx + dy * dy < 0.25 * brush.radius * brush.radius / 9.0) return; // has not moved a spacing yet
+    dabs = dabs_along(*memory.stroke_last, now, brush.radius);
+    if (brush.mode == BrushMode::Add) { // a stroke's middle gains the value once, however many dabs it took
+      const double weight = stroke_dab_weight(std::sqrt(dx * dx + dy * dy) / static_cast<double>(dabs.size()), brush.radius);
+      for (BrushDab& d : dabs) d.amount *= weight;
+    }
+  }
+  memory.stroke_last = now;
+  try {
+    ctx.simulation.edit(brush_edit(e, ctx.simulation.setup().boundary.kind, brush, dabs));
+    memory.paint_message.clear();
+  } catch (const InputError& err) {
+    memory.paint_message.set(err.what(), true);
+  }
 }
 
 void draw_heatmap(ViewContext& ctx) {
@@ -350,22 +483,26 @@ void draw_heatmap(ViewContext& ctx) {
   const Extent& e = ctx.simulation.setup().extent;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float legend = ImGui::CalcTextSize("-0.0000e-00").x + 30.0f;
+  const float legend = ImGui::CalcTextSize("-0.0000e-00").x + ui_px(30.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float max_w = std::max(avail.x - legend - style.ItemSpacing.x, 32.0f);
-  const float max_h = std::max(avail.y - 2 * line, 32.0f);
+  const float max_w = std::max(avail.x - legend - style.ItemSpacing.x, ui_px(32.0f));
+  const float max_h = std::max(avail.y - 2 * line, ui_px(32.0f));
 
   ImVec2 size;
   if (e.dims == 1) {
-    size = ImVec2(max_w, std::min(max_h * 0.3f, 140.0f));
+    size = ImVec2(max_w, std::min(max_h * 0.3f, ui_px(140.0f)));
   } else {
     // Square grid points: the image has the grid's aspect ratio, as large as fits.
     const float aspect = static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
     size = max_w / aspect <= max_h ? ImVec2(max_w, max_w / aspect) : ImVec2(max_h * aspect, max_h);
   }
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImGui::Image(texture_id(ctx.heatmap.image_texture()), size, ImVec2(0, 1), ImVec2(1, 0));
+  // A button under the picture, so the brush gets presses and drags of both mouse buttons.
+  ImGui::InvisibleButton("##grid", size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  ImGui::GetWindowDrawList()->AddImage(texture_id(ctx.heatmap.image_texture()), at, ImVec2(at.x + size.x, at.y + size.y),
+                                       ImVec2(0, 1), ImVec2(1, 0));
   probe_last_item(st, "simulation.heatmap");
+  paint_with_mouse(ctx, at, size);
   draw_hover_value(ctx, at, size);
   draw_legend(ctx, ImVec2(at.x + size.x + style.ItemSpacing.x, at.y), size.y);
 
@@ -391,7 +528,7 @@ void draw_heatmap(ViewContext& ctx) {
     }
     plot.series.push_back(std::move(line));
     auto& view = ctx.memory.get<PlotView>("simulation.profile");
-    draw_xy_plot("##profile", plot, view, ImVec2(max_w, std::max(ImGui::GetContentRegionAvail().y - style.ItemSpacing.y, 120.0f)));
+    draw_xy_plot("##profile", plot, view, ImVec2(max_w, std::max(ImGui::GetContentRegionAvail().y - style.ItemSpacing.y, ui_px(120.0f))));
     probe_last_item(st, "simulation.profile");
   }
 }
@@ -403,12 +540,15 @@ void draw_simulation_window(ViewContext& ctx) {
     ImGui::End();
     return;
   }
-  const float controls = std::clamp(ImGui::GetContentRegionAvail().x * 0.27f, 260.0f, 320.0f);
-  ImGui::BeginChild("controls", ImVec2(controls, 0), false);
+  const float controls = std::clamp(ImGui::GetContentRegionAvail().x * 0.27f, ui_px(260.0f), ui_px(320.0f));
+  // The scroll bar is always there: one that came and went would re-wrap the text and move every control a line.
+  ImGui::BeginChild("controls", ImVec2(controls, 0), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   section_heading("RUN");
   draw_run_controls(ctx);
   section_heading("GRID");
   draw_grid_controls(ctx);
+  section_heading("PAINT");
+  draw_paint_controls(ctx);
   section_heading("VIEW");
   draw_view_controls(ctx);
   ImGui::EndChild();

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "app/widgets/matrix_widget.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/spider/spider_plan.hpp"
 
@@ -51,11 +52,11 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
   // The two rows of matrices (L each) must leave room for the input-row strip and the notes below them.
   const float fit_h = std::floor((ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                  static_cast<float>(2 * g.L));
-  const float fit = std::min(std::floor((avail - 60.0f) / static_cast<float>(2 * g.band_cols)),
-                             std::max(fit_h, ImGui::GetTextLineHeight() + 4.0f));
+  const float fit = std::min(std::floor((avail - ui_px(60.0f)) / static_cast<float>(2 * g.band_cols)),
+                             std::max(fit_h, ImGui::GetTextLineHeight() + ui_px(4.0f)));
   float widest = 0;
   for (double w : row.weights_fp16) widest = std::max(widest, ImGui::CalcTextSize(compact_number(w, 3).c_str()).x);
-  const float cell = std::clamp(std::min(widest + 10.0f, fit), 8.0f, 72.0f);
+  const float cell = std::clamp(std::min(widest + ui_px(10.0f), fit), ui_px(8.0f), ui_px(72.0f));
   const std::vector<int> moved = moved_columns(plan);
   std::vector<std::string> columns;
   for (int j = 0; j < g.band_cols; ++j) columns.push_back(std::to_string(j));
@@ -109,7 +110,7 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
                        two_bits(c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)]));
   };
   const MatrixDrawn vd = draw_matrix(values);
-  ImGui::SameLine(0, 12.0f);
+  ImGui::SameLine(0, ui_px(12.0f));
 
   MatrixPicture meta;
   meta.id = "metadata";
@@ -124,12 +125,12 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
       meta.colors.push_back(IM_COL32(200, 214, 236, 255));
     }
   meta.cell = vd.cell;
-  meta.cell_width = ImGui::CalcTextSize("0000").x + 12.0f;
+  meta.cell_width = ImGui::CalcTextSize("0000").x + ui_px(12.0f);
   meta.tooltip = [](int, int group) {
     return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
   };
   draw_matrix(meta);
-  ImGui::SameLine(0, 24.0f);
+  ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
   ImGui::TextDisabled("Each group of four keeps its two values (a lone value keeps a zero beside it) and their "
@@ -156,7 +157,7 @@ void draw_input_rows(const SpiderPlan& plan) {
   }
   rows.column_group = 4;
   rows.max_width = ImGui::GetContentRegionAvail().x;
-  rows.cell = std::max(ImGui::CalcTextSize("+10").x + 10.0f, ImGui::GetTextLineHeight() + 6.0f);
+  rows.cell = std::max(ImGui::CalcTextSize("+10").x + ui_px(10.0f), ImGui::GetTextLineHeight() + ui_px(6.0f));
   std::vector<SpiderInputRow> table = plan.input_rows;
   const int L = plan.geometry.L;
   rows.tooltip = [table, L](int, int k) {
@@ -175,7 +176,7 @@ void draw_mma(ViewContext& ctx, SparseMemory& mem) {
   const SpiderPlan& plan = mem.spider.plan;
   if (plan.mmas.empty()) return;
   mem.mma = std::clamp(mem.mma, 0, static_cast<int>(plan.mmas.size()) - 1);
-  ImGui::SetNextItemWidth(200.0f);
+  ImGui::SetNextItemWidth(ui_px(200.0f));
   ImGui::SliderInt("MMA of the warp tile", &mem.mma, 0, static_cast<int>(plan.mmas.size()) - 1);
   probe_last_item(ctx.state, "sparse24.mma");
   const SpiderMma& m = plan.mmas[static_cast<std::size_t>(mem.mma)];
@@ -258,7 +259,7 @@ void draw_sparse24_window(ViewContext& ctx) {
       ImGui::RadioButton(fmt::format("dy {:+d}", plan.rows[static_cast<std::size_t>(i)].dy).c_str(), &mem.row, i);
       probe_last_item(ctx.state, fmt::format("sparse24.row.{}", plan.rows[static_cast<std::size_t>(i)].dy));
     }
-    ImGui::SameLine(0, 30.0f);
+    ImGui::SameLine(0, ui_px(30.0f));
   }
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Swap");

@@ -10,6 +10,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/views/views.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "core/error.hpp"
 
 namespace se {
@@ -154,7 +155,7 @@ void draw_weight_grid(ExplorerState& st) {
   const float label_width = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x + style.ItemSpacing.x : 1.0f;
   const float available = ImGui::GetContentRegionAvail().x - label_width - style.ScrollbarSize;
   // Cells use a narrow frame padding (pushed below) so "%.4g" values like -0.005963 fit without clipping.
-  const float cell_padding = 3.0f;
+  const float cell_padding = ui_px(3.0f);
   const float cell = std::max(ImGui::CalcTextSize("-0.00000").x + 2 * cell_padding, available / s.side() - style.ItemSpacing.x);
   const float row_height = ImGui::GetFrameHeight() + style.ItemSpacing.y;
   const float grid_height = (rows + 1) * row_height + style.ScrollbarSize + style.WindowPadding.y;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/widgets/plot_frame.hpp"
+#include "app/widgets/ui_units.hpp"
 
 namespace se {
 
@@ -68,14 +69,15 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
   for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
   PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale));
   const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
-  const bool stacked_labels = widest > slot - 6.0f;
+  const float pad = ui_px(2.0f), rotated_label_gap = ui_px(4.0f), flat_label_gap = ui_px(6.0f);
+  const bool stacked_labels = widest > slot - flat_label_gap;
   if (stacked_labels) {
     widest = 0;
     for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, true));
   }
   // Rotated labels take at most 40% of the height; longer ones lose the middle of their name ("tcst…fp64 emu").
   const float label_room = std::min(widest, 0.4f * (f.max.y - f.min.y));
-  if (stacked_labels) f.max.y -= label_room + 6.0f - (f.outer_max.y - f.max.y - 4.0f);
+  if (stacked_labels) f.max.y -= label_room + flat_label_gap - (f.outer_max.y - f.max.y - rotated_label_gap);
   double dummy0 = 0, dummy1 = 1;
   handle_zoom(f, view, dummy0, dummy1, y0, y1, AxisScale::Linear, chart.scale, true);
   view.shown_y0 = y0, view.shown_y1 = y1;
@@ -91,15 +93,15 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
     if (plottable(v, chart.scale)) {
       const float yv = f.to_screen(0, std::clamp(to_unit(v, y0, y1, chart.scale), 0.0, 1.0)).y;
       const float yb = f.to_screen(0, std::clamp(to_unit(base, y0, y1, chart.scale), 0.0, 1.0)).y;
-      draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, 2.0f);
+      draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, ui_px(2.0f));
       const std::string value = tick_label(std::round(v * 1000) / 1000);
       const float w = ImGui::CalcTextSize(value.c_str()).x;
-      if (w < slot) draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - 2.0f, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
+      if (w < slot) draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - pad, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
     }
     if (f.hovered && f.mouse.x >= xa && f.mouse.x <= xb && f.mouse.y >= f.min.y && f.mouse.y <= f.max.y) {
       view.hovered_series = 0;
       view.hovered_point = static_cast<int>(i);
-      draw->AddRect(ImVec2(xa - 2, f.min.y), ImVec2(xb + 2, f.max.y), IM_COL32(255, 255, 255, 120));
+      draw->AddRect(ImVec2(xa - pad, f.min.y), ImVec2(xb + pad, f.max.y), IM_COL32(255, 255, 255, 120));
     }
     std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
     if (stacked_labels) {
@@ -109,9 +111,9 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       // before they are turned), from the data area's left edge.
       const int start = draw->VtxBuffer.Size;
       const float w = label_width(label, true);
-      const ImVec2 laid(f.min.x, f.max.y + 4.0f); // where the text starts before turning
+      const ImVec2 laid(f.min.x, f.max.y + rotated_label_gap); // where the text starts before turning
       draw->AddText(font, small, laid, kAxisColor, label.c_str());
-      const ImVec2 pivot(0.5f * (xa + xb), f.max.y + 4.0f);
+      const ImVec2 pivot(0.5f * (xa + xb), f.max.y + rotated_label_gap);
       for (int k = start; k < draw->VtxBuffer.Size; ++k) {
         ImVec2& p = draw->VtxBuffer[k].pos;
         const float dx = p.x - (laid.x + w), dy = p.y - laid.y; // relative to the text's end
@@ -120,7 +122,7 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       }
     } else {
       const float w = ImGui::CalcTextSize(label.c_str()).x;
-      draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + 6.0f), kAxisColor, label.c_str());
+      draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + flat_label_gap), kAxisColor, label.c_str());
     }
   }
   draw_axis_labels(draw, f, "", chart.value_label);

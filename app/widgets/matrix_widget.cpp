@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/widgets/colormap.hpp"
+#include "app/widgets/ui_units.hpp"
 
 namespace se {
 
@@ -27,7 +28,7 @@ constexpr std::array<ImU32, 20> kCategorical{
 constexpr ImU32 kDarkText = IM_COL32(20, 20, 26, 255);
 constexpr ImU32 kZeroText = IM_COL32(118, 120, 128, 255);
 constexpr ImU32 kSeparator = IM_COL32(235, 235, 240, 230);
-constexpr float kCellPadding = 4.0f;
+constexpr float kCellPadding = 4.0f; // at the base font (ui_px)
 constexpr float kMinTextScale = kMinCellTextScale; // below this a scaled bitmap font stops being readable
 constexpr std::size_t kMaxLetters = 26; // more values than letters: colours and tooltips only
 
@@ -50,11 +51,11 @@ std::string cell_text(const MatrixPicture& m, const ValuePalette* letters, int i
 Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   Geometry g;
   const float line = ImGui::GetTextLineHeight();
-  if (!m.title.empty()) g.title_h = line + 4.0f;
+  if (!m.title.empty()) g.title_h = line + ui_px(4.0f);
   if (!m.marked_columns.empty()) g.marks_h = std::round(line * 0.5f);
   if (!m.marked_rows.empty()) g.row_marks_w = std::round(line * 0.5f);
-  if (!m.column_labels.empty()) g.header_h = line + 2.0f;
-  for (const auto& l : m.row_labels) g.label_w = std::max(g.label_w, ImGui::CalcTextSize(l.c_str()).x + 6.0f);
+  if (!m.column_labels.empty()) g.header_h = line + ui_px(2.0f);
+  for (const auto& l : m.row_labels) g.label_w = std::max(g.label_w, ImGui::CalcTextSize(l.c_str()).x + ui_px(6.0f));
   const int n = m.rows * m.cols;
   auto widest_text = [&](const ValuePalette* letters) {
     float widest = 0;
@@ -64,15 +65,15 @@ Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   const float widest = m.numbers ? widest_text(nullptr) : 0.0f;
   float widest_header = 0;
   for (const auto& l : m.column_labels) widest_header = std::max(widest_header, ImGui::CalcTextSize(l.c_str()).x);
-  const float wanted = std::max({widest + 2.0f * kCellPadding, widest_header + 2.0f, line + 4.0f});
+  const float wanted = std::max({widest + 2.0f * ui_px(kCellPadding), widest_header + ui_px(2.0f), line + ui_px(4.0f)});
   g.cell = m.cell > 0 ? m.cell : wanted;
   const float fixed_w = g.label_w + g.row_marks_w;
   const float fixed_h = g.title_h + g.marks_h + g.header_h;
   if (m.cell_width <= 0 && m.max_width > 0 && m.cols > 0) g.cell = std::min(g.cell, (m.max_width - fixed_w) / m.cols);
   if (m.max_height > 0 && m.rows > 0) g.cell = std::min(g.cell, (m.max_height - fixed_h) / m.rows);
-  g.cell = std::max(std::floor(g.cell), 3.0f);
+  g.cell = std::floor(std::max(g.cell, ui_px(3.0f))); // whole pixels
   g.cell_w = m.cell_width > 0 ? m.cell_width : g.cell;
-  const float room = std::min(g.cell, g.cell_w) - 2.0f;
+  const float room = g.cell_w - ui_px(2.0f); // across the cell: text tables (cell_width) are wider than tall
   if (m.numbers && widest > 0) {
     g.text_scale = std::min({1.0f, room / widest, g.cell / line});
     g.numbers = g.text_scale >= kMinTextScale;
@@ -143,15 +144,37 @@ std::string ValuePalette::letter(double value) const {
   return i < 26 ? base : base + std::to_string(i / 26 + 1);
 }
 
-void draw_palette_legend(const ValuePalette& palette, int digits) {
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+namespace {
+
+constexpr float kChipGap = 4.0f; // between a legend chip's letter and its value, at the base font (ui_px)
+
+std::string chip_text(const ValuePalette& palette, double value, int digits) {
+  return palette.letter(value) + " = " + compact_number(value, digits);
+}
+
+float chip_width(const std::string& text) {
+  return ImGui::GetTextLineHeight() + ui_px(kChipGap) + ImGui::CalcTextSize(text.c_str()).x;
+}
+
+} // namespace
+
+float palette_legend_width(const ValuePalette& palette, int digits) {
+  float widest = 0;
+  for (double v : palette.values()) widest = std::max(widest, chip_width(chip_text(palette, v, digits)));
+  return widest;
+}
+
+void draw_palette_legend(const ValuePalette& palette, int digits, float wrap_width) {
+  const float right = wrap_width > 0 ? ImGui::GetCursorScreenPos().x + wrap_width
+                                     : ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float line = ImGui::GetTextLineHeight();
+  const float chip_gap = ui_px(kChipGap), spacing = ui_px(14.0f);
   for (std::size_t i = 0; i < palette.size(); ++i) {
     const double v = palette.values()[i];
-    const std::string text = palette.letter(v) + " = " + compact_number(v, digits);
-    const float w = line + 4.0f + ImGui::CalcTextSize(text.c_str()).x;
+    const std::string text = chip_text(palette, v, digits);
+    const float w = chip_width(text);
     if (i > 0) {
-      ImGui::SameLine(0, 14.0f);
+      ImGui::SameLine(0, spacing);
       if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -160,7 +183,7 @@ void draw_palette_legend(const ValuePalette& palette, int digits) {
     const std::string l = palette.letter(v);
     const ImVec2 ls = ImGui::CalcTextSize(l.c_str());
     dl->AddText(ImVec2(at.x + 0.5f * (line - ls.x), at.y), kDarkText, l.c_str());
-    dl->AddText(ImVec2(at.x + line + 4.0f, at.y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str() + l.size());
+    dl->AddText(ImVec2(at.x + line + chip_gap, at.y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str() + l.size());
     ImGui::Dummy(ImVec2(w, line));
   }
 }
@@ -226,12 +249,14 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
   for (double v : m.values) largest = std::max(largest, std::abs(v));
   const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim_color = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  // Lines over the cells (separators, marks, outlines, the hover frame) are `thick`; outlines sit `nudge` out.
+  const float thick = ui_px(2.0f), nudge = ui_px(1.0f), overhang = ui_px(2.0f);
   if (!m.title.empty())
     dl->AddText(out.min, m.title_color != 0 ? m.title_color : text_color, m.title.c_str());
   for (std::size_t c = 0; c < m.column_labels.size() && static_cast<int>(c) < m.cols; ++c) {
     const char* l = m.column_labels[c].c_str();
     const float w = ImGui::CalcTextSize(l).x;
-    if (w > g.cell_w + 2.0f) continue; // would collide with its neighbours
+    if (w > g.cell_w + ui_px(2.0f)) continue; // would collide with its neighbours
     dl->AddText(ImVec2(out.origin.x + (static_cast<float>(c) + 0.5f) * g.cell_w - 0.5f * w, out.origin.y - g.header_h), dim_color, l);
   }
   for (std::size_t r = 0; r < m.row_labels.size() && static_cast<int>(r) < m.rows; ++r) {
@@ -240,7 +265,8 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
     dl->AddText(ImVec2(out.min.x, out.origin.y + (static_cast<float>(r) + 0.5f) * g.cell - 0.5f * ts.y), dim_color, l);
   }
 
-  const float gap = g.cell >= 8.0f ? 1.0f : 0.0f;
+  // A whole pixel or more between cells (a fractional gap would blur), none in tiny cells.
+  const float gap = g.cell >= ui_px(8.0f) ? std::max(1.0f, std::round(nudge)) : 0.0f;
   for (int r = 0; r < m.rows; ++r)
     for (int c = 0; c < m.cols; ++c) {
       const int i = r * m.cols + c;
@@ -264,33 +290,33 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
   if (m.column_group > 0)
     for (int c = m.column_group; c < m.cols; c += m.column_group) {
       const float x = out.origin.x + c * g.cell_w - 0.5f * gap;
-      dl->AddLine(ImVec2(x, out.origin.y - 2), ImVec2(x, end.y + 2), kSeparator, 2.0f);
+      dl->AddLine(ImVec2(x, out.origin.y - overhang), ImVec2(x, end.y + overhang), kSeparator, thick);
     }
   if (m.row_group > 0)
     for (int r = m.row_group; r < m.rows; r += m.row_group) {
       const float y = out.origin.y + r * g.cell - 0.5f * gap;
-      dl->AddLine(ImVec2(out.origin.x - 2, y), ImVec2(end.x + 2, y), kSeparator, 2.0f);
+      dl->AddLine(ImVec2(out.origin.x - overhang, y), ImVec2(end.x + overhang, y), kSeparator, thick);
     }
   for (int c : m.marked_columns) {
     if (c < 0 || c >= m.cols) continue;
     const ImVec2 a = out.cell_min(0, c);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, end.y), m.mark_color, 0.0f, 0, 2.0f);
+    dl->AddRect(ImVec2(a.x - nudge, a.y - nudge), ImVec2(a.x + g.cell_w, end.y), m.mark_color, 0.0f, 0, thick);
     const float cx = a.x + 0.5f * g.cell_w, top = out.origin.y - g.header_h - g.marks_h;
-    dl->AddTriangleFilled(ImVec2(cx - 0.4f * g.marks_h, top + 1), ImVec2(cx + 0.4f * g.marks_h, top + 1),
-                          ImVec2(cx, top + g.marks_h - 1), m.mark_color);
+    dl->AddTriangleFilled(ImVec2(cx - 0.4f * g.marks_h, top + nudge), ImVec2(cx + 0.4f * g.marks_h, top + nudge),
+                          ImVec2(cx, top + g.marks_h - nudge), m.mark_color);
   }
   for (int r : m.marked_rows) {
     if (r < 0 || r >= m.rows) continue;
     const ImVec2 a = out.cell_min(r, 0);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(end.x, a.y + g.cell), m.mark_color, 0.0f, 0, 2.0f);
+    dl->AddRect(ImVec2(a.x - nudge, a.y - nudge), ImVec2(end.x, a.y + g.cell), m.mark_color, 0.0f, 0, thick);
     const float cy = a.y + 0.5f * g.cell, left = out.origin.x - g.row_marks_w;
-    dl->AddTriangleFilled(ImVec2(left + 1, cy - 0.4f * g.row_marks_w), ImVec2(left + 1, cy + 0.4f * g.row_marks_w),
-                          ImVec2(left + g.row_marks_w - 1, cy), m.mark_color);
+    dl->AddTriangleFilled(ImVec2(left + nudge, cy - 0.4f * g.row_marks_w), ImVec2(left + nudge, cy + 0.4f * g.row_marks_w),
+                          ImVec2(left + g.row_marks_w - nudge, cy), m.mark_color);
   }
   for (std::size_t i = 0; i < m.outlined.size() && static_cast<int>(i) < m.rows * m.cols; ++i) {
     if (m.outlined[i] == 0) continue;
     const ImVec2 a = out.cell_min(static_cast<int>(i) / m.cols, static_cast<int>(i) % m.cols);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w, a.y + g.cell), m.outline_color, 0.0f, 0, 2.0f);
+    dl->AddRect(ImVec2(a.x - nudge, a.y - nudge), ImVec2(a.x + g.cell_w, a.y + g.cell), m.outline_color, 0.0f, 0, thick);
   }
 
   if (hovered) {
@@ -300,7 +326,7 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
     if (r >= 0 && r < m.rows && c >= 0 && c < m.cols) {
       out.hover_row = r, out.hover_col = c;
       const ImVec2 a = out.cell_min(r, c);
-      dl->AddRect(a, ImVec2(a.x + g.cell_w, a.y + g.cell), IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+      dl->AddRect(a, ImVec2(a.x + g.cell_w, a.y + g.cell), IM_COL32(255, 255, 255, 255), 0.0f, 0, thick);
       ImGui::BeginTooltip();
       ImGui::Text("%s[%d, %d]", m.title.empty() ? "" : (m.title + " ").c_str(), r, c);
       const int i = r * m.cols + c;

@@ -99,8 +99,11 @@ MatrixMeasure measure_matrix(const MatrixPicture& m);
 constexpr float kMinCellTextScale = 0.72f;
 MatrixDrawn draw_matrix(const MatrixPicture& m);
 
-// The letters of a palette with their values, as coloured chips wrapping within the window.
-void draw_palette_legend(const ValuePalette& palette, int digits = 6);
+// The letters of a palette with their values, as coloured chips wrapping within the window (or, with
+// `wrap_width` > 0, within that width from the cursor).
+void draw_palette_legend(const ValuePalette& palette, int digits = 6, float wrap_width = 0);
+// The widest of those chips: the room a legend needs beside a figure.
+float palette_legend_width(const ValuePalette& palette, int digits = 6);
 
 // "0.125", "-1.5", "1.2e-05": the cell text for a value.
 std::string compact_number(double value, int digits = 3);

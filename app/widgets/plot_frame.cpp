@@ -15,6 +15,7 @@
 #include <glad/gl.h>
 
 #include "app/platform/screenshot.hpp"
+#include "app/widgets/ui_units.hpp"
 #include "core/error.hpp"
 
 namespace se {
@@ -138,22 +139,22 @@ void pad_range(double& lo, double& hi, AxisScale s) {
 PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin) {
   PlotFrame f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (size.x <= 0) size.x = std::max(avail.x, 120.0f);
-  if (size.y <= 0) size.y = std::max(avail.y, 100.0f);
+  if (size.x <= 0) size.x = std::max(avail.x, ui_px(120.0f));
+  if (size.y <= 0) size.y = std::max(avail.y, ui_px(100.0f));
   f.outer_min = ImGui::GetCursorScreenPos();
   f.outer_max = ImVec2(f.outer_min.x + size.x, f.outer_min.y + size.y);
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   f.hovered = ImGui::IsItemHovered();
   f.mouse = ImGui::GetIO().MousePos;
   const float line = ImGui::GetTextLineHeight();
-  f.min = ImVec2(f.outer_min.x + left_margin, f.outer_min.y + (title.empty() ? 6.0f : line + 10.0f));
-  f.max = ImVec2(f.outer_max.x - 14.0f, f.outer_max.y - 2.0f * line - 10.0f);
+  f.min = ImVec2(f.outer_min.x + left_margin, f.outer_min.y + (title.empty() ? ui_px(6.0f) : line + ui_px(10.0f)));
+  f.max = ImVec2(f.outer_max.x - ui_px(14.0f), f.outer_max.y - 2.0f * line - ui_px(10.0f));
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(f.outer_min, f.outer_max, IM_COL32(17, 18, 22, 255), 4.0f);
+  draw->AddRectFilled(f.outer_min, f.outer_max, IM_COL32(17, 18, 22, 255), ui_px(4.0f));
   draw->AddRectFilled(f.min, f.max, kPlotBackground);
   if (!title.empty()) {
     const float w = ImGui::CalcTextSize(title.c_str()).x;
-    draw->AddText(ImVec2(std::max(f.min.x, 0.5f * (f.min.x + f.max.x - w)), f.outer_min.y + 4.0f),
+    draw->AddText(ImVec2(std::max(f.min.x, 0.5f * (f.min.x + f.max.x - w)), f.outer_min.y + ui_px(4.0f)),
                   ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
   }
   return f;
@@ -212,35 +213,37 @@ void finish_frame(const PlotFrame& f, PlotView& view) {
 }
 
 void draw_x_ticks(ImDrawList* draw, const PlotFrame& f, double lo, double hi, AxisScale s, bool grid) {
-  const int max_major = std::clamp(static_cast<int>((f.max.x - f.min.x) / 70.0f), 2, 10);
+  const int max_major = std::clamp(static_cast<int>((f.max.x - f.min.x) / ui_px(70.0f)), 2, 10);
   const float line = ImGui::GetTextLineHeight();
+  const float minor_tick = ui_px(3.0f), major_tick = ui_px(5.0f), label_gap = ui_px(6.0f);
   float last_label_end = -1e9f;
   for (const AxisTick& t : axis_ticks(lo, hi, s, max_major)) {
     const float x = f.to_screen(to_unit(t.value, lo, hi, s), 0).x;
     if (x < f.min.x - 0.5f || x > f.max.x + 0.5f) continue;
     if (grid) draw->AddLine(ImVec2(x, f.min.y), ImVec2(x, f.max.y), t.label.empty() ? kMinorGridColor : kGridColor);
-    draw->AddLine(ImVec2(x, f.max.y), ImVec2(x, f.max.y + (t.label.empty() ? 3.0f : 5.0f)), kAxisColor);
+    draw->AddLine(ImVec2(x, f.max.y), ImVec2(x, f.max.y + (t.label.empty() ? minor_tick : major_tick)), kAxisColor);
     if (t.label.empty()) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
     const float at = std::clamp(x - 0.5f * w, f.outer_min.x, f.outer_max.x - w);
-    if (at < last_label_end + 6.0f) continue; // never overlap labels
-    draw->AddText(ImVec2(at, f.max.y + 6.0f), kAxisColor, t.label.c_str());
+    if (at < last_label_end + label_gap) continue; // never overlap labels
+    draw->AddText(ImVec2(at, f.max.y + label_gap), kAxisColor, t.label.c_str());
     last_label_end = at + w;
   }
   (void)line;
 }
 
 void draw_y_ticks(ImDrawList* draw, const PlotFrame& f, double lo, double hi, AxisScale s) {
-  const int max_major = std::clamp(static_cast<int>((f.max.y - f.min.y) / 40.0f), 2, 10);
+  const int max_major = std::clamp(static_cast<int>((f.max.y - f.min.y) / ui_px(40.0f)), 2, 10);
   const float line = ImGui::GetTextLineHeight();
+  const float minor_tick = ui_px(3.0f), major_tick = ui_px(5.0f);
   for (const AxisTick& t : axis_ticks(lo, hi, s, max_major)) {
     const float y = f.to_screen(0, to_unit(t.value, lo, hi, s)).y;
     if (y < f.min.y - 0.5f || y > f.max.y + 0.5f) continue;
     draw->AddLine(ImVec2(f.min.x, y), ImVec2(f.max.x, y), t.label.empty() ? kMinorGridColor : kGridColor);
-    draw->AddLine(ImVec2(f.min.x - (t.label.empty() ? 3.0f : 5.0f), y), ImVec2(f.min.x, y), kAxisColor);
+    draw->AddLine(ImVec2(f.min.x - (t.label.empty() ? minor_tick : major_tick), y), ImVec2(f.min.x, y), kAxisColor);
     if (t.label.empty()) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
-    draw->AddText(ImVec2(f.min.x - 8.0f - w, std::clamp(y - 0.5f * line, f.min.y - 0.5f * line, f.max.y - 0.5f * line)),
+    draw->AddText(ImVec2(f.min.x - ui_px(8.0f) - w, std::clamp(y - 0.5f * line, f.min.y - 0.5f * line, f.max.y - 0.5f * line)),
                   kAxisColor, t.label.c_str());
   }
 }
@@ -249,18 +252,18 @@ float y_tick_margin(double lo, double hi, AxisScale s) {
   float widest = 0;
   for (const AxisTick& t : axis_ticks(lo, hi, s, 10))
     if (!t.label.empty()) widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
-  return widest + 16.0f;
+  return widest + ui_px(16.0f);
 }
 
 void draw_axis_labels(ImDrawList* draw, const PlotFrame& f, const std::string& x_label, const std::string& y_label) {
   const float line = ImGui::GetTextLineHeight();
   if (!x_label.empty()) {
     const float w = ImGui::CalcTextSize(x_label.c_str()).x;
-    draw->AddText(ImVec2(0.5f * (f.min.x + f.max.x - w), f.max.y + line + 8.0f), ImGui::GetColorU32(ImGuiCol_Text),
+    draw->AddText(ImVec2(0.5f * (f.min.x + f.max.x - w), f.max.y + line + ui_px(8.0f)), ImGui::GetColorU32(ImGuiCol_Text),
                   x_label.c_str());
   }
   if (!y_label.empty()) // along the top of the y axis: ImGui draws no rotated text
-    draw->AddText(ImVec2(f.min.x + 6.0f, f.min.y + 4.0f), IM_COL32(200, 204, 212, 255), y_label.c_str());
+    draw->AddText(ImVec2(f.min.x + ui_px(6.0f), f.min.y + ui_px(4.0f)), IM_COL32(200, 204, 212, 255), y_label.c_str());
   draw->AddRect(f.min, f.max, kAxisColor);
   (void)line;
 }
@@ -268,7 +271,7 @@ void draw_axis_labels(ImDrawList* draw, const PlotFrame& f, const std::string& x
 void draw_marker(ImDrawList* draw, ImVec2 p, ImU32 color, bool hollow, float r) {
   if (hollow) {
     draw->AddCircleFilled(p, r, kPlotBackground);
-    draw->AddCircle(p, r, color, 16, 2.0f);
+    draw->AddCircle(p, r, color, 16, ui_px(2.0f));
   } else {
     draw->AddCircleFilled(p, r, color);
     draw->AddCircle(p, r, IM_COL32(0, 0, 0, 200), 16, 1.0f);
@@ -278,7 +281,7 @@ void draw_marker(ImDrawList* draw, ImVec2 p, ImU32 color, bool hollow, float r) 
 void draw_dashed(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
   const float len = std::hypot(b.x - a.x, b.y - a.y);
   if (len < 1e-3f) return;
-  const float dash = 7.0f, gap = 5.0f;
+  const float dash = ui_px(7.0f), gap = ui_px(5.0f);
   for (float t = 0; t < len; t += dash + gap) {
     const float t1 = std::min(t + dash, len);
     draw->AddLine(ImVec2(a.x + (b.x - a.x) * t / len, a.y + (b.y - a.y) * t / len),
@@ -297,11 +300,11 @@ LegendLayout measure_legend(const std::vector<PlotSeries>& series, float max_w, 
   const int n = static_cast<int>(l.entries.size());
   for (const float scale : {1.0f, 0.85f, 0.75f}) {
     l.size = base * scale;
-    l.row_h = l.size + 2.0f;
+    l.row_h = l.size + ui_px(2.0f);
     l.col_w = 0;
     for (const PlotSeries* s : l.entries) l.col_w = std::max(l.col_w, font->CalcTextSizeA(l.size, FLT_MAX, 0, s->name.c_str()).x);
-    l.col_w += 34.0f * scale;
-    const int fit_rows = std::max(1, static_cast<int>((max_h - 8.0f) / l.row_h));
+    l.col_w += ui_px(34.0f) * scale;
+    const int fit_rows = std::max(1, static_cast<int>((max_h - ui_px(8.0f)) / l.row_h));
     l.cols = (n + fit_rows - 1) / fit_rows;
     l.rows = (n + l.cols - 1) / l.cols;
     if (l.cols * l.col_w <= max_w) break;
@@ -309,33 +312,35 @@ LegendLayout measure_legend(const std::vector<PlotSeries>& series, float max_w, 
   const int max_cols = std::max(1, static_cast<int>(max_w / l.col_w));
   l.shown = std::min(n, max_cols * l.rows - (l.cols > max_cols ? 1 : 0));
   l.cols = std::min(l.cols, max_cols);
-  l.box_w = l.cols * l.col_w + 6.0f;
-  l.box_h = l.rows * l.row_h + 8.0f;
+  l.box_w = l.cols * l.col_w + ui_px(6.0f);
+  l.box_h = l.rows * l.row_h + ui_px(8.0f);
   return l;
 }
 
 void draw_legend(ImDrawList* draw, const LegendLayout& l, ImVec2 a) {
   if (l.entries.empty()) return;
   ImFont* font = ImGui::GetFont();
-  draw->AddRectFilled(a, ImVec2(a.x + l.box_w, a.y + l.box_h), IM_COL32(20, 22, 27, 200), 3.0f);
-  draw->AddRect(a, ImVec2(a.x + l.box_w, a.y + l.box_h), kGridColor, 3.0f);
+  const float rounding = ui_px(3.0f), pad = ui_px(4.0f), line_w = ui_px(2.0f);
+  draw->AddRectFilled(a, ImVec2(a.x + l.box_w, a.y + l.box_h), IM_COL32(20, 22, 27, 200), rounding);
+  draw->AddRect(a, ImVec2(a.x + l.box_w, a.y + l.box_h), kGridColor, rounding);
   const float k = l.size / ImGui::GetFontSize();
+  const float text_x = ui_px(24.0f) * k, swatch_x = ui_px(10.0f) * k, swatch_half = ui_px(9.0f) * k;
   for (int i = 0; i < static_cast<int>(l.entries.size()) && i <= l.shown; ++i) {
-    const float x = a.x + 4.0f + static_cast<float>(i / l.rows) * l.col_w, y = a.y + 4.0f + static_cast<float>(i % l.rows) * l.row_h;
+    const float x = a.x + pad + static_cast<float>(i / l.rows) * l.col_w, y = a.y + pad + static_cast<float>(i % l.rows) * l.row_h;
     if (i == l.shown) { // no room left: say how many are missing
       const std::string more = fmt::format("+{} more", l.entries.size() - static_cast<std::size_t>(l.shown));
-      draw->AddText(font, l.size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
+      draw->AddText(font, l.size, ImVec2(x + text_x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
       break;
     }
     const PlotSeries& s = *l.entries[static_cast<std::size_t>(i)];
-    const ImVec2 c(x + 10.0f * k, y + 0.5f * l.size);
+    const ImVec2 c(x + swatch_x, y + 0.5f * l.size);
     if (s.style == PlotSeries::Style::Points)
-      draw_marker(draw, c, s.color, s.hollow, 4.5f * k);
+      draw_marker(draw, c, s.color, s.hollow, ui_px(4.5f) * k);
     else if (s.style == PlotSeries::Style::DashedLine)
-      draw_dashed(draw, ImVec2(c.x - 9 * k, c.y), ImVec2(c.x + 9 * k, c.y), s.color, 2.0f);
+      draw_dashed(draw, ImVec2(c.x - swatch_half, c.y), ImVec2(c.x + swatch_half, c.y), s.color, line_w);
     else
-      draw->AddLine(ImVec2(c.x - 9 * k, c.y), ImVec2(c.x + 9 * k, c.y), s.color, 2.0f);
-    draw->AddText(font, l.size, ImVec2(x + 24.0f * k, y), ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
+      draw->AddLine(ImVec2(c.x - swatch_half, c.y), ImVec2(c.x + swatch_half, c.y), s.color, line_w);
+    draw->AddText(font, l.size, ImVec2(x + text_x, y), ImGui::GetColorU32(ImGuiCol_Text), s.name.c_str());
   }
 }
 
@@ -344,29 +349,30 @@ void draw_legend(ImDrawList* draw, const LegendLayout& l, ImVec2 a) {
 // which then narrows (if it keeps 60% of its width). Returns the legend's top left corner.
 ImVec2 place_legend(PlotFrame& f, LegendLayout& legend, const std::vector<PlotSeries>& series,
                     const std::vector<ImVec2>& unit_points) {
-  const float top = f.min.y + ImGui::GetTextLineHeight() + 8.0f; // below the y label
-  const float room_w = f.max.x - f.min.x - 16.0f;
-  legend = measure_legend(series, room_w * 0.6f, f.max.y - top - 12.0f);
+  const float inset = ui_px(8.0f), near = ui_px(6.0f), beside_gap = ui_px(12.0f);
+  const float top = f.min.y + ImGui::GetTextLineHeight() + inset; // below the y label
+  const float room_w = f.max.x - f.min.x - 2.0f * inset;
+  legend = measure_legend(series, room_w * 0.6f, f.max.y - top - ui_px(12.0f));
   if (legend.entries.empty()) return f.min;
   const float bw = legend.box_w, bh = legend.box_h;
-  const ImVec2 corners[4] = {ImVec2(f.max.x - bw - 8.0f, top), ImVec2(f.max.x - bw - 8.0f, f.max.y - bh - 8.0f),
-                             ImVec2(f.min.x + 8.0f, f.max.y - bh - 8.0f), ImVec2(f.min.x + 8.0f, top)};
+  const ImVec2 corners[4] = {ImVec2(f.max.x - bw - inset, top), ImVec2(f.max.x - bw - inset, f.max.y - bh - inset),
+                             ImVec2(f.min.x + inset, f.max.y - bh - inset), ImVec2(f.min.x + inset, top)};
   ImVec2 best = corners[0];
   std::size_t fewest = unit_points.size() + 1;
   for (const ImVec2& c : corners) {
     const auto hidden = static_cast<std::size_t>(std::count_if(unit_points.begin(), unit_points.end(), [&](const ImVec2& u) {
       const ImVec2 p = f.to_screen(u.x, u.y);
-      return p.x >= c.x - 6 && p.x <= c.x + bw + 6 && p.y >= c.y - 6 && p.y <= c.y + bh + 6;
+      return p.x >= c.x - near && p.x <= c.x + bw + near && p.y >= c.y - near && p.y <= c.y + bh + near;
     }));
     if (hidden < fewest) fewest = hidden, best = c;
   }
   if (fewest == 0) return best;
   const float width = f.max.x - f.min.x;
-  LegendLayout beside = measure_legend(series, 0.4f * width - 12.0f, f.max.y - f.min.y);
-  if (width - beside.box_w - 12.0f < 0.6f * width || beside.shown < legend.shown) return best;
+  LegendLayout beside = measure_legend(series, 0.4f * width - beside_gap, f.max.y - f.min.y);
+  if (width - beside.box_w - beside_gap < 0.6f * width || beside.shown < legend.shown) return best;
   legend = beside;
-  f.max.x -= beside.box_w + 12.0f;
-  return ImVec2(f.max.x + 10.0f, f.min.y);
+  f.max.x -= beside.box_w + beside_gap;
+  return ImVec2(f.max.x + ui_px(10.0f), f.min.y);
 }
 
 // Zoom (wheel about the cursor, right-drag box), pan (left drag) and reset (double click), applied to the
@@ -410,7 +416,8 @@ void handle_zoom(const PlotFrame& f, PlotView& view, double& x0, double& x1, dou
                                         ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), IM_COL32(255, 255, 255, 180));
     if (!ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
       view.box_active = false;
-      if (std::abs(a.x - b.x) > 4 && (!zoom_y || std::abs(a.y - b.y) > 4)) {
+      const float least = ui_px(4.0f); // a smaller box is a click, not a zoom
+      if (std::abs(a.x - b.x) > least && (!zoom_y || std::abs(a.y - b.y) > least)) {
         const ImVec2 ua = unit_at(a), ub = unit_at(b);
         set_range(std::min(ua.x, ub.x), std::max(ua.x, ub.x), std::min(ua.y, ub.y), std::max(ua.y, ub.y));
       }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "app/widgets/plot_frame.hpp"
+#include "app/widgets/ui_units.hpp"
 
 namespace se {
 
@@ -71,7 +72,9 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
   draw->ChannelsSetCurrent(0);
   draw->PushClipRect(f.min, f.max, true);
   view.hovered_series = view.hovered_point = -1;
-  float best = 9.0f * 9.0f;
+  const float line_w = ui_px(2.0f), point_r = ui_px(5.0f), line_point_r = ui_px(3.5f);
+  const float pick = ui_px(9.0f); // a point this near the mouse is hovered
+  float best = pick * pick;
   ImVec2 best_at{};
   for (std::size_t si = 0; si < plot.series.size(); ++si) {
     const PlotSeries& s = plot.series[si];
@@ -87,14 +90,14 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
     if (s.style != PlotSeries::Style::Points)
       for (std::size_t i = 1; i < points.size(); ++i) {
         if (s.style == PlotSeries::Style::DashedLine)
-          draw_dashed(draw, points[i - 1], points[i], s.color, 2.0f);
+          draw_dashed(draw, points[i - 1], points[i], s.color, line_w);
         else
-          draw->AddLine(points[i - 1], points[i], s.color, 2.0f);
+          draw->AddLine(points[i - 1], points[i], s.color, line_w);
       }
     draw->ChannelsSetCurrent(2);
     const bool markers = s.style == PlotSeries::Style::Points || s.style == PlotSeries::Style::LineAndPoints;
     for (std::size_t i = 0; i < points.size(); ++i) {
-      if (markers) draw_marker(draw, points[i], s.color, s.hollow, s.style == PlotSeries::Style::Points ? 5.0f : 3.5f);
+      if (markers) draw_marker(draw, points[i], s.color, s.hollow, s.style == PlotSeries::Style::Points ? point_r : line_point_r);
       if (!f.hovered || (!markers && s.hover.empty())) continue;
       const float dx = points[i].x - f.mouse.x, dy = points[i].y - f.mouse.y;
       if (dx * dx + dy * dy < best) {
@@ -105,7 +108,7 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
       }
     }
   }
-  if (view.hovered_series >= 0) draw->AddCircle(best_at, 8.0f, IM_COL32(255, 255, 255, 230), 16, 1.5f);
+  if (view.hovered_series >= 0) draw->AddCircle(best_at, ui_px(8.0f), IM_COL32(255, 255, 255, 230), 16, ui_px(1.5f));
   draw->PopClipRect();
   draw->ChannelsSetCurrent(1);
   draw_legend(draw, legend, legend_at);

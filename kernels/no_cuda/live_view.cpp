@@ -14,9 +14,11 @@ GpuLiveRun::GpuLiveRun(const Method&, const MethodPlan&, const Extent&, const Bo
 GpuLiveRun::~GpuLiveRun() = default;
 bool GpuLiveRun::set_stencil(const MethodPlan&) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::advance(int) { throw InputError(gpu_unavailable_reason()); }
+double GpuLiveRun::edit(const GridEdit&) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::write_rgba8(cudaArray_t, const ColourMapping&) { throw InputError(gpu_unavailable_reason()); }
 double GpuLiveRun::write_r32f(cudaArray_t, int) { throw InputError(gpu_unavailable_reason()); }
 std::vector<double> GpuLiveRun::download() { throw InputError(gpu_unavailable_reason()); }
+double GpuLiveRun::value_at(std::int64_t, std::int64_t, std::int64_t) { throw InputError(gpu_unavailable_reason()); }
 const std::string& GpuLiveRun::method_id() const { throw InputError(gpu_unavailable_reason()); }
 int GpuLiveRun::steps_done() const { throw InputError(gpu_unavailable_reason()); }
 int GpuLiveRun::fused_steps() const { throw InputError(gpu_unavailable_reason()); }

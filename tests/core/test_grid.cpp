@@ -46,13 +46,38 @@ TEST_CASE("initial conditions are in [0,1], deterministic and distinct") {
     CHECK(v == initial_values(e, c, 7));
     CHECK(*std::min_element(v.begin(), v.end()) >= 0.0);
     CHECK(*std::max_element(v.begin(), v.end()) <= 1.0);
-    CHECK(*std::max_element(v.begin(), v.end()) > *std::min_element(v.begin(), v.end()));
+    if (c == InitialCondition::Zero)
+      CHECK(*std::max_element(v.begin(), v.end()) == 0.0);
+    else
+      CHECK(*std::max_element(v.begin(), v.end()) > *std::min_element(v.begin(), v.end()));
     CHECK(parse_initial_condition(to_string(c)) == c);
     seen.insert(v);
   }
   CHECK(seen.size() == all_initial_conditions().size());
   CHECK(initial_values(e, InitialCondition::Random, 1) != initial_values(e, InitialCondition::Random, 2));
   CHECK_THROWS_AS(parse_initial_condition("plaid"), InputError);
+  CHECK_THROWS_WITH(parse_initial_condition("plaid"), Catch::Contains("hot-spots") && Catch::Contains("image"));
+}
+
+TEST_CASE("hot-spots are five separate discs placed by the seed, in 1D, 2D and 3D") {
+  for (const char* size : {"4096", "256x256", "64x64x64"}) {
+    INFO(size);
+    const Extent e = parse_extent(size);
+    const auto a = initial_values(e, InitialCondition::HotSpots, 3);
+    CHECK(a != initial_values(e, InitialCondition::HotSpots, 4)); // another seed, other places
+    const auto hot = std::count(a.begin(), a.end(), 1.0);
+    CHECK(hot + std::count(a.begin(), a.end(), 0.0) == static_cast<std::ptrdiff_t>(a.size()));
+    // At most five discs of radius 1/16 of the grid: a fraction of the grid, never nothing.
+    const double disc = e.dims == 1 ? 2.0 / 16 : e.dims == 2 ? 3.1416 / 256 : 4.19 / 4096;
+    CHECK(hot > 0);
+    CHECK(static_cast<double>(hot) <= 5 * disc * static_cast<double>(a.size()) * 1.2);
+  }
+}
+
+TEST_CASE("the image initial condition cannot be made without its picture") {
+  CHECK(parse_initial_condition("image") == InitialCondition::Image);
+  CHECK(std::count(all_initial_conditions().begin(), all_initial_conditions().end(), InitialCondition::Image) == 0);
+  CHECK_THROWS_WITH(initial_values(parse_extent("8x8"), InitialCondition::Image, 1), Catch::Contains("picture"));
 }
 
 TEST_CASE("grids hold FP64, FP32 and FP16 values with the storage's rounding") {

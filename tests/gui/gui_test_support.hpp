@@ -71,10 +71,11 @@ inline double differing_fraction(const RgbaImage& a, const RgbaImage& b) {
 class HeadlessExplorer {
 public:
   HeadlessExplorer(PlatformKind kind, StartupState startup, int width = 1600, int height = 1000,
-                   EglDisplayKind egl_display = EglDisplayKind::Any) {
+                   EglDisplayKind egl_display = EglDisplayKind::Any, float content_scale = 0) {
     PlatformRequest request;
     request.kind = kind;
     request.egl_display = egl_display;
+    request.content_scale = content_scale;
     request.headless = true;
     request.width = width;
     request.height = height;
@@ -104,6 +105,18 @@ public:
   void click(std::string_view name) {
     const WidgetRect r = probe(name);
     input().click(r.center_x(), r.center_y());
+    settle();
+  }
+  // Presses `button` at (x0, y0), moves to (x1, y1) in `moves` frames and releases there.
+  void drag(float x0, float y0, float x1, float y1, int button = 0, int moves = 8) {
+    input().move_mouse(x0, y0);
+    input().mouse_button(button, true);
+    for (int i = 1; i <= moves; ++i) {
+      const float t = static_cast<float>(i) / static_cast<float>(moves);
+      input().move_mouse(x0 + t * (x1 - x0), y0 + t * (y1 - y0));
+      input().end_frame();
+    }
+    input().mouse_button(button, false);
     settle();
   }
   void press(int glfw_key) {

@@ -33,6 +33,8 @@ ExplorerState edited_state() {
   s.view.range_mode = ValueRangeMode::Manual;
   s.view.manual_min = -1.5;
   s.view.manual_max = 2.5;
+  s.view.ui_scale = 1.5f;
+  s.brush = Brush{12, -0.5, BrushMode::Set};
   s.playing = false;
   s.symmetry_lock = false;
   s.stencil_ui.file_path = "/tmp/mine.json";
@@ -52,6 +54,9 @@ void check_same_persisted(const ExplorerState& a, const ExplorerState& b) {
   CHECK(a.playing == b.playing);
   CHECK(a.symmetry_lock == b.symmetry_lock);
   CHECK(a.stencil_ui.file_path == b.stencil_ui.file_path);
+  CHECK(a.brush.radius == b.brush.radius);
+  CHECK(a.brush.value == b.brush.value);
+  CHECK(a.brush.mode == b.brush.mode);
 }
 
 // Sets an environment variable for the scope, restoring the old value after.

@@ -163,7 +163,10 @@ public:
   std::string name() const override { return "gated"; }
   MethodKey method() const override { return {"gated", Backend::CPU}; }
   Precision arithmetic() const override { return Precision::FP64; }
-  void load(const SimulationSetup&, std::vector<double> values) override { values_ = std::move(values); }
+  void load(const SimulationSetup& setup, std::vector<double> values) override {
+    extent_ = setup.extent;
+    values_ = std::move(values);
+  }
   void reconfigure(const SimulationSetup&) override {
     std::lock_guard lock(gate_->m);
     ++gate_->reconfigures;
@@ -188,9 +191,11 @@ public:
     return {steps, gate_->step_seconds * steps};
   }
   std::span<const double> values() const override { return values_; }
+  void edit(const GridEdit& edit) override { apply_edit(values_, extent_, edit); }
 
 private:
   std::shared_ptr<Gate> gate_;
+  Extent extent_;
   std::vector<double> values_;
 };
 

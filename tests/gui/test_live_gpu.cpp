@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
+#include <fmt/format.h>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,8 @@
 
 #include "app/platform/heatmap_renderer.hpp"
 #include "app/sim/simulation.hpp"
+#include "core/brush.hpp"
+#include "core/reference.hpp"
 #include "gui_test_support.hpp"
 #include "kernels/device.hpp"
 #include "kernels/registry.hpp"
@@ -37,6 +41,29 @@ std::vector<float> read_values_texture(const HeatmapRenderer& heatmap) {
 
 int color_distance(const std::uint8_t* p, const Rgba8& c) {
   return std::abs(p[0] - c[0]) + std::abs(p[1] - c[1]) + std::abs(p[2] - c[2]);
+}
+
+// No saved state, the heat stencil, `view` in front.
+StartupState gpu_scene(const char* view, std::optional<Extent> size = std::nullopt) {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.view = view;
+  o.stencil = preset("heat-2d");
+  o.size = size;
+  return prepare_startup(o);
+}
+
+// The Simulation view's method switched to cuda-core on the GPU, warmed up (registration, first launches, driver
+// caches), its frames going through interop.
+void use_cuda_core(HeadlessExplorer& ex) {
+  ex.frames(1);
+  ex.click("simulation.method");
+  ex.frames(1);
+  ex.click("simulation.method.cuda-core.gpu");
+  REQUIRE(ex.simulation().method() == MethodKey{"cuda-core", Backend::GPU});
+  ex.frames(30);
+  INFO("interop problem: " << ex.simulation().interop_problem());
+  REQUIRE(ex.fact("simulation.frame_path") == std::string(to_string(FramePath::DeviceInterop)));
 }
 
 } // namespace
@@ -85,22 +112,10 @@ TEST_CASE("a GPU run stores its grid into the GL texture through CUDA-GL interop
 }
 
 TEST_CASE("the live view at 4096^2 with one step per frame, on the GPU through interop", "[live-gpu]") {
-  ExplorerOptions o;
-  o.use_state = false;
-  o.view = "simulation";
-  o.stencil = preset("heat-2d");
-  o.size = Extent{2, {4096, 4096, 1}};
-  HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1600, 1000);
+  HeadlessExplorer ex(PlatformKind::Egl, gpu_scene("simulation", Extent{2, {4096, 4096, 1}}), 1600, 1000);
   ex.state().grid.steps_per_frame = 1;
   ex.state().grid.initial = InitialCondition::Gaussian; // a gradient shows the colour map better than a disc
-  ex.frames(1);
-  ex.click("simulation.method");
-  ex.frames(1);
-  ex.click("simulation.method.cuda-core.gpu");
-  REQUIRE(ex.simulation().method() == MethodKey{"cuda-core", Backend::GPU});
-  ex.frames(30); // warm-up: registration, first launches, driver caches
-  INFO("interop problem: " << ex.simulation().interop_problem());
-  REQUIRE(ex.fact("simulation.frame_path") == std::string(to_string(FramePath::DeviceInterop)));
+  use_cuda_core(ex);
 
   const auto steps_before = ex.simulation().steps_done();
   constexpr int kFrames = 300;
@@ -167,6 +182,118 @@ TEST_CASE("the live view at 4096^2 with one step per frame, on the GPU through i
                         << "\n";
   CHECK(fps >= 60.0);
   CHECK(drag_fps >= 60.0);
+}
+
+TEST_CASE("painting a GPU run writes its device grid in place, value for value what the CPU brush writes", "[live-gpu][paint]") {
+  const std::vector<Method> methods = all_methods();
+  int painted = 0;
+  for (const Method& m : methods) {
+    if (m.backend != Backend::GPU || !m.unavailable_reason().empty()) continue;
+    for (const Extent& e : {Extent{2, {300, 200, 1}}, Extent{3, {48, 40, 24}}})
+      for (const BoundaryKind boundary : {BoundaryKind::Periodic, BoundaryKind::Dirichlet}) {
+        SimulationSetup setup;
+        setup.stencil = preset(e.dims == 2 ? "heat-2d" : "heat-3d");
+        setup.extent = e;
+        setup.boundary.kind = boundary;
+        setup.initial = InitialCondition::Random;
+        setup.seed = 11;
+        PlanPtr plan;
+        try {
+          plan = m.plan(setup.stencil);
+        } catch (const InputError&) {
+          continue; // a method of other dims or stencils
+        }
+        if (!m.check(*plan, e).empty()) continue;
+        INFO(m.id << " on " << e.to_string() << ", " << to_string(boundary));
+        Simulation sim(make_method_backend(m));
+        sim.reset(setup);
+        sim.advance(2);
+        std::vector<double> want(sim.values().begin(), sim.values().end());
+        // A stroke across the corner, so periodic runs wrap it, and a Set dab in the middle.
+        const std::int64_t z = e.dims == 3 ? e.n[2] / 2 : 0;
+        const std::vector<BrushDab> stroke{{1.0, 2.0, static_cast<double>(z), 1.0}, {5.0, 3.5, static_cast<double>(z), 0.7}};
+        const GridEdit add = brush_edit(e, boundary, Brush{6, 0.75, BrushMode::Add}, stroke);
+        const std::vector<BrushDab> dab{{0.5 * e.n[0], 0.5 * e.n[1], static_cast<double>(z), 1.0}};
+        const GridEdit set = brush_edit(e, boundary, Brush{5, -0.25, BrushMode::Set}, dab);
+        for (const GridEdit* edit : {&add, &set}) {
+          sim.edit(*edit);
+          apply_edit(want, e, *edit, m.precision);
+        }
+        const auto got = sim.values();
+        REQUIRE(got.size() == want.size());
+        std::size_t mismatches = 0, first = got.size();
+        for (std::size_t i = 0; i < got.size(); ++i)
+          if (got[i] != want[i]) {
+            if (first == got.size()) first = i;
+            ++mismatches;
+          }
+        INFO("first mismatch at " << first << ": " << (first < got.size() ? got[first] : 0) << " vs "
+                                  << (first < got.size() ? want[first] : 0));
+        CHECK(mismatches == 0);
+        CHECK(sim.steps_done() == 2); // painting is not stepping
+        // The next step starts from the painted grid: against the FP64 reference from the same values.
+        sim.advance(1);
+        std::vector<double> ref = want;
+        ReferenceOptions options;
+        options.boundary = setup.boundary;
+        reference_advance(setup.stencil, e, ref, 1, Precision::FP64, options);
+        const ErrorMetrics err = compare(sim.values(), ref);
+        CHECK(err.finite);
+        CHECK(err.rel_l2 <= error_bound(m.precision, 1));
+        ++painted;
+      }
+  }
+  std::printf("painted %d GPU runs (methods x grids x boundaries) on the device grid\n", painted);
+  CHECK(painted >= 4);
+}
+
+TEST_CASE("painting at 4096^2 while the GPU run plays keeps the frame rate, through interop", "[live-gpu][paint]") {
+  HeadlessExplorer ex(PlatformKind::Egl, gpu_scene("simulation", Extent{2, {4096, 4096, 1}}), 1600, 1000);
+  ex.state().grid.steps_per_frame = 1;
+  ex.state().grid.initial = InitialCondition::Zero;
+  ex.state().brush = Brush{64, 1, BrushMode::Add};
+  use_cuda_core(ex);
+  const WidgetRect hm = ex.probe("simulation.heatmap");
+  const auto steps_before = ex.simulation().steps_done();
+  const auto edits_before = ex.simulation().edits_applied();
+  constexpr int kMoves = 300;
+  const auto t0 = std::chrono::steady_clock::now();
+  // A diagonal stroke across the grid, one mouse move per frame, while the run plays.
+  ex.drag(hm.x0 + 0.2f * (hm.x1 - hm.x0), hm.y0 + 0.2f * (hm.y1 - hm.y0), hm.x0 + 0.8f * (hm.x1 - hm.x0),
+          hm.y0 + 0.8f * (hm.y1 - hm.y0), 0, kMoves);
+  glFinish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::int64_t frames = ex.simulation().steps_done() - steps_before; // one step per frame
+  const double fps = static_cast<double>(frames) / seconds;
+  const std::int64_t edits = ex.simulation().edits_applied() - edits_before;
+  std::printf("painting at 4096x4096 while playing (cuda-core, brush radius 64): %.1f fps over %lld frames, %lld "
+              "strokes applied on the device grid\n", fps, static_cast<long long>(frames), static_cast<long long>(edits));
+  CHECK(edits >= kMoves - 2);
+  CHECK(frames >= kMoves);
+  CHECK(ex.fact("simulation.frame_path") == std::string(to_string(FramePath::DeviceInterop)));
+  // The stroke is there: heat along the diagonal, none in the far corners.
+  CHECK(ex.simulation().value_at(2048, 2048, 0) > 0.1);
+  CHECK(ex.simulation().value_at(100, 4000, 0) == 0.0);
+  const RgbaImage image = ex.screenshot();
+  if (const char* path = std::getenv("SE_LIVE_GPU_PAINT_SCREENSHOT")) write_png(image, path);
+  CHECK(fps >= 60.0);
+}
+
+TEST_CASE("the Compare view marks small-grid GPU numbers launch-bound and times them at the papers' size", "[live-gpu]") {
+  HeadlessExplorer ex(PlatformKind::Egl, gpu_scene("compare"), 1600, 1000);
+  ex.frames(5);
+  int gpu_panel = -1;
+  for (int i = 0; i < std::stoi(ex.fact("compare.panels")); ++i)
+    if (ex.fact(fmt::format("compare.panel{}.method", i)).find("(gpu)") != std::string::npos) gpu_panel = i;
+  REQUIRE(gpu_panel >= 0);
+  const std::string prefix = fmt::format("compare.panel{}", gpu_panel);
+  ex.probe(prefix + ".launch_bound"); // the 128x128 number says it is launch-bound
+  ex.click("compare.paper_time");
+  for (int i = 0; i < 6000 && !ex.app().view_facts().count(prefix + ".paper_gstencils"); ++i) ex.frames(1);
+  const double paper = std::stod(ex.fact(prefix + ".paper_gstencils"));
+  std::printf("compare: %s at 128x128 %.3f GStencil/s (launch-bound), at 10240x10240 %.1f GStencil/s\n",
+              ex.fact(prefix + ".method").c_str(), std::stod(ex.fact(prefix + ".gstencils")), paper);
+  CHECK(paper > 10 * std::stod(ex.fact(prefix + ".gstencils")));
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,34 @@
+// Lengths in the UI. Every pixel length in a view is written for the 16-pixel base font and goes through ui_px,
+// which scales it with the font in use: the monitor's content scale, the UI-scale setting (View menu) and
+// lecture mode's larger font enlarge cells, gaps and widths alike. The font in use is ImGui's own state, so
+// nothing here is hidden: a window drawn with a bigger font pushed is drawn bigger.
+#pragma once
+#include <imgui.h>
+
+namespace se {
+
+constexpr float kBaseFontPixels = 16.0f;
+
+// `at_base` pixels at the 16-pixel base font, in pixels at the current font.
+inline float ui_px(float at_base) { return at_base * ImGui::GetFontSize() / kBaseFontPixels; }
+inline ImVec2 ui_px(float x, float y) { return ImVec2(ui_px(x), ui_px(y)); }
+
+// The UI scale a user may choose (View menu, state.json), on top of the monitor's content scale.
+constexpr float kMinUiScale = 0.5f, kMaxUiScale = 3.0f;
+// The steps Ctrl + and Ctrl - go through (and the View menu offers), as in a web browser.
+constexpr float kUiScaleSteps[] = {0.5f, 0.67f, 0.75f, 0.8f, 0.9f, 1.0f, 1.1f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+
+// The next step above (direction > 0) or below `scale`; a scale between steps goes to the nearest one that way.
+inline float next_ui_scale(float scale, int direction) {
+  if (direction > 0) {
+    for (float s : kUiScaleSteps)
+      if (s > scale + 1e-3f) return s;
+    return kMaxUiScale;
+  }
+  float below = kMinUiScale;
+  for (float s : kUiScaleSteps)
+    if (s < scale - 1e-3f) below = s;
+  return below;
+}
+
+} // namespace se
