@@ -7,7 +7,8 @@
 #                                    view test (interop texel check, fps at 4096^2, screenshot), the run views'
 #                                    headless tests, and screenshots of the Compare and Performance views on the GPU.
 #                                    Results land in $OUT (default ./out): live-gpu.png, live-gpu.json, compare-gpu.png,
-#                                    performance-gpu.png, gpu_gui.log.
+#                                    performance-gpu.png, paint-gpu.png, gpu_gui.log; the brush kernels under
+#                                    compute-sanitizer memcheck and racecheck.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-run}
@@ -51,8 +52,16 @@ export SE_RESULTS_DIR="$PWD/assets/results"
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   echo "==== test_live_gpu"
-  SE_LIVE_GPU_SCREENSHOT="$OUT/live-gpu.png" SE_LIVE_GPU_REPORT="$OUT/live-gpu.json" timeout 80 "$BIN/test_live_gpu"
+  SE_LIVE_GPU_SCREENSHOT="$OUT/live-gpu.png" SE_LIVE_GPU_REPORT="$OUT/live-gpu.json" \
+    SE_LIVE_GPU_PAINT_SCREENSHOT="$OUT/paint-gpu.png" timeout 150 "$BIN/test_live_gpu" --durations yes
   echo "test_live_gpu exit code $?"
+  # The brush kernels under compute-sanitizer: every GPU method painted on small grids.
+  SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck; do
+    echo "==== compute-sanitizer --tool $tool: painting"
+    timeout 110 "$SANITIZER" --tool "$tool" --error-exitcode 3 "$BIN/test_live_gpu" "painting a GPU run*" 2>&1 | tail -6
+    echo "compute-sanitizer $tool exit code ${PIPESTATUS[0]}"
+  done
   echo "==== test_gui [runs]"
   timeout 50 "$BIN/test_gui" "[runs]"
   echo "test_gui exit code $?"
