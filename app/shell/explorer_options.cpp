@@ -1,5 +1,8 @@
 // Command-line entry of the GUI. Every message is one line on stderr that names the problem.
 #include "app/shell/explorer_options.hpp"
+#include "app/shell/record_video.hpp"
+
+#include <stdlib.h>
 
 #include <charconv>
 #include <filesystem>
@@ -13,6 +16,7 @@
 #include "app/platform/gl_resources.hpp"
 #include "app/platform/platform.hpp"
 #include "app/platform/screenshot.hpp"
+#include "app/sim/benchmark_job.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/capabilities.hpp"
@@ -21,7 +25,7 @@ namespace se {
 namespace {
 
 struct CommandLine {
-  std::string stencil, size, screenshot, state_dir, view, record;
+  std::string stencil, size, screenshot, state_dir, view, record, record_video;
   bool lecture = false;
   std::string platform = "auto";
   std::string window = "1600x1000";
@@ -46,11 +50,12 @@ float parse_scale(const std::string& text) {
   return static_cast<float>(v);
 }
 
-// The scripted tour as numbered PNGs: frame_0001.png, ... in `dir`. Returns the number of frames written.
-int record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
+// The scripted tour as numbered PNGs: frame_0001.png, ... in `dir`, with tour.ffconcat saying how long a video
+// shows each. Returns the frames written.
+std::vector<RecordedFrame> record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
   app.start_lecture_tour();
   const std::vector<LectureStep> steps = lecture_steps();
-  int written = 0;
+  std::vector<RecordedFrame> written;
   RgbaImage shot;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     go_to_lecture_step(app.layout(), app.lecture(), static_cast<int>(i));
@@ -59,10 +64,28 @@ int record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
       if (capture > 0)
         for (int f = 1; f < kRecordFramesBetweenCaptures; ++f) app.frame();
       app.frame(&shot);
-      write_png(shot, (dir / fmt::format("frame_{:04d}.png", ++written)).string());
+      const std::string name = fmt::format("frame_{:04d}.png", written.size() + 1);
+      write_png(shot, (dir / name).string());
+      written.push_back({name, recorded_frame_seconds(steps[i].captures)});
     }
   }
+  write_ffconcat(dir, written);
   return written;
+}
+
+// Where --record-video's frames go when no --record folder was named: a new folder under the temporary one.
+std::filesystem::path temporary_frames_folder() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "stencil-explorer-record-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw InputError(fmt::format("--record-video: cannot create a folder for the frames in {}",
+                                 std::filesystem::temp_directory_path().string()));
+  return pattern;
+}
+
+// --version's last line: where the Performance view's recorded results come from.
+std::string data_report() {
+  const auto dir = find_results_dir();
+  return fmt::format("recorded results: {}\n", dir ? dir->string() : std::string("none found (set SE_RESULTS_DIR)"));
 }
 
 int run(const CommandLine& cl) {
@@ -89,6 +112,16 @@ int run(const CommandLine& cl) {
   if (!cl.view.empty()) options.view = cl.view;
   options.lecture = cl.lecture;
   std::filesystem::path record_dir;
+  std::vector<std::string> ffmpeg;
+  if (!cl.record_video.empty()) {
+    if (!cl.headless) throw InputError("--record-video records the lecture tour offscreen: add --headless");
+    if (!cl.screenshot.empty()) throw InputError("--record-video and --screenshot both write frames: choose one");
+    ffmpeg = ffmpeg_command("tour.ffconcat", cl.record_video); // refuses an extension it cannot encode
+    check_writable(cl.record_video, "video");
+    if (!find_program("ffmpeg"))
+      throw InputError("--record-video needs ffmpeg, which is not on the PATH (Debian: apt install ffmpeg); "
+                       "--record DIR writes the frames and prints the ffmpeg command that makes the video");
+  }
   if (!cl.record.empty()) {
     if (!cl.headless) throw InputError("--record writes the lecture tour's frames offscreen: add --headless");
     if (!cl.screenshot.empty()) throw InputError("--record and --screenshot both write frames: choose one");
@@ -106,10 +139,31 @@ int run(const CommandLine& cl) {
 
   auto platform = open_platform(request);
   ExplorerApp app(*platform, std::move(startup));
+  if (!cl.record_video.empty()) {
+    const bool keep_frames = !record_dir.empty();
+    if (!keep_frames) record_dir = temporary_frames_folder();
+    const std::vector<RecordedFrame> frames = record_tour(app, record_dir);
+    ffmpeg = ffmpeg_command(record_dir / "tour.ffconcat", cl.record_video);
+    std::cerr << fmt::format("stencil-explorer: recorded {} lecture frames; running {}\n", frames.size(), shell_line(ffmpeg));
+    const int code = run_program(ffmpeg);
+    if (code != 0)
+      throw InputError(fmt::format("ffmpeg failed (exit code {}); the frames are in {}", code, record_dir.string()));
+    if (!keep_frames) {
+      std::error_code ec;
+      std::filesystem::remove_all(record_dir, ec);
+    }
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(cl.record_video, ec);
+    std::cerr << fmt::format("stencil-explorer: wrote {} ({:.1f} MB, {}x{}, {})\n", cl.record_video, ec ? 0.0 : bytes / 1e6,
+                             platform->width(), platform->height(), platform->description());
+    return 0;
+  }
   if (!record_dir.empty()) {
-    const int written = record_tour(app, record_dir);
-    std::cerr << fmt::format("stencil-explorer: wrote {} lecture frames to {} ({}x{}, {})\n", written,
+    const std::vector<RecordedFrame> frames = record_tour(app, record_dir);
+    std::cerr << fmt::format("stencil-explorer: wrote {} lecture frames to {} ({}x{}, {})\n", frames.size(),
                              record_dir.string(), platform->width(), platform->height(), platform->description());
+    std::cerr << "stencil-explorer: to make a video of them: "
+              << shell_line(ffmpeg_command(record_dir / "tour.ffconcat", "tour.mp4")) << "\n";
     return 0;
   }
   RgbaImage shot;
@@ -144,8 +198,12 @@ int run_explorer(int argc, char** argv) {
   cli.add_flag("--no-state", cl.no_state, "neither restore nor save settings and layout");
   cli.add_option("--view", cl.view, "show one view large: " + view_names());
   cli.add_flag("--lecture", cl.lecture, "lecture mode: larger fonts and the guided tour (PageDown / PageUp)");
-  cli.add_option("--record", cl.record, "with --headless: write the lecture tour as numbered PNGs into this folder");
-  cli.set_version_flag("--version", [] { return version_report("stencil-explorer"); },
+  cli.add_option("--record", cl.record,
+                 "with --headless: write the lecture tour as numbered PNGs into this folder (and print the ffmpeg "
+                 "command that makes a video of them)");
+  cli.add_option("--record-video", cl.record_video,
+                 "with --headless: record the lecture tour into this video (.mp4, .mkv, .mov, .webm) with ffmpeg");
+  cli.set_version_flag("--version", [] { return version_report("stencil-explorer") + data_report(); },
                        "print the version, the git revision and what this machine offers (CUDA, cuDNN, cuFFT, NVRTC)");
   try {
     cli.parse(argc, argv);

@@ -146,6 +146,13 @@ std::optional<std::filesystem::path> find_results_dir() {
   }
   std::vector<std::filesystem::path> starts;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+#ifdef SE_DATA_FROM_BIN
+  // Installed: <prefix>/bin/stencil-explorer finds <prefix>/share/stencil-explorer/results.
+  if (!ec) {
+    const auto installed = (exe.parent_path() / SE_DATA_FROM_BIN / "results").lexically_normal();
+    if (std::filesystem::is_directory(installed, ec)) return installed;
+  }
+#endif
   if (!ec) starts.push_back(exe.parent_path());
   starts.push_back(std::filesystem::current_path(ec));
   for (auto dir : starts)

@@ -79,7 +79,8 @@ struct RecordedResults {
 };
 // Throws InputError naming the file and the problem when it is not such a file.
 RecordedResults load_recorded_results(const std::filesystem::path& path);
-// assets/results: $SE_RESULTS_DIR, else found above the executable or the working directory; nullopt if none.
+// The recorded results: $SE_RESULTS_DIR; else, installed, <prefix>/share/stencil-explorer/results beside the
+// program's bin/; else assets/results above the executable or the working directory; nullopt if none.
 std::optional<std::filesystem::path> find_results_dir();
 // Every *.json there that parses as results, and one line per file that does not.
 std::vector<RecordedResults> load_results_dir(const std::filesystem::path& dir, std::vector<std::string>& problems);

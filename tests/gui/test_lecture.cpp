@@ -68,6 +68,12 @@ TEST_CASE("the --record option writes the lecture tour as numbered PNG frames", 
     previous = bytes;
   }
   CHECK_FALSE(std::filesystem::exists(frames / fmt::format("frame_{:04d}.png", expected + 1)));
+  // The list ffmpeg reads (every frame with how long it is shown) and the command that makes the video.
+  const std::string list = file_bytes(frames / "tour.ffconcat");
+  CHECK(list.rfind("ffconcat version 1.0\n", 0) == 0);
+  CHECK_THAT(list, Catch::Contains(fmt::format("file 'frame_{:04d}.png'\nduration ", expected)));
+  CHECK_THAT(r.output, Catch::Contains("to make a video of them: ffmpeg") &&
+                           Catch::Contains((frames / "tour.ffconcat").string()) && Catch::Contains("tour.mp4"));
 
   const auto windowed = run_command(explorer("--no-state --record " + (dir.path() / "x").string()));
   CHECK(windowed.exit_code == 2);
@@ -115,4 +121,59 @@ TEST_CASE("the lecture tour: larger fonts, PageDown/PageUp and the Next button m
   CHECK_FALSE(ex.app().lecture().large_fonts);
   ex.frames(1);
   CHECK(ImGui::GetFontSize() < 20.0f);
+}
+
+TEST_CASE("a recorded video: --record-video runs ffmpeg on the tour, and says what to do without it", "[gui][cli][lecture]") {
+  TempDir dir;
+  // A stand-in ffmpeg that keeps its arguments and writes the file named last, so the test needs no real one.
+  const auto bin = dir.path() / "bin";
+  std::filesystem::create_directories(bin);
+  const auto args_file = dir.path() / "ffmpeg-args.txt";
+  {
+    std::ofstream fake(bin / "ffmpeg");
+    fake << "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" << args_file.string() << "'\n"
+         << "for last in \"$@\"; do :; done\nprintf 'video' > \"$last\"\n";
+  }
+  std::filesystem::permissions(bin / "ffmpeg", std::filesystem::perms::owner_all);
+  const auto tmp = dir.path() / "tmp";
+  std::filesystem::create_directories(tmp);
+  const auto video = dir.path() / "demo.mp4";
+  const std::string common = "--headless --platform egl --no-state --window 640x400 --stencil heat-2d --size 32x32 ";
+  const auto r = run_command("env PATH=" + bin.string() + ":/usr/bin:/bin TMPDIR=" + tmp.string() + " " +
+                             explorer(common + "--record-video " + video.string()));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(file_bytes(video) == "video");
+  const std::string args = file_bytes(args_file);
+  CHECK_THAT(args, Catch::Contains("concat\n") && Catch::Contains("tour.ffconcat\n") && Catch::Contains("libx264\n") &&
+                       Catch::Contains(video.string()));
+  CHECK_THAT(r.output, Catch::Contains("wrote " + video.string()));
+  CHECK(std::filesystem::is_empty(tmp)); // the frames' temporary folder is gone
+
+  // With --record as well, the frames stay where they were asked for.
+  const auto frames = dir.path() / "frames";
+  const auto kept = run_command("env PATH=" + bin.string() + ":/usr/bin:/bin " +
+                                explorer(common + "--record " + frames.string() + " --record-video " + video.string()));
+  CHECK(kept.exit_code == 0);
+  CHECK(std::filesystem::exists(frames / "frame_0001.png"));
+  CHECK(std::filesystem::exists(frames / "tour.ffconcat"));
+
+  // No ffmpeg on the PATH, an extension it cannot encode, no --headless: refused before any frame is drawn.
+  const auto empty = dir.path() / "empty";
+  std::filesystem::create_directories(empty);
+  const auto missing = run_command("env PATH=" + empty.string() + " " + explorer(common + "--record-video " + video.string()));
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.output, Catch::Contains("needs ffmpeg") && Catch::Contains("--record DIR"));
+  const auto gif = run_command(explorer(common + "--record-video " + (dir.path() / "x.gif").string()));
+  CHECK(gif.exit_code == 2);
+  CHECK_THAT(gif.output, Catch::Contains(".mp4, .mkv, .mov or .webm"));
+  const auto windowed = run_command(explorer("--no-state --record-video " + video.string()));
+  CHECK(windowed.exit_code == 2);
+  CHECK_THAT(windowed.output, Catch::Contains("--headless"));
+  // ffmpeg that fails: its exit code is reported with where the frames are.
+  { std::ofstream(bin / "ffmpeg") << "#!/bin/sh\nexit 7\n"; }
+  const auto failed = run_command("env PATH=" + bin.string() + ":/usr/bin:/bin TMPDIR=" + tmp.string() + " " +
+                                  explorer(common + "--record-video " + video.string()));
+  CHECK(failed.exit_code == 2);
+  CHECK_THAT(failed.output, Catch::Contains("ffmpeg failed (exit code 7)") && Catch::Contains(tmp.string()));
 }
