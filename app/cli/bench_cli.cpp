@@ -136,17 +136,22 @@ int cmd_plan(const std::vector<Method>& methods, const PlanOptions& o) {
   const PlanPtr plan = m->plan(s, o.fused_steps);
   const PlanSummary p = m->descriptor->summary(*plan, e);
   std::printf("%s", p.text.c_str());
-  if (!o.json.empty())
+  if (!o.json.empty()) {
+    // The cost block is written once, at the top level (the summary's, with its notes for this grid); the plan's
+    // own JSON carries a copy of it, which is dropped here so that no reader finds two.
+    nlohmann::json plan_json = p.json;
+    if (plan_json.is_object()) plan_json.erase("cost");
     write_file(o.json,
                nlohmann::json{{"method", p.method},
                               {"backend", to_string(m->backend)},
                               {"stencil", s.name},
                               {"fused_steps", plan->fused_steps},
-                              {"plan", p.json},
+                              {"plan", plan_json},
                               {"cost", to_json(p.cost)}}
                        .dump(2) +
                    "\n",
                "plan JSON");
+  }
   return 0;
 }
 
