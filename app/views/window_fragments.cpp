@@ -42,6 +42,13 @@ struct LoraLoop {
   BandedPair band;  // the animated term's U and V
   int terms = 0;    // tensor-core terms the loop runs for
   std::string term; // which term is animated, and why that one
+  // What the plan runs on this plane, term by term, trimmed to each term's non-zeros (term_schedule, the count the
+  // cost model and the GPU kernel use), and the plan's MMAs per warp tile and per point for the whole step.
+  std::string schedule_text;
+  int plane_mma = 0;          // per warp tile, every tensor-core term of the animated plane
+  int animated_mma = 0;       // the animated term as the plan runs it
+  double plan_mma_per_point = 0;
+  int fused_steps = 1;
 };
 
 struct FragmentsMemory {
@@ -359,6 +366,28 @@ LoraLoop lora_loop(const Stencil& s) {
   l.swap = plan->swap;
   l.band = p.bands[at->band];
   l.terms = p.decomposition.tensor_core_terms();
+  {
+    std::string parts;
+    for (std::size_t b = 0; b < p.gathers.size(); ++b) {
+      const TermSchedule ts = term_schedule(plan->tile, p.gathers[b]);
+      if (p.gathers[b].kind == GatherKind::CudaCores) continue;
+      l.plane_mma += ts.mma;
+      if (b == at->band) l.animated_mma = ts.mma;
+      const std::string what = p.gathers[b].kind == GatherKind::Chain
+                                   ? fmt::format("chain {} + {}", ts.chunks * ts.t_tiles, ts.v_chunks * plan->tile.warp_fragments)
+                                   : fmt::format("{} {}", p.gathers[b].kind == GatherKind::Rows ? "U·X" : "X·V", ts.mma);
+      parts += fmt::format("{}{}{}", parts.empty() ? "" : ", ", b == at->band ? "*" : "", what);
+    }
+    l.plan_mma_per_point = plan->cost.mma_per_point;
+    l.fused_steps = plan->fused_steps;
+    l.schedule_text = fmt::format(
+        "The plan runs each term trimmed to its own non-zeros: {} = {} MMAs per {}x{} warp tile on this plane "
+        "(* the animated term: {} MMAs as run; the animation shows it full-size, {} + {}). Cost model: {:.4f} MMA "
+        "per point and base step{}.",
+        parts, l.plane_mma, plan->tile.tile_rows, plan->tile.warp_cols(), l.animated_mma, plan->tile.step1_mma(),
+        plan->tile.step2_mma(), plan->cost.mma_per_point,
+        plan->fused_steps > 1 ? fmt::format(" ({} steps fused)", plan->fused_steps) : "");
+  }
   const std::string where = fmt::format("{}{}{} of {}", plan->fused_steps > 1 ? fmt::format("the T = {} fused kernel's ", plan->fused_steps) : "",
                                         s.dims == 3 ? fmt::format("plane dz = {}, ", p.dz) : "",
                                         fmt::format("term C{}", at->number), decomposition_text(p.decomposition.kind));
@@ -553,8 +582,14 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
                            labels_fit(big, inner - 1) ? std::to_string(t_col) : "");
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
-  ImGui::TextDisabled("%d tensor-core term(s) run this loop, each with its own U and V: %d + %d MMAs per term.", l.terms,
-                      vertical_steps, inner / g.k);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%d tensor-core term(s) run this loop, each with its own U and V. %s", l.terms, l.schedule_text.c_str());
+  ImGui::PopTextWrapPos();
+  publish(ctx, "fragments.loop_plane_mma", std::to_string(l.plane_mma));
+  publish(ctx, "fragments.loop_animated_mma", std::to_string(l.animated_mma));
+  publish(ctx, "fragments.loop_full_term_mma", fmt::format("{} + {}", vertical_steps, inner / g.k));
+  publish(ctx, "fragments.loop_fused_steps", std::to_string(l.fused_steps));
+  publish(ctx, "fragments.loop_mma_per_point", fmt::format("{:.6f}", l.plan_mma_per_point));
 }
 
 // The C fragment of one MMA above the A or B operand it becomes; each register flies to its place in its lane.

@@ -27,9 +27,18 @@ struct ParamsMemory {
 };
 
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
-// the halo the stencil needs but no GEMM of this tile reads (orange: CUDA cores), the output tile outlined.
-void draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell) {
+// the neighbours the CUDA-core taps that finish this GEMM's partial sums read (orange), cells neither needs
+// (dark), the output tile outlined. Returns how many cells are orange.
+int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell) {
   const int r = plan.stencil.radius, L = plan.L, side = L + 2 * r;
+  // Orange: the neighbour (tx + dx, ty + dy) of every output (ty, tx) of a tap that completes this matrix.
+  std::vector<char> needed(static_cast<std::size_t>(side * side), 0);
+  for (const CudaCoreTap* t : plan.taps_completing(p))
+    for (int ty = t->row_begin; ty < t->row_end; ++ty)
+      for (int tx = t->col_begin; tx < t->col_end; ++tx) {
+        const int y = ty + t->dy + r, x = tx + t->dx + r;
+        if (y >= 0 && y < side && x >= 0 && x < side) needed[static_cast<std::size_t>(y * side + x)] = 1;
+      }
   MatrixPicture in;
   in.id = "shifted";
   in.title = p.row_shift == 0 ? "input read by this GEMM" : fmt::format("input read: tile shifted {:+d} rows", p.row_shift);
@@ -38,25 +47,32 @@ void draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, flo
   in.coloring = CellColoring::Custom;
   in.numbers = false;
   in.outlined.assign(static_cast<std::size_t>(side * side), 0);
+  int orange = 0;
   for (int y = 0; y < side; ++y)
     for (int x = 0; x < side; ++x) {
       const int ty = y - r, tx = x - r; // tile coordinates; the tile is [0, L)
       // Output row ty of this GEMM reads input row ty + shift.
       const bool read_shifted = tx >= 0 && tx < L && ty >= p.row_shift && ty < p.row_shift + L;
       const bool in_tile = tx >= 0 && tx < L && ty >= 0 && ty < L;
-      in.colors.push_back(read_shifted ? IM_COL32(86, 132, 200, 255) : IM_COL32(214, 140, 60, 255));
+      const bool need = !read_shifted && needed[static_cast<std::size_t>(y * side + x)] != 0;
+      orange += need ? 1 : 0;
+      in.colors.push_back(read_shifted ? IM_COL32(86, 132, 200, 255) : need ? IM_COL32(214, 140, 60, 255) : zero_cell_color());
       if (in_tile && (tx == 0 || tx == L - 1 || ty == 0 || ty == L - 1))
         in.outlined[static_cast<std::size_t>(y * side + x)] = 1;
     }
   in.outline_color = IM_COL32(255, 255, 255, 200);
   in.cell = cell;
-  in.tooltip = [r, L, shift = p.row_shift](int y, int x) {
+  in.tooltip = [r, L, shift = p.row_shift, needed, side](int y, int x) {
     const int ty = y - r, tx = x - r;
     const bool inside = tx >= 0 && tx < L && ty >= shift && ty < shift + L;
+    const bool need = needed[static_cast<std::size_t>(y * side + x)] != 0;
     return fmt::format("input ({:+d}, {:+d}) relative to the tile's first point: {}", tx, ty,
-                       inside ? "read by the GEMM" : "outside this GEMM's operand (CUDA-core taps where needed)");
+                       inside ? "read by the GEMM"
+                       : need ? "needed by this GEMM's partial sums, not in its operand: a CUDA-core tap reads it"
+                              : "not needed for this GEMM's kernel row");
   };
   draw_matrix(in);
+  return orange;
 }
 
 void draw_taps(const TCStencilPlan& plan) {
@@ -106,12 +122,20 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
     publish(ctx, "params.unsupported", mem.tc.unsupported);
     return;
   }
+  const bool box = plan.decomposition == TCStencilDecomposition::Box;
   ImGui::TextWrapped("%s decomposition, L = %d: %d GEMM(s) of %d×%d×%d = %d MMA instructions per tile, and %lld "
-                     "CUDA-core FMAs for the border. The paper's inner region, whose whole stencil comes from the "
-                     "GEMMs, is %d of the %d points.",
-                     plan.decomposition == TCStencilDecomposition::Star ? "Star" : "Box", plan.L,
-                     static_cast<int>(plan.matrices.size()), plan.L, plan.L, plan.L, plan.mma_per_tile(),
-                     static_cast<long long>(plan.cuda_core_fma_per_tile()), plan.inner_points_per_tile(), plan.L * plan.L);
+                     "CUDA-core FMAs for the border. %d of the %d points get their whole stencil from the GEMMs "
+                     "(no CUDA-core tap touches them%s); the paper's inner region (L-2r)² = %d counts tiles that "
+                     "update only those points.",
+                     box ? "Box" : "Star", plan.L, static_cast<int>(plan.matrices.size()), plan.L, plan.L, plan.L,
+                     plan.mma_per_tile(), static_cast<long long>(plan.cuda_core_fma_per_tile()),
+                     plan.gemm_only_points_per_tile(), plan.L * plan.L,
+                     box ? ": each box row's GEMM reads the shifted input, so only columns are cut" : "",
+                     plan.inner_points_per_tile());
+  publish(ctx, "params.tc.mma_per_tile", std::to_string(plan.mma_per_tile()));
+  publish(ctx, "params.tc.cuda_core_fma_per_tile", std::to_string(plan.cuda_core_fma_per_tile()));
+  publish(ctx, "params.tc.gemm_only_points", std::to_string(plan.gemm_only_points_per_tile()));
+  publish(ctx, "params.tc.paper_inner_points", std::to_string(plan.inner_points_per_tile()));
   mem.tc_matrix = std::clamp(mem.tc_matrix, 0, static_cast<int>(plan.matrices.size()) - 1);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (int i = 0; i < static_cast<int>(plan.matrices.size()); ++i) {
@@ -151,12 +175,14 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   probe_rect(ctx.state, "params.tc.matrix", drawn.min, drawn.max);
   ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
-  draw_shifted_input(plan, p, std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)));
+  const int orange = draw_shifted_input(plan, p, std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)));
+  publish(ctx, "params.tc.needed_not_read", std::to_string(orange));
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
   ImGui::TextWrapped("%s", p.side == ParameterSide::Left ? "P × tile: each output sums its column's neighbours."
                                                          : "tile × P: each output sums its row's neighbours.");
-  ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours the stencil "
-                      "needs that it does not read. White frame: the output tile.",
+  ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
+                      "row needs outside that operand (read by the CUDA-core taps below). Dark: not needed by this "
+                      "GEMM. White frame: the output tile.",
                       p.row_shift);
   ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
                       "neighbours come from the CUDA-core taps below.",

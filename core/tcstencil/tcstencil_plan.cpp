@@ -33,6 +33,27 @@ int TCStencilPlan::inner_points_per_tile() const {
   return side * side;
 }
 
+int TCStencilPlan::gemm_only_points_per_tile() const {
+  int count = 0;
+  for (int row = 0; row < L; ++row)
+    for (int col = 0; col < L; ++col)
+      if (std::none_of(cuda_core_taps.begin(), cuda_core_taps.end(), [&](const CudaCoreTap& t) {
+            return row >= t.row_begin && row < t.row_end && col >= t.col_begin && col < t.col_end;
+          }))
+        ++count;
+  return count;
+}
+
+std::vector<const CudaCoreTap*> TCStencilPlan::taps_completing(const ParameterMatrix& p) const {
+  std::vector<const CudaCoreTap*> out;
+  for (const CudaCoreTap& t : cuda_core_taps) {
+    if (t.dz != p.plane) continue;
+    const bool mine = p.side == ParameterSide::Left ? (t.dx == 0 && t.dy != 0) : t.dy == p.row_shift;
+    if (mine) out.push_back(&t);
+  }
+  return out;
+}
+
 namespace {
 
 int tile_side(Precision p) { return p == Precision::FP16 ? 16 : 8; }

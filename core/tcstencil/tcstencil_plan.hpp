@@ -61,6 +61,12 @@ struct TCStencilPlan {
   std::int64_t cuda_core_fma_per_tile() const;     // sum of the taps' outputs
   // The paper's inner region: points whose whole stencil the GEMMs cover when tiles only update (L-2r)^2 points.
   int inner_points_per_tile() const;
+  // Points of a tile (per plane) that no CUDA-core tap touches: their whole stencil comes from the GEMMs in this
+  // plan. Box rows read the shifted input, so only columns are cut: L (L - 2r) for a full box, not (L-2r)^2.
+  int gemm_only_points_per_tile() const;
+  // The CUDA-core taps that finish the partial sums of this matrix's GEMM (same plane; Right: same kernel row,
+  // Left: the vertical taps). Their neighbours outside the GEMM's operand are what this GEMM needs but cannot read.
+  std::vector<const CudaCoreTap*> taps_completing(const ParameterMatrix& p) const;
 };
 
 // Empty when TCStencil can take this stencil in this precision; otherwise why not, in words a person can act on:
