@@ -282,8 +282,18 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
   ImGui::TextWrapped("L = %d = %d × %d (coprime). Left: segment position l sits in cell (l mod %d, l mod %d), so l = 0, "
                      "1, 2, ... walks down the diagonal and wraps; threads storing consecutive points hit different "
                      "banks and no index is ever reordered. Right: after the two DFTs, cell (k1, k2) holds frequency "
-                     "k = (k1·%d + k2·%d) mod %d (Eq. 8). Cells beyond L1 and L2 pad to the MMA's 8.",
+                     "k = (k1·%d + k2·%d) mod %d. Cells beyond L1 and L2 pad to the MMA's 8.",
                      L, L1, L2, L1, L2, L2, L1, L);
+  // The paper writes Eq. 8 for the input index; the plan (and this picture) use it for the output frequency.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
+  ImGui::TextWrapped("Note on Eq. 8: the paper states n = (n1·N2 + n2·N1) mod N for the input index n. Here it is "
+                     "applied to the frequency map (right), k = (k1·%d + k2·%d) mod %d, and the input uses the CRT "
+                     "map n1 = l mod %d, n2 = l mod %d (left). That is the Good-Thomas pairing: one of the two maps "
+                     "must be the Ruritanian one and the other the CRT one, or the 2D DFT is not the 1D DFT; "
+                     "reading Eq. 8 as the input map with the CRT map on the output is the same pairing mirrored.",
+                     L2, L1, L, L1, L2);
+  ImGui::PopStyleColor();
+  publish(ctx, "fft.crt.eq8", "applied to the frequency map; the paper states it for the input index");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const float cell = std::floor(std::min({(avail.x - ui_px(60.0f)) / static_cast<float>(2 * cols + 2),

@@ -1,5 +1,6 @@
 // The numbers the Parameter-matrix and Fragments views print come from the plan the kernel and the cost model
 // use: each view publishes what it printed (view facts) and this test recomputes it from core's plan.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -83,4 +84,21 @@ TEST_CASE("fragments view prints LoRAStencil's MMAs per term from the plan", "[g
     CHECK(ex.fact("fragments.loop_full_term_mma") ==
           fmt::format("{} + {}", plan.tile.step1_mma(), plan.tile.step2_mma()));
   }
+}
+
+TEST_CASE("fft view says where its Eq. 8 differs from the paper's", "[gui][egl][plan-numbers]") {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.view = "fft";
+  o.stencil = preset("heat-1d");
+  o.size = Extent{1, {64, 1, 1}};
+  HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1280, 720);
+  ex.frames(2);
+  const WidgetRect tab = ex.probe("fft.tab.crt");
+  ex.input().move_mouse(tab.center_x(), tab.center_y());
+  ex.settle();
+  ex.click("fft.tab.crt");
+  ex.frames(2);
+  CHECK_THAT(ex.fact("fft.crt.eq8"), Catch::Contains("input index"));
+  if (const char* dir = std::getenv("SE_TEST_SHOTS")) write_png(ex.screenshot(), std::string(dir) + "/fft_crt.png");
 }
