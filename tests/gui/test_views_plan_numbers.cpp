@@ -28,6 +28,15 @@ StartupState view_of(const std::string& view, const std::string& stencil) {
   return prepare_startup(o);
 }
 
+// A tab takes the click once the mouse has hovered it.
+void open_tab(HeadlessExplorer& ex, const std::string& probe) {
+  const WidgetRect tab = ex.probe(probe);
+  ex.input().move_mouse(tab.center_x(), tab.center_y());
+  ex.settle();
+  ex.click(probe);
+  ex.frames(2);
+}
+
 } // namespace
 
 TEST_CASE("params view prints TCStencil's per-tile numbers from its plan", "[gui][egl][plan-numbers]") {
@@ -63,12 +72,7 @@ TEST_CASE("fragments view prints LoRAStencil's MMAs per term from the plan", "[g
     INFO(name);
     HeadlessExplorer ex(PlatformKind::Egl, view_of("fragments", name), 1280, 720);
     ex.frames(2);
-    // A tab takes the click once the mouse has hovered it.
-    const WidgetRect tab = ex.probe("fragments.tab.loop");
-    ex.input().move_mouse(tab.center_x(), tab.center_y());
-    ex.settle();
-    ex.click("fragments.tab.loop");
-    ex.frames(2);
+    open_tab(ex, "fragments.tab.loop");
     const int fused = std::stoi(ex.fact("fragments.loop_fused_steps"));
     LoraStencilOptions o;
     o.fused_steps = fused;
@@ -94,11 +98,7 @@ TEST_CASE("fft view says where its Eq. 8 differs from the paper's", "[gui][egl][
   o.size = Extent{1, {64, 1, 1}};
   HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1280, 720);
   ex.frames(2);
-  const WidgetRect tab = ex.probe("fft.tab.crt");
-  ex.input().move_mouse(tab.center_x(), tab.center_y());
-  ex.settle();
-  ex.click("fft.tab.crt");
-  ex.frames(2);
+  open_tab(ex, "fft.tab.crt");
   CHECK_THAT(ex.fact("fft.crt.eq8"), Catch::Contains("input index"));
   if (const char* dir = std::getenv("SE_TEST_SHOTS")) write_png(ex.screenshot(), std::string(dir) + "/fft_crt.png");
 }
