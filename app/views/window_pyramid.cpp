@@ -12,6 +12,7 @@
 #include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
+#include "kernels/registry.hpp"
 
 namespace se {
 namespace {
@@ -33,8 +34,16 @@ struct PyramidFigure {
   ButterflySwap swap;
   std::vector<BandedPair> bands;     // per tensor-core term of `decomposition`
   LineGather line;                   // 1D
-  double mma_per_point = 0;          // the auto plan (one base step per pass)
-  double svd_mma_per_point = 0;      // the SVD forced
+  // Every count printed comes from the plans (LoRAStencil's descriptor, one base step per pass): the plan's
+  // tile, each term trimmed to its non-zeros (decomposition_tile_mma, what the decomposition rule compares).
+  DecompositionKind planned_kind = DecompositionKind::Pyramid; // what the plan runs on this plane
+  int plan_tile_mma = 0;             // the plan's own decomposition, per warp tile
+  int drawn_tile_mma = 0;            // the decomposition drawn (the pyramid where W has one)
+  std::vector<int> drawn_term_mma;   // per tensor-core term of the decomposition drawn
+  int svd_tile_mma = 0;              // the SVD on the same tile
+  int tile_points = 64;              // outputs per warp tile
+  double mma_per_point = 0;          // the plan's cost model (one base step per pass)
+  double svd_mma_per_point = 0;      // the SVD forced, its cost model
   std::string fusion_rule;
   int fused_steps = 1;
 };
@@ -43,6 +52,7 @@ struct PyramidMemory {
   PyramidFigure figure;
   int plane = 0;
   int term = 0;
+  int level = 1; // the pyramid level shown (1 = C1); 0: all levels
 };
 
 LoraStencilOptions one_step(DecompositionChoice choice) {
@@ -52,22 +62,31 @@ LoraStencilOptions one_step(DecompositionChoice choice) {
   return o;
 }
 
+// LoRAStencil's plan as its descriptor builds it (the plan the CPU run, `stencil-bench plan` and the cost model
+// use), at `fused_steps` (0: the cost model's choice).
+LoraStencilPlan descriptor_plan(const Stencil& s, int fused_steps) {
+  for (const DescriptorPtr& d : method_list())
+    if (d->id == "lorastencil") return plan_value<LoraStencilPlan>(*d->plan(s, PlanRequest{Backend::Emulate, fused_steps}));
+  return make_lorastencil_plan(s, one_step(DecompositionChoice::Auto));
+}
+
 PyramidFigure build_figure(const Stencil& s, int plane) {
   PyramidFigure f;
   f.stencil = s;
   f.plane = plane;
   f.built = true;
   try {
-    const LoraStencilPlan plan = make_lorastencil_plan(s, one_step(DecompositionChoice::Auto));
+    const LoraStencilPlan plan = descriptor_plan(s, 1);
     f.mma_per_point = plan.cost.mma_per_point;
-    const LoraStencilPlan fused = make_lorastencil_plan(s); // what the cost model would fuse
+    const LoraStencilPlan fused = descriptor_plan(s, 0); // what the cost model would fuse
     f.fused_steps = fused.fused_steps;
     f.fusion_rule = fused.fusion_rule;
     if (s.dims == 1) {
       f.line = plan.line;
       return f;
     }
-    f.svd_mma_per_point = make_lorastencil_plan(s, one_step(DecompositionChoice::Svd)).cost.mma_per_point;
+    const LoraStencilPlan svd_plan = make_lorastencil_plan(s, one_step(DecompositionChoice::Svd));
+    f.svd_mma_per_point = svd_plan.cost.mma_per_point;
     const WeightDecomposition* planned = nullptr; // the plan's own split of this plane
     for (const LoraPlane& p : plan.planes)
       if (p.dz == plane) {
@@ -87,6 +106,16 @@ PyramidFigure build_figure(const Stencil& s, int plane) {
       f.decomposition = f.svd;
     f.tile = plan.tile;
     f.swap = plan.swap;
+    f.tile_points = plan.tile.warp_points();
+    for (const LoraPlane& p : plan.planes)
+      if (p.dz == plane && p.kind == PlaneKind::TensorCores) {
+        f.planned_kind = p.decomposition.kind;
+        f.plan_tile_mma = decomposition_tile_mma(p.decomposition, plan.tile);
+      }
+    f.drawn_tile_mma = decomposition_tile_mma(f.decomposition, plan.tile);
+    for (const RankOneTerm& t : f.decomposition.terms)
+      if (!t.on_cuda_cores) f.drawn_term_mma.push_back(term_schedule(plan.tile, term_gather(t, plan.tile.radius)).mma);
+    f.svd_tile_mma = decomposition_tile_mma(f.svd, plan.tile);
     for (const RankOneTerm& t : f.decomposition.terms)
       if (!t.on_cuda_cores) f.bands.push_back(make_banded_pair(f.tile, f.swap, t));
   } catch (const InputError& e) {
@@ -106,6 +135,7 @@ MatrixPicture weight_picture(const char* id, std::string title, ImU32 title_colo
   m.palette = &palette;
   m.cell = cell;
   m.digits = digits;
+  m.legend = false; // the figure's legend is drawn once above the levels
   const int h = w.radius();
   m.tooltip = [h](int r, int c) { return fmt::format("offset dx = {:+d}, dy = {:+d}", c - h, r - h); };
   return m;
@@ -123,6 +153,7 @@ MatrixPicture vector_picture(const char* id, std::string title, const std::vecto
   m.palette = &palette;
   m.cell = cell;
   m.digits = digits;
+  m.legend = false; // the figure's legend is drawn once above the levels
   return m;
 }
 
@@ -164,6 +195,7 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
     apex.palette = &palette;
     apex.cell = cell;
     apex.digits = digits;
+    apex.legend = false;
     apex.tooltip = [](int, int) { return std::string("the 1x1 apex: weight times the centre point, on CUDA cores"); };
     ImGui::SetCursorPosY(stack_top);
     ImGui::BeginGroup();
@@ -190,6 +222,7 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
     c.palette = &palette;
     c.cell = cell;
     c.digits = digits;
+    c.legend = false;
     c.tooltip = [u = t.u, v = t.v](int r, int col) {
       return fmt::format("u[{}] · v[{}] = {:.6g} · {:.6g}", r, col, u[static_cast<std::size_t>(r)],
                          v[static_cast<std::size_t>(col)]);
@@ -208,30 +241,41 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
   ImGui::PopID();
 }
 
+// "12 + 12 + 8": the trimmed terms' MMAs per warp tile.
+std::string term_sum(const std::vector<int>& mma) {
+  std::string out;
+  for (int m : mma) out += (out.empty() ? "" : " + ") + std::to_string(m);
+  return out.empty() ? "0" : out;
+}
+
 void draw_cost_lines(const PyramidFigure& f) {
   const WeightDecomposition& d = f.decomposition;
-  const int h = f.weights.radius();
-  const int per_term = f.tile.mma_per_term();
+  const std::string tile = fmt::format("{}×{}", f.tile.tile_rows, f.tile.warp_cols());
+  const double ratio = f.drawn_tile_mma > 0 ? static_cast<double>(f.svd_tile_mma) / f.drawn_tile_mma : 0.0;
   if (f.pyramid_obstacle.empty()) {
-    ImGui::TextWrapped("Pyramid: %d rank-1 term(s) on tensor cores × %d MMAs per 8×8 tile = %d MMAs (%.3g per point, "
-                       "one base step). The SVD would need %d full-size term(s): %d MMAs, %.2f× the pyramid.",
-                       d.tensor_core_terms(), per_term, d.tensor_core_terms() * per_term, f.mma_per_point,
-                       f.svd.tensor_core_terms(), f.svd.tensor_core_terms() * per_term,
-                       d.tensor_core_terms() > 0 ? static_cast<double>(f.svd.tensor_core_terms()) / d.tensor_core_terms() : 0.0);
+    ImGui::TextWrapped("Pyramid: %d rank-1 term(s) on tensor cores, each trimmed to its own non-zeros: %s = %d MMAs "
+                       "per %s warp tile (%.4g per point, one base step). The SVD needs %d full-size term(s): %d MMAs, "
+                       "%.3g× the pyramid.",
+                       d.tensor_core_terms(), term_sum(f.drawn_term_mma).c_str(), f.drawn_tile_mma, tile.c_str(),
+                       static_cast<double>(f.drawn_tile_mma) / f.tile_points, f.svd.tensor_core_terms(),
+                       f.svd_tile_mma, ratio);
+    if (f.planned_kind != DecompositionKind::Pyramid)
+      ImGui::TextWrapped("LoRAStencil's plan runs the %s split instead: %d MMAs per %s warp tile (%.4g per point).",
+                         std::string(to_string(f.planned_kind)).c_str(), f.plan_tile_mma, tile.c_str(), f.mma_per_point);
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
     ImGui::TextWrapped("No pyramid: %s.", f.pyramid_obstacle.c_str());
     ImGui::PopStyleColor();
     if (f.decomposition.kind == DecompositionKind::Cross)
       ImGui::TextWrapped("LoRAStencil's plan takes the cross split below: %d term(s) on tensor cores, each gathered by a "
-                         "single product where u or v is one weight; %.3g MMAs per point against the SVD's %.3g.",
-                         f.decomposition.tensor_core_terms(), f.mma_per_point, f.svd_mma_per_point);
-    ImGui::TextWrapped("The SVD alternative (Eq. 8) splits W into rank(W) = %d full-size terms, all on tensor cores: "
-                       "%d × %d = %d MMAs per 8×8 tile (%.3g per point). A pyramid of this size would put at most "
-                       "h = %d terms on tensor cores (%d MMAs, its 1×1 apex on CUDA cores): the SVD costs %.2f× that.",
-                       f.svd.rank, f.svd.tensor_core_terms(), per_term, f.svd.tensor_core_terms() * per_term,
-                       f.svd_mma_per_point, h, h * per_term,
-                       h > 0 ? static_cast<double>(f.svd.tensor_core_terms()) / h : 0.0);
+                         "single product where u or v is one weight: %s = %d MMAs per %s warp tile (%.4g per point) "
+                         "against the SVD's %d (%.4g per point).",
+                         f.decomposition.tensor_core_terms(), term_sum(f.drawn_term_mma).c_str(), f.drawn_tile_mma,
+                         tile.c_str(), f.mma_per_point, f.svd_tile_mma, f.svd_mma_per_point);
+    else
+      ImGui::TextWrapped("The SVD (Eq. 8) splits W into rank(W) = %d full-size terms, all on tensor cores: %s = %d MMAs "
+                         "per %s warp tile (%.4g per point).",
+                         f.svd.rank, term_sum(f.drawn_term_mma).c_str(), f.svd_tile_mma, tile.c_str(), f.svd_mma_per_point);
   }
 }
 
@@ -240,63 +284,126 @@ void publish_figure(ViewContext& ctx, const PyramidFigure& f) {
   publish(ctx, "pyramid.kind", std::string(to_string(f.decomposition.kind)));
   publish(ctx, "pyramid.rank", std::to_string(f.decomposition.rank));
   publish(ctx, "pyramid.terms", std::to_string(f.decomposition.terms.size()));
+  // The counts the cost lines print (tests compare them with the plan's).
+  publish(ctx, "pyramid.tile_mma", std::to_string(f.drawn_tile_mma));
+  publish(ctx, "pyramid.plan_tile_mma", std::to_string(f.plan_tile_mma));
+  publish(ctx, "pyramid.planned_kind", std::string(to_string(f.planned_kind)));
+  publish(ctx, "pyramid.svd_tile_mma", std::to_string(f.svd_tile_mma));
+  publish(ctx, "pyramid.mma_per_point", fmt::format("{:.4g}", f.mma_per_point));
+  publish(ctx, "pyramid.svd_ratio",
+           fmt::format("{:.3g}", f.drawn_tile_mma > 0 ? static_cast<double>(f.svd_tile_mma) / f.drawn_tile_mma : 0.0));
   for (std::size_t i = 0; i < f.decomposition.terms.size(); ++i) {
     publish(ctx, fmt::format("pyramid.u{}", i + 1), fact_numbers(f.decomposition.terms[i].u));
     publish(ctx, fmt::format("pyramid.v{}", i + 1), fact_numbers(f.decomposition.terms[i].v));
   }
 }
 
-void draw_decomposition_page(const PyramidFigure& f) {
+// The values of level i (R_{i-1} = u_i·v_iᵀ + R_i) as drawn: before, u, v, the C block and the residual.
+void add_level_values(const WeightDecomposition& d, std::size_t i, ValuePalette& palette,
+                      std::vector<std::vector<double>>& shown) {
+  const RankOneTerm& t = d.terms[i];
+  shown.push_back(i == 0 ? d.weights.values : d.terms[i - 1].residual.values);
+  shown.push_back(t.u), shown.push_back(t.v), shown.push_back(t.residual.values);
+  shown.emplace_back();
+  for (double a : t.u)
+    for (double b : t.v) shown.back().push_back(a * b);
+  if (t.on_cuda_cores) shown.back() = {t.weight()};
+  for (std::size_t k = shown.size() - 5; k < shown.size(); ++k) palette.add(shown[k]);
+}
+
+void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
+  const PyramidFigure& f = mem.figure;
   const WeightDecomposition& d = f.decomposition;
   std::string sigmas;
   for (double s : d.singular_values) sigmas += (sigmas.empty() ? "" : ", ") + compact_number(s, 3);
   ImGui::Text("rank(W) = %d", d.rank);
   ImGui::SameLine();
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("singular values %s", sigmas.c_str());
+  ImGui::PopTextWrapPos();
   ImGui::TextWrapped("%s", d.reason.c_str());
   draw_cost_lines(f);
   ImGui::Separator();
+  if (d.terms.empty()) {
+    ImGui::TextDisabled("W is all zeros on this plane: nothing to decompose.");
+    return;
+  }
 
+  // Levels one at a time (cells sized to fit the window), or all of them in a scrolling column.
+  const int levels = static_cast<int>(d.terms.size());
+  mem.level = std::clamp(mem.level, 0, levels);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Level");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(mem.level <= 1);
+  if (ImGui::ArrowButton("##prev_level", ImGuiDir_Left)) --mem.level;
+  ImGui::EndDisabled();
+  probe_last_item(ctx.state, "pyramid.level.prev");
+  for (int i = 1; i <= levels; ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(fmt::format("C{}##level", i).c_str(), &mem.level, i);
+    probe_last_item(ctx.state, fmt::format("pyramid.level.{}", i));
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(mem.level == 0 || mem.level >= levels);
+  if (ImGui::ArrowButton("##next_level", ImGuiDir_Right)) ++mem.level;
+  ImGui::EndDisabled();
+  probe_last_item(ctx.state, "pyramid.level.next");
+  ImGui::SameLine();
+  ImGui::RadioButton("all levels", &mem.level, 0);
+  probe_last_item(ctx.state, "pyramid.level.all");
+  mem.level = std::clamp(mem.level, 0, levels);
+  publish(ctx, "pyramid.level", std::to_string(mem.level));
+
+  const std::size_t first = mem.level == 0 ? 0 : static_cast<std::size_t>(mem.level - 1);
+  const std::size_t last = mem.level == 0 ? d.terms.size() : first + 1;
+  // Equal colours are equal values among the matrices shown together.
   ValuePalette palette;
-  palette.add(d.weights.values);
-  std::vector<std::vector<double>> blocks; // the C_i as drawn (their own size), so their values get colours too
-  for (const RankOneTerm& t : d.terms) {
-    blocks.emplace_back();
-    for (double a : t.u)
-      for (double b : t.v) blocks.back().push_back(a * b);
-  }
-  std::vector<const std::vector<double>*> all{&d.weights.values};
-  for (std::size_t i = 0; i < d.terms.size(); ++i) {
-    const RankOneTerm& t = d.terms[i];
-    palette.add(t.u), palette.add(t.v), palette.add(t.residual.values), palette.add(blocks[i]);
-    all.push_back(&t.u), all.push_back(&t.v), all.push_back(&t.residual.values), all.push_back(&blocks[i]);
-  }
-  // One cell size for the whole figure, so a level's matrices line up: as wide as the numbers need, narrower to
-  // fit the window's width and, as long as two digits stay readable, its height (else the figure scrolls).
+  std::vector<std::vector<double>> shown;
+  for (std::size_t i = first; i < last; ++i) add_level_values(d, i, palette, shown);
+  std::vector<const std::vector<double>*> all;
+  for (const auto& v : shown) all.push_back(&v);
+
+  // One cell size for what is shown, so a level's matrices line up: as wide as the numbers need, narrower to fit
+  // the window's width and (one level) its height; the widget keeps cells large enough for a letter. Where the
+  // cells show letters, their legend stands beside the levels, in the width the levels leave.
   const int side = d.weights.side;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const float operators = 2.0f * (ImGui::CalcTextSize("=").x + 2.0f * style.ItemSpacing.x) + ui_px(12.0f);
-  const float fit_w = std::floor((ImGui::GetContentRegionAvail().x - operators - style.ScrollbarSize) /
-                                 static_cast<float>(3 * side + 1));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
   float cells_tall = 0;
-  for (const RankOneTerm& t : d.terms) cells_tall += static_cast<float>(std::max(side, t.size + 1));
-  const float fit_h = std::floor((ImGui::GetContentRegionAvail().y - static_cast<float>(d.terms.size()) *
-                                                                          (2.0f * title_h + 2.0f * style.ItemSpacing.y)) /
+  for (std::size_t i = first; i < last; ++i)
+    cells_tall += static_cast<float>(std::max(side, d.terms[i].size + 1));
+  const float fit_h = std::floor((avail.y - static_cast<float>(last - first) * (2.0f * title_h + 2.0f * style.ItemSpacing.y)) /
                                  std::max(cells_tall, 1.0f));
-  const float three = widest_number(all, 3), two = widest_number(all, 2);
-  float cell = std::min(three, fit_w);
-  if (fit_h < cell) cell = std::max(fit_h, std::min(kMinCellTextScale * two, cell));
-  cell = std::floor(std::clamp(cell, ui_px(6.0f), ui_px(90.0f)));
-  const int digits = cell >= kMinCellTextScale * three ? 3 : 2;
-  if (measure_matrix(weight_picture("probe", "W", kWeightTitleColor, d.weights, palette, cell, digits)).letters) {
-    ImGui::TextDisabled("Cells too small for numbers: letters name the values (equal letter, equal weight).");
-    draw_palette_legend(palette, 4);
+  const float three = widest_number(all, 3);
+  const int digits = 3;
+  auto cell_for = [&](float width) {
+    const float fit_w = std::floor((width - operators - style.ScrollbarSize) / static_cast<float>(3 * side + 1));
+    const float c = std::floor(std::clamp(std::min({three, fit_w, mem.level == 0 ? three : fit_h}), ui_px(6.0f), ui_px(90.0f)));
+    return measure_matrix(weight_picture("probe", "W", kWeightTitleColor, d.weights, palette, c, digits));
+  };
+  MatrixMeasure probe = cell_for(avail.x);
+  float levels_w = avail.x;
+  if (probe.letters) {
+    probe = cell_for(0.6f * avail.x);
+    levels_w = std::min(avail.x, std::ceil(probe.cell * static_cast<float>(3 * side + 1) + operators + style.ScrollbarSize +
+                                           ui_px(8.0f)));
   }
-  ImGui::BeginChild("levels", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  for (std::size_t i = 0; i < d.terms.size(); ++i) draw_level(d, i, palette, cell, digits);
-  if (d.terms.empty()) ImGui::TextDisabled("W is all zeros on this plane: nothing to decompose.");
+  const float cell = probe.cell; // what the widget draws: u, v and C line up with it
+  ImGui::BeginChild("levels", ImVec2(levels_w, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  for (std::size_t i = first; i < last; ++i) draw_level(d, i, palette, cell, digits);
   ImGui::EndChild();
+  if (probe.letters) {
+    ImGui::SameLine();
+    ImGui::BeginChild("legend", ImVec2(0, 0));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Letters name the values (equal letter, equal value):");
+    ImGui::PopTextWrapPos();
+    draw_palette_legend(palette, kLegendDigits, ImGui::GetContentRegionAvail().x);
+    ImGui::EndChild();
+  }
 }
 
 // Y = U·X·V for one tensor-core term on the 8x8 output tile: the bands, the input window and V's butterfly rows.
@@ -471,7 +578,7 @@ void draw_pyramid_window(ViewContext& ctx) {
                         : f.decomposition.kind == DecompositionKind::Cross ? "Cross split (no pyramid)"
                                                                            : "SVD (no pyramid)";
     if (begin_view_page(ctx, kView, "pyramid", first, page)) {
-      draw_decomposition_page(f);
+      draw_decomposition_page(ctx, mem);
       ImGui::EndTabItem();
     }
     if (begin_view_page(ctx, kView, "rdg", "RDG step: U and V bands", page)) {

@@ -30,7 +30,9 @@ constexpr ImU32 kZeroText = IM_COL32(118, 120, 128, 255);
 constexpr ImU32 kSeparator = IM_COL32(235, 235, 240, 230);
 constexpr float kCellPadding = 4.0f; // at the base font (ui_px)
 constexpr float kMinTextScale = kMinCellTextScale; // below this a scaled bitmap font stops being readable
-constexpr std::size_t kMaxLetters = 26; // more values than letters: colours and tooltips only
+// The smallest cell (in lines of the font in use) that still carries its value: below it a matrix's cells grow
+// (the picture gets larger than asked, and its window scrolls) rather than turn into colours without values.
+constexpr float kMinValueCell = kMinTextScale + 0.08f;
 
 struct Geometry {
   float title_h = 0, marks_h = 0, header_h = 0, label_w = 0, row_marks_w = 0;
@@ -38,14 +40,21 @@ struct Geometry {
   bool numbers = true;
   bool letters = false;
   float text_scale = 1.0f; // numbers are drawn smaller (down to kMinTextScale) before they give way to letters
+  int digits = 3;           // MatrixPicture::digits, or more where fewer would print two distinct values alike
   ImVec2 size;
 };
 
-std::string cell_text(const MatrixPicture& m, const ValuePalette* letters, int index) {
+std::string cell_text(const MatrixPicture& m, const ValuePalette* letters, int index, int digits) {
   if (!m.labels.empty()) return m.labels[static_cast<std::size_t>(index)];
   if (m.values.empty()) return {};
   const double v = m.values[static_cast<std::size_t>(index)];
-  return letters != nullptr ? letters->letter(v) : compact_number(v, m.digits);
+  return letters != nullptr ? letters->letter(v) : compact_number(v, digits);
+}
+
+float widest_letter(const ValuePalette& palette) {
+  float widest = ImGui::CalcTextSize("0").x;
+  for (double v : palette.values()) widest = std::max(widest, ImGui::CalcTextSize(palette.letter(v).c_str()).x);
+  return widest;
 }
 
 Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
@@ -57,9 +66,19 @@ Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   if (!m.column_labels.empty()) g.header_h = line + ui_px(2.0f);
   for (const auto& l : m.row_labels) g.label_w = std::max(g.label_w, ImGui::CalcTextSize(l.c_str()).x + ui_px(6.0f));
   const int n = m.rows * m.cols;
+  // Distinct values of a figure never print alike: more digits than asked where needed (up to 6), else letters.
+  g.digits = m.digits;
+  bool alike = false;
+  if (m.labels.empty() && m.coloring == CellColoring::EqualValues && !m.values.empty()) {
+    ValuePalette shown; // the values of this matrix, told apart at the figure palette's digits
+    shown.add(m.values);
+    g.digits = std::max(m.digits, distinguishing_digits(shown.values(), m.digits));
+    alike = g.digits > std::max(m.digits, 6) && m.letters_when_narrow;
+    if (alike) g.digits = m.digits;
+  }
   auto widest_text = [&](const ValuePalette* letters) {
     float widest = 0;
-    for (int i = 0; i < n; ++i) widest = std::max(widest, ImGui::CalcTextSize(cell_text(m, letters, i).c_str()).x);
+    for (int i = 0; i < n; ++i) widest = std::max(widest, ImGui::CalcTextSize(cell_text(m, letters, i, g.digits).c_str()).x);
     return widest;
   };
   const float widest = m.numbers ? widest_text(nullptr) : 0.0f;
@@ -71,14 +90,26 @@ Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   const float fixed_h = g.title_h + g.marks_h + g.header_h;
   if (m.cell_width <= 0 && m.max_width > 0 && m.cols > 0) g.cell = std::min(g.cell, (m.max_width - fixed_w) / m.cols);
   if (m.max_height > 0 && m.rows > 0) g.cell = std::min(g.cell, (m.max_height - fixed_h) / m.rows);
-  g.cell = std::floor(std::max(g.cell, ui_px(3.0f))); // whole pixels
-  g.cell_w = m.cell_width > 0 ? m.cell_width : g.cell;
+  // Cells that carry values never get too short to show them (as numbers, labels or letters), whatever the
+  // caller asked: a value shown as a colour alone means nothing to the back row of a lecture hall.
+  const bool has_values = m.numbers && (!m.labels.empty() || (!m.values.empty() && m.coloring != CellColoring::Custom));
+  float floor_cell = ui_px(3.0f);
+  if (has_values) {
+    floor_cell = std::max(floor_cell, std::ceil(kMinValueCell * line));
+    if (m.cell_width <= 0 && m.labels.empty() && m.coloring == CellColoring::EqualValues)
+      floor_cell = std::max(floor_cell, std::ceil(kMinTextScale * std::max(widest_letter(palette), 1.0f) + ui_px(2.0f)));
+    else if (m.cell_width <= 0) // labels: the cell must take the widest at the smallest text scale
+      floor_cell = std::max(floor_cell, std::ceil(kMinTextScale * widest + ui_px(2.0f)));
+  }
+  g.cell = std::floor(std::max(g.cell, floor_cell)); // whole pixels
+  g.cell_w = m.cell_width > 0 ? std::max(m.cell_width, has_values && !m.labels.empty() ? kMinTextScale * widest + ui_px(2.0f) : 0.0f)
+                              : g.cell;
   const float room = g.cell_w - ui_px(2.0f); // across the cell: text tables (cell_width) are wider than tall
   if (m.numbers && widest > 0) {
     g.text_scale = std::min({1.0f, room / widest, g.cell / line});
-    g.numbers = g.text_scale >= kMinTextScale;
+    g.numbers = g.text_scale >= kMinTextScale && !alike;
     if (!g.numbers && m.letters_when_narrow && m.labels.empty() && m.coloring == CellColoring::EqualValues &&
-        !m.values.empty() && palette.size() <= kMaxLetters) {
+        !m.values.empty()) {
       g.text_scale = std::min({1.0f, room / std::max(widest_text(&palette), 1.0f), g.cell / line});
       g.letters = g.numbers = g.text_scale >= kMinTextScale;
     }
@@ -140,16 +171,49 @@ ImU32 ValuePalette::color(double value) const {
 std::string ValuePalette::letter(double value) const {
   const int i = index(value);
   if (i < 0) return std::abs(value) <= zero_tolerance() ? "0" : compact_number(value, 2); // not in this palette
-  const std::string base(1, static_cast<char>('a' + i % 26));
-  return i < 26 ? base : base + std::to_string(i / 26 + 1);
+  // a..z, then A..Z, then a2..Z2, a3..: never runs out, and stays one or two characters for any figure drawn.
+  const int k = i % 52;
+  const std::string base(1, static_cast<char>(k < 26 ? 'a' + k : 'A' + (k - 26)));
+  return i < 52 ? base : base + std::to_string(i / 52 + 1);
+}
+
+int distinguishing_digits(const std::vector<double>& values, int at_least) {
+  const int start = std::max(at_least, 1);
+  for (int d = start; d < 17; ++d) {
+    std::vector<std::string> printed;
+    for (double v : values) printed.push_back(compact_number(v, d));
+    std::sort(printed.begin(), printed.end());
+    if (std::adjacent_find(printed.begin(), printed.end()) == printed.end()) return d;
+  }
+  return 17;
 }
 
 namespace {
 
 constexpr float kChipGap = 4.0f; // between a legend chip's letter and its value, at the base font (ui_px)
 
+// A legend is drawn once per frame and palette (by its values): a caller's legend after a matrix that already
+// drew its own under the cells is skipped.
+struct LegendClaim {
+  int frame = -1;
+  std::vector<std::vector<double>> drawn;
+};
+
+} // namespace
+
+bool claim_legend(const ValuePalette& palette) {
+  static LegendClaim claims;
+  const int frame = ImGui::GetFrameCount();
+  if (claims.frame != frame) claims = LegendClaim{frame, {}};
+  if (std::find(claims.drawn.begin(), claims.drawn.end(), palette.values()) != claims.drawn.end()) return false;
+  claims.drawn.push_back(palette.values());
+  return true;
+}
+
+namespace {
+
 std::string chip_text(const ValuePalette& palette, double value, int digits) {
-  return palette.letter(value) + " = " + compact_number(value, digits);
+  return palette.letter(value) + " = " + compact_number(value, std::max(digits, distinguishing_digits(palette.values(), digits)));
 }
 
 float chip_width(const std::string& text) {
@@ -165,6 +229,10 @@ float palette_legend_width(const ValuePalette& palette, int digits) {
 }
 
 void draw_palette_legend(const ValuePalette& palette, int digits, float wrap_width) {
+  if (claim_legend(palette)) draw_legend_chips(palette, digits, wrap_width);
+}
+
+void draw_legend_chips(const ValuePalette& palette, int digits, float wrap_width) {
   const float right = wrap_width > 0 ? ImGui::GetCursorScreenPos().x + wrap_width
                                      : ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float line = ImGui::GetTextLineHeight();
@@ -236,6 +304,8 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
   const Geometry g = measure(m, *palette);
   MatrixDrawn out;
   out.rows = m.rows, out.cols = m.cols, out.cell = g.cell, out.cell_w = g.cell_w, out.letters = g.letters;
+  const bool own_legend = g.letters && m.legend && claim_legend(*palette);
+  if (own_legend) ImGui::BeginGroup();
   out.min = ImGui::GetCursorScreenPos();
   out.max = ImVec2(out.min.x + g.size.x, out.min.y + g.size.y);
   out.origin = ImVec2(out.min.x + g.label_w + g.row_marks_w, out.min.y + g.title_h + g.marks_h + g.header_h);
@@ -278,7 +348,7 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
       // Rounding residue (a residual after the last term) is a zero: shown as one, its value in the tooltip.
       const std::string t = zero && !m.values.empty() && m.values[static_cast<std::size_t>(i)] != 0.0 && m.labels.empty()
                                 ? "0"
-                                : cell_text(m, g.letters ? palette : nullptr, i);
+                                : cell_text(m, g.letters ? palette : nullptr, i, g.digits);
       if (t.empty()) continue;
       const float size = ImGui::GetFontSize() * g.text_scale;
       const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0.0f, t.c_str());
@@ -338,6 +408,11 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
       }
       ImGui::EndTooltip();
     }
+  }
+  if (own_legend) {
+    draw_legend_chips(*palette, kLegendDigits, std::max(g.size.x, palette_legend_width(*palette, kLegendDigits)));
+    ImGui::EndGroup();
+    out.max = ImGui::GetItemRectMax();
   }
   return out;
 }

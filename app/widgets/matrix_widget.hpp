@@ -20,8 +20,8 @@ public:
   // -1 for zero (|v| <= zero_tolerance()), else the value's place among the distinct values, largest first.
   int index(double value) const;
   ImU32 color(double value) const; // the zero colour for zeros
-  // "a", "b", ..., "z", "a2", ...: the value's name where cells are too narrow for numbers (as the papers
-  // letter their figures); "0" for zero.
+  // "a", ..., "z", "A", ..., "Z", "a2", ...: the value's name where cells are too narrow for numbers (as the
+  // papers letter their figures); "0" for zero. Never runs out.
   std::string letter(double value) const;
   std::size_t size() const { return values_.size(); }
   const std::vector<double>& values() const { return values_; }
@@ -31,6 +31,10 @@ private:
   std::vector<double> values_; // distinct, descending
   double largest_ = 0;
 };
+
+// The fewest significant digits (at least `at_least`) at which compact_number prints every value of `values`
+// differently (17 at most): two distinct values never print alike.
+int distinguishing_digits(const std::vector<double>& values, int at_least);
 
 // The categorical colours ValuePalette and lane maps use (pastel, dark text readable on every one).
 ImU32 categorical_color(int index);
@@ -55,13 +59,18 @@ struct MatrixPicture {
   CellColoring coloring = CellColoring::EqualValues;
   const ValuePalette* palette = nullptr; // EqualValues: shared by a figure; nullptr: built from `values`
   double diverging_scale = 0;   // Diverging: |value| at the ends; 0: the largest |value|
-  int digits = 3;               // significant digits of the numbers
+  int digits = 3;               // significant digits of the numbers (more where distinct values would print alike)
   float cell = 0;               // cell side in pixels; 0: wide enough for the widest number
   float cell_width = 0;         // if > 0, cells are this wide and `cell` tall (text tables beside a matrix)
-  float max_width = 0;          // if > 0, cells shrink to fit; numbers are hidden once they no longer fit
+  // If > 0, cells shrink to fit, numbers give way to letters (see the legend), but cells that carry values never
+  // shrink below what a letter or label needs at kMinCellTextScale: then the picture is larger than asked.
+  float max_width = 0;
   float max_height = 0;
   bool numbers = true;          // false: colours only (heat maps), numbers in the tooltip
   bool letters_when_narrow = true; // EqualValues: the palette's letters where numbers do not fit (see legend)
+  // Where the cells show letters, draw_matrix draws the palette's legend under them (once per palette and frame);
+  // false: the caller draws it (draw_palette_legend), e.g. beside a figure of several matrices.
+  bool legend = true;
   std::vector<int> marked_columns, marked_rows; // a marker on the edge and an outline
   ImU32 mark_color = IM_COL32(255, 196, 64, 255);
   std::vector<char> outlined;   // rows x cols; non-zero: outlined (in outline_color)
@@ -100,8 +109,14 @@ constexpr float kMinCellTextScale = 0.72f;
 MatrixDrawn draw_matrix(const MatrixPicture& m);
 
 // The letters of a palette with their values, as coloured chips wrapping within the window (or, with
-// `wrap_width` > 0, within that width from the cursor).
+// `wrap_width` > 0, within that width from the cursor). Values print with enough digits to tell them apart.
+// Drawn once per frame for a palette's values: skipped when a matrix (or a caller) already drew it this frame.
 void draw_palette_legend(const ValuePalette& palette, int digits = 6, float wrap_width = 0);
+// The same chips, always drawn.
+void draw_legend_chips(const ValuePalette& palette, int digits = 6, float wrap_width = 0);
+// True the first time this frame for these values (and marks them drawn): the legend's once-per-frame rule.
+bool claim_legend(const ValuePalette& palette);
+constexpr int kLegendDigits = 4;
 // The widest of those chips: the room a legend needs beside a figure.
 float palette_legend_width(const ValuePalette& palette, int digits = 6);
 

@@ -31,13 +31,6 @@ double halo_read_factor(int dims, int radius) {
   }
 }
 
-int tile_mma(const WeightDecomposition& d, const GatherTile& tile) {
-  int mma = 0;
-  for (const RankOneTerm& t : d.terms)
-    if (!t.on_cuda_cores) mma += term_schedule(tile, term_gather(t, tile.radius)).mma;
-  return mma;
-}
-
 int tile_cuda_terms(const WeightDecomposition& d, const GatherTile& tile) {
   int n = 0;
   for (const RankOneTerm& t : d.terms)
@@ -81,7 +74,7 @@ WeightDecomposition decompose(const WeightMatrix& w, int dz, const LoraStencilPl
   std::size_t best = 0;
   std::vector<int> mma, cuda;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    mma.push_back(tile_mma(candidates[i], tile));
+    mma.push_back(decomposition_tile_mma(candidates[i], tile));
     cuda.push_back(tile_cuda_terms(candidates[i], tile));
     if (mma[i] < mma[best] || (mma[i] == mma[best] && cuda[i] < cuda[best])) best = i;
   }
@@ -263,6 +256,13 @@ std::string term_kinds(const LoraStencilPlan& plan) {
 }
 
 } // namespace
+
+int decomposition_tile_mma(const WeightDecomposition& d, const GatherTile& tile) {
+  int mma = 0;
+  for (const RankOneTerm& t : d.terms)
+    if (!t.on_cuda_cores) mma += term_schedule(tile, term_gather(t, tile.radius)).mma;
+  return mma;
+}
 
 std::string_view to_string(DecompositionChoice c) {
   switch (c) {

@@ -84,6 +84,10 @@ struct LoraStencilPlan {
   int cuda_core_terms() const;    // apexes, single-weight planes and terms that trim to the centre point
 };
 
+// The MMAs one warp tile of `tile` executes for the tensor-core terms of `d`, each trimmed to its non-zeros
+// (term_schedule of term_gather): the count the decomposition rule below compares, and the cost model sums.
+int decomposition_tile_mma(const WeightDecomposition& d, const GatherTile& tile);
+
 // Throws InputError when LoRAStencil cannot take the stencil: radius 0 (nothing to gather), a forced pyramid
 // on weights without the symmetry it needs, a forced cross split on a plane that is not star-shaped, a non-FP64
 // shape, fewer than 1 or more than 16 fragments per warp tile, or a fusion depth beyond kMaxRadius.
