@@ -190,12 +190,12 @@ TEST_CASE("the teaching views' controls take synthetic input", "[gui][egl][views
     HeadlessExplorer ex(PlatformKind::Egl, focused("sparse24", "box-2d9p"), 1100, 700);
     ex.frames(2);
     CHECK(fact(ex, "sparse24.validator") == "pass");
-    CHECK(fact(ex, "sparse24.parity") == "odd");
-    const std::string odd = fact(ex, "sparse24.swapped");
-    ex.click("sparse24.parity.even");
+    CHECK(fact(ex, "sparse24.parity") == "even"); // §3.2's offset formula: the even reading is the default
+    const std::string even = fact(ex, "sparse24.swapped");
+    ex.click("sparse24.parity.odd");
     ex.frames(1);
-    CHECK(fact(ex, "sparse24.parity") == "even");
-    CHECK(fact(ex, "sparse24.swapped") != odd);
+    CHECK(fact(ex, "sparse24.parity") == "odd");
+    CHECK(fact(ex, "sparse24.swapped") != even);
     CHECK(fact(ex, "sparse24.validator") == "pass");
     ex.click("sparse24.row.1");
     CHECK(fact(ex, "sparse24.row") == "1");
