@@ -540,7 +540,10 @@ void draw_simulation_window(ViewContext& ctx) {
     ImGui::End();
     return;
   }
-  const float controls = std::clamp(ImGui::GetContentRegionAvail().x * 0.27f, ui_px(260.0f), ui_px(320.0f));
+  // The controls take a quarter of the window, within readable bounds, and never more than 45% of it (a narrow
+  // window at a large UI scale keeps room for the grid).
+  const float avail_x = ImGui::GetContentRegionAvail().x;
+  const float controls = std::min(std::clamp(avail_x * 0.27f, ui_px(260.0f), ui_px(320.0f)), 0.45f * avail_x);
   // The scroll bar is always there: one that came and went would re-wrap the text and move every control a line.
   ImGui::BeginChild("controls", ImVec2(controls, 0), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   section_heading("RUN");

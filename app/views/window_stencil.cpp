@@ -94,12 +94,14 @@ void draw_shape_controls(ExplorerState& st) {
 // What the weights imply, for reading a stencil the way the papers do.
 void draw_properties(const Stencil& s) {
   if (!ImGui::BeginTable("properties", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   auto row = [](const char* name, const std::string& value) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
     ImGui::TextDisabled("%s", name);
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(value.c_str());
+    ImGui::TextWrapped("%s", value.c_str()); // wraps in a narrow panel or at lecture sizes, never cut
   };
   const int nonzero = s.nonzero_count();
   const double sum = s.sum();
