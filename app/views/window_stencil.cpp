@@ -94,7 +94,9 @@ void draw_shape_controls(ExplorerState& st) {
 // What the weights imply, for reading a stencil the way the papers do.
 void draw_properties(const Stencil& s) {
   if (!ImGui::BeginTable("properties", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
-  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+  // Widths known from the first frame (an auto-fitted column would move the wrapped text, and the weights above
+  // with it, on the second).
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("FLOPs/point").x);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   auto row = [](const char* name, const std::string& value) {
     ImGui::TableNextRow();
@@ -241,7 +243,8 @@ void draw_file_controls(ExplorerState& st) {
 void draw_stencil_window(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   set_default_window_rect("stencil");
-  if (!ImGui::Begin("Stencil")) {
+  // The scroll bar stays: one that came with a wrapped line would narrow the weights and move them a frame later.
+  if (!ImGui::Begin("Stencil", nullptr, ImGuiWindowFlags_AlwaysVerticalScrollbar)) {
     ImGui::End();
     return;
   }
