@@ -37,7 +37,11 @@ void SyntheticInput::type_text(std::string utf8) {
   queue_.push_back(InputEvent{.kind = InputEvent::Kind::Text, .text = std::move(utf8)});
 }
 
-void SyntheticInput::end_frame() { queue_.push_back(InputEvent{.kind = InputEvent::Kind::EndFrame}); }
+void SyntheticInput::end_frame() {
+  InputEvent e;
+  e.kind = InputEvent::Kind::EndFrame;
+  queue_.push_back(e);
+}
 
 void SyntheticInput::apply_to(ImGuiIO& io) {
   while (!queue_.empty()) {
