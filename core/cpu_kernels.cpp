@@ -37,25 +37,34 @@ namespace se::cpu_kernels {
 #include "core/cpu_kernels_isa.inc"
 
 #if SE_CPU_KERNELS_X86
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
+// Each ISA's copy compiled for its target: GCC's target pragmas, or clang's attribute over every function in between
+// (clang builds the sanitizer job).
+#if defined(__clang__)
+#define SE_AVX2_BEGIN _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
+#define SE_AVX512_BEGIN _Pragma("clang attribute push(__attribute__((target(\"avx512f\"))), apply_to = function)")
+#define SE_TARGET_END _Pragma("clang attribute pop")
+#else
+#define SE_AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2,fma\")")
+#define SE_AVX512_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f\")")
+#define SE_TARGET_END _Pragma("GCC pop_options")
+#endif
+SE_AVX2_BEGIN
 #define SE_ISA_NS isa_avx2
 #define SE_ISA CpuIsa::Avx2
 #define SE_W 4
 #define SE_STREAM(p, v) _mm256_stream_pd((p), (v))
 #define SE_MADD(x, a, b) _mm256_fmadd_pd((x), (a), (b))
 #include "core/cpu_kernels_isa.inc"
-#pragma GCC pop_options
+SE_TARGET_END
 
-#pragma GCC push_options
-#pragma GCC target("avx512f")
+SE_AVX512_BEGIN
 #define SE_ISA_NS isa_avx512
 #define SE_ISA CpuIsa::Avx512
 #define SE_W 8
 #define SE_STREAM(p, v) _mm512_stream_pd((p), (v))
 #define SE_MADD(x, a, b) _mm512_fmadd_pd((x), (a), (b))
 #include "core/cpu_kernels_isa.inc"
-#pragma GCC pop_options
+SE_TARGET_END
 #endif
 
 const Set& kernels(CpuIsa isa) {
