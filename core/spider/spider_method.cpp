@@ -57,9 +57,10 @@ DescriptorPtr descriptor(SpiderVariant variant) {
   use_plan_type<SpiderPlan>(*d, spider_summary, spider_advance);
   if (sparse) {
     d->views.push_back({"sparse24", "", "SPIDER: a kernel row made 2:4-sparse",
-                        "A kernel row becomes an L×(2r+L) band with L = 2r+2, so half of it is zero. Swapping the odd "
-                        "columns j and j+L leaves at most two non-zeros in every group of four: the sparse tensor cores "
-                        "keep those two values and their 2-bit positions, and the input rows are swapped to match."});
+                        "A kernel row becomes an L×(2r+L) band with L = 2r+2, so half of it is zero. Swapping the even "
+                        "(0-based) columns j and j+L, as Section 3.2's offsets read, leaves at most two non-zeros in "
+                        "every group of four: the sparse tensor cores keep those two values and their 2-bit positions, "
+                        "and the input rows are swapped to match."});
     d->compare_rank = 1;
   }
   return d;
