@@ -242,11 +242,15 @@ PlanSummary lorastencil_summary(const LoraStencilPlan& plan, const Extent& exten
     LoraStencilOptions base = plan.options;
     base.fused_steps = 1;
     const LoraStencilPlan unfused = make_lorastencil_plan(s, base);
-    summary.text += "\nthe base stencil on its own (T = 1):\n";
+    summary.text += fmt::format("\nfor comparison, not what this plan runs: the base stencil on its own (T = 1), "
+                                "as the plan would be without fusion:\n");
     for (const LoraPlane& p : unfused.planes)
       if (p.kind == PlaneKind::TensorCores)
         summary.text += fmt::format("plane dz = {}:\n", p.dz) + format_decomposition(p.decomposition, "  ");
-    summary.text += to_string(unfused.cost);
+    // Its own heading: the plan's cost block above is the one `plan` reports (and writes to the JSON's "cost").
+    std::string block = to_string(unfused.cost);
+    block.replace(0, block.find('\n'), "cost without fusion (T = 1, comparison only), per updated point and step");
+    summary.text += block;
     summary.json["unfused"] = to_json(unfused);
   }
   if (s.dims >= 2) {

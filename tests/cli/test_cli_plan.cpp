@@ -59,13 +59,19 @@ TEST_CASE("plan prints one cost block per method and writes it once") {
       const CommandResult r = bench("plan --method " + id + " --stencil " + stencil + " --json " + json.string());
       INFO(r.output);
       REQUIRE(r.exit_code == 0);
-      // LoRAStencil, when it fuses steps, adds the base stencil on its own (T = 1) for comparison: a second plan,
-      // announced as such, with its own block. Every other plan has exactly one.
+      // One block titled as the plan's cost, once in the whole output. LoRAStencil, when it fuses steps, adds the
+      // base stencil on its own (T = 1) for comparison: announced as such, with a heading of its own.
+      CHECK(count(r.output, "per updated point and base step") == 1);
+      CHECK(count(r.output, "cost of " + id + " per updated point") == 1);
       const std::size_t base_at = r.output.find("the base stencil on its own (T = 1)");
       const std::string main_part = r.output.substr(0, base_at);
       CHECK(count(main_part, "per updated point and base step") == 1);
-      if (base_at != std::string::npos)
-        CHECK(count(r.output.substr(base_at), "per updated point and base step") == 1);
+      if (base_at != std::string::npos) {
+        CHECK(main_part.substr(main_part.rfind('\n', main_part.size() - 1) + 1) == "for comparison, not what this plan runs: ");
+        const std::string base_part = r.output.substr(base_at);
+        CHECK(count(base_part, "cost without fusion (T = 1, comparison only)") == 1);
+        CHECK(count(base_part, "cost of ") == 0);
+      }
       const nlohmann::json record = nlohmann::json::parse(se::read_text_file(json.string(), "plan JSON"));
       REQUIRE(record.contains("cost"));
       CHECK_FALSE(record["plan"].contains("cost"));
