@@ -46,10 +46,8 @@ std::vector<int> moved_columns(const SpiderPlan& plan) {
   return out;
 }
 
-void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row) {
+void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette) {
   const SpiderGeometry& g = plan.geometry;
-  ValuePalette palette;
-  palette.add(row.weights_fp16);
   const float avail = ImGui::GetContentRegionAvail().x;
   // Stages ① and ② side by side (2L columns each), ③ and its metadata below them.
   // The two rows of matrices (L each) must leave room for the input-row strip and the notes below them.
@@ -177,7 +175,7 @@ void draw_input_rows(const SpiderPlan& plan) {
   draw_matrix(rows);
 }
 
-void draw_mma(ViewContext& ctx, SparseMemory& mem) {
+void draw_mma(ViewContext& ctx, SparseMemory& mem, const ValuePalette& palette) {
   const SpiderPlan& plan = mem.spider.plan;
   if (plan.mmas.empty()) return;
   mem.mma = std::clamp(mem.mma, 0, static_cast<int>(plan.mmas.size()) - 1);
@@ -193,8 +191,6 @@ void draw_mma(ViewContext& ctx, SparseMemory& mem) {
                      plan.options.variant == SpiderVariant::Sparse
                          ? fmt::format("; metadata register {}, selector {}", m.metadata_register, m.metadata.selector).c_str()
                          : "");
-  ValuePalette palette;
-  palette.add(m.a);
   MatrixPicture a;
   a.id = "A";
   a.title = "A (16×16): band blocks on the diagonal, kernel rows stacked";
@@ -282,8 +278,13 @@ void draw_sparse24_window(ViewContext& ctx) {
   ImGui::PopStyleColor();
 
   const SpiderKernelRow& row = plan.rows[static_cast<std::size_t>(mem.row)];
+  // One palette for the window: every kernel row's FP16 weights and every MMA's A operand, so a colour (and a
+  // letter) means the same weight in the band, the compressed values and the A operands below.
+  ValuePalette palette;
+  for (const SpiderKernelRow& r : plan.rows) palette.add(r.weights_fp16);
+  for (const SpiderMma& m : plan.mmas) palette.add(m.a);
   ImGui::Spacing();
-  draw_stages(ctx, plan, row);
+  draw_stages(ctx, plan, row, palette);
   ImGui::TextDisabled("Weights are shown as FP16 holds them; equal colours are equal weights. %s: %s.",
                       g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
                       row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
@@ -298,7 +299,7 @@ void draw_sparse24_window(ViewContext& ctx) {
                      "measurement, not one of ours.",
                      g.L, g.L, g.L);
   ImGui::Spacing();
-  if (ImGui::CollapsingHeader("The A operand of one mma.sp of the warp tile")) draw_mma(ctx, mem);
+  if (ImGui::CollapsingHeader("The A operand of one mma.sp of the warp tile")) draw_mma(ctx, mem, palette);
 
   publish(ctx, "sparse24.validator", pass ? "pass" : "fail");
   publish(ctx, "sparse24.row", std::to_string(row.dy));

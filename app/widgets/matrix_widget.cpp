@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cfloat>
 #include <cstdio>
+#include <numeric>
+#include <vector>
 
 #include "app/widgets/colormap.hpp"
 #include "app/widgets/ui_units.hpp"
@@ -70,7 +72,9 @@ Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   g.digits = m.digits;
   bool alike = false;
   if (m.labels.empty() && m.coloring == CellColoring::EqualValues && !m.values.empty()) {
-    ValuePalette shown; // the values of this matrix, told apart at the figure palette's digits
+    // This matrix's values told apart from each other and from every other value of the figure (its palette):
+    // two cells of different colour, in this matrix or beside it, never print the same number.
+    ValuePalette shown = palette;
     shown.add(m.values);
     g.digits = std::max(m.digits, distinguishing_digits(shown.values(), m.digits));
     alike = g.digits > std::max(m.digits, 6) && m.letters_when_narrow;
@@ -258,12 +262,28 @@ void draw_legend_chips(const ValuePalette& palette, int digits, float wrap_width
 
 ImU32 categorical_color(int index) {
   const int n = static_cast<int>(kCategorical.size());
-  const ImU32 base = kCategorical[static_cast<std::size_t>(((index % n) + n) % n)];
-  if (index < n) return base;
-  // Past the palette: the same hues a little darker, so repeats are still told apart from their first use.
-  ImVec4 c = ImGui::ColorConvertU32ToFloat4(base);
-  const float f = (index / n) % 2 == 1 ? 0.78f : 0.9f;
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x * f, c.y * f, c.z * f, 1.0f));
+  if (index < 0) index = -index; // never asked for, but keep it defined
+  if (index < n) return kCategorical[static_cast<std::size_t>(index)];
+  // Past the hand-picked 20, every index gets a colour of its own: light channels (140..255, dark text stays
+  // readable), the red channel never one of the hand-picked colours' reds (so never one of them), and the index
+  // scrambled by a multiplier prime to the number of such colours (a bijection, so no two indices meet; neighbours
+  // look unlike each other).
+  static const std::vector<int> reds = [] {
+    std::vector<int> out;
+    for (int v = 140; v <= 255; ++v)
+      if (std::none_of(kCategorical.begin(), kCategorical.end(), [v](ImU32 c) { return static_cast<int>((c >> IM_COL32_R_SHIFT) & 0xFF) == v; }))
+        out.push_back(v);
+    return out;
+  }();
+  constexpr long long kLevels = 116; // 140..255
+  const long long count = static_cast<long long>(reds.size()) * kLevels * kLevels;
+  long long multiplier = 7919;
+  while (std::gcd(multiplier, count) != 1) multiplier += 2;
+  const long long j = (static_cast<long long>(index - n) % count) * multiplier % count;
+  const int r = reds[static_cast<std::size_t>(j % static_cast<long long>(reds.size()))];
+  const long long rest = j / static_cast<long long>(reds.size());
+  const int g = 140 + static_cast<int>(rest % kLevels), b = 140 + static_cast<int>(rest / kLevels);
+  return IM_COL32(r, g, b, 255);
 }
 
 ImU32 zero_cell_color() { return IM_COL32(44, 46, 52, 255); }

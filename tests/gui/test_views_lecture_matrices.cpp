@@ -1,6 +1,7 @@
 // Issue 17: the pyramid view's printed counts come from LoRAStencil's plan (its descriptor's, the one the CPU
 // run, the cost model and `stencil-bench plan` use), for several presets; the matrix widget's letters never run
 // out and distinct values never print alike.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -88,4 +89,29 @@ TEST_CASE("palette letters never run out and distinct values never print alike",
   // 0.0153 and 0.0149 both print as 0.015 at two digits: three tell them apart.
   CHECK(distinguishing_digits({0.0153, 0.0149}, 2) == 3);
   CHECK(distinguishing_digits({0.5, 0.25}, 3) == 3);
+}
+
+TEST_CASE("equal colours mean equal values past the twenty hand-picked colours", "[gui][views][lecture17]") {
+  // Every palette index has its own colour (the old scheme repeated the first 20 hues darker, and from index 60
+  // on repeated itself: 20 and 60 shared a colour).
+  std::vector<ImU32> colors;
+  for (int i = 0; i < 3000; ++i) colors.push_back(categorical_color(i));
+  std::sort(colors.begin(), colors.end());
+  CHECK(std::adjacent_find(colors.begin(), colors.end()) == colors.end());
+  CHECK(std::find(colors.begin(), colors.end(), zero_cell_color()) == colors.end());
+  // A palette of 300 distinct values: 300 colours, and no two values print alike at the digits it needs.
+  ValuePalette palette;
+  std::vector<double> values;
+  for (int i = 1; i <= 300; ++i) values.push_back(1.0 / (100.0 + i)); // 0.0099..., 0.0098..., close together
+  palette.add(values);
+  REQUIRE(palette.size() == 300);
+  std::vector<ImU32> used;
+  for (double v : values) used.push_back(palette.color(v));
+  std::sort(used.begin(), used.end());
+  CHECK(std::adjacent_find(used.begin(), used.end()) == used.end());
+  const int digits = distinguishing_digits(palette.values(), 3);
+  std::vector<std::string> printed;
+  for (double v : values) printed.push_back(compact_number(v, digits));
+  std::sort(printed.begin(), printed.end());
+  CHECK(std::adjacent_find(printed.begin(), printed.end()) == printed.end());
 }
