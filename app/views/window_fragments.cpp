@@ -3,6 +3,7 @@
 // where the accumulator of one MMA becomes an operand of the next, animated so that every element visibly
 // stays in its lane: the butterfly swap and the swizzle need no shuffle.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -23,8 +24,10 @@ namespace {
 
 constexpr const char* kView = "fragments";
 constexpr float kStepSeconds = 2.5f; // auto-play: time per step
-constexpr float kMoveSeconds = 1.2f; // a feed's animation, after a short pause
-constexpr float kMoveDelay = 0.2f;
+// A feed's animation, after a short pause. --record captures an animated step every 0.4 s from 0.05 s on: the
+// fourth capture (1.25 s) shows every register landed on its cell.
+constexpr float kMoveSeconds = 1.0f;
+constexpr float kMoveDelay = 0.1f;
 
 enum class LoopMethod { LoraStencil, FlashFft };
 
@@ -432,19 +435,28 @@ float move_progress(float step_time) {
 }
 
 // A register moving from one cell to another, drawn on top: the lane colour it keeps and its label.
-// Labels only where the matrices have room for their widest one, so moving cells read like the cells they leave.
-bool labels_fit(float cell, int widest_value) {
-  return ImGui::CalcTextSize(std::to_string(widest_value).c_str()).x + ui_px(2.0f) <= cell && ImGui::GetTextLineHeight() <= cell;
-}
-
-void draw_moving_cell(ImVec2 from, ImVec2 to, float t, float cell, ImU32 color, const std::string& label) {
+// `from` and `to` are cell centres (MatrixDrawn::cell_center), the sizes the cells' as drawn (width, height), so
+// the register sits exactly on its cell at both ends.
+void draw_moving_cell(ImVec2 from, ImVec2 to, float t, ImVec2 from_size, ImVec2 to_size, ImU32 color,
+                      const std::string& label) {
   const ImVec2 c(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+  const ImVec2 size(from_size.x + (to_size.x - from_size.x) * t, from_size.y + (to_size.y - from_size.y) * t);
   ImDrawList* dl = ImGui::GetWindowDrawList(); // clipped to the window, drawn over its matrices
-  const float h = 0.5f * (cell - ui_px(1.0f)); // the gap between cells left out
-  dl->AddRectFilled(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), color);
-  dl->AddRect(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), IM_COL32(20, 20, 26, 255));
-  const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-  if (ts.x < cell - ui_px(2.0f) && ts.y < cell) dl->AddText(ImVec2(c.x - 0.5f * ts.x, c.y - 0.5f * ts.y), IM_COL32(20, 20, 26, 255), label.c_str());
+  // The widget leaves a one-pixel gap at the right and bottom of each cell: its fill is centred half a pixel up-left.
+  const float gap = size.y >= ui_px(8.0f) ? std::max(1.0f, std::round(ui_px(1.0f))) : 0.0f;
+  const ImVec2 a(c.x - 0.5f * size.x, c.y - 0.5f * size.y), b(c.x + 0.5f * size.x - gap, c.y + 0.5f * size.y - gap);
+  dl->AddRectFilled(a, b, color);
+  dl->AddRect(a, b, IM_COL32(20, 20, 26, 255));
+  if (label.empty()) return;
+  // The label at the size the matrix widget gives its cells' labels: smaller where the cell is narrow, down to the
+  // smallest readable scale.
+  const ImVec2 full = ImGui::CalcTextSize(label.c_str());
+  const float scale = std::min({1.0f, (size.x - ui_px(2.0f)) / std::max(full.x, 1.0f), size.y / std::max(full.y, 1.0f)});
+  if (scale < kMinCellTextScale) return;
+  const float font = ImGui::GetFontSize() * scale;
+  const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(font, FLT_MAX, 0.0f, label.c_str());
+  dl->AddText(ImGui::GetFont(), font, ImVec2(0.5f * (a.x + b.x - ts.x), 0.5f * (a.y + b.y - ts.y)), IM_COL32(20, 20, 26, 255),
+              label.c_str());
 }
 
 std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int c1) {
@@ -502,7 +514,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     return fmt::format("C fragment {}: lane {}, register {}", c / n, o.lane, o.reg);
   };
   const MatrixDrawn td = draw_matrix(t);
-  ImGui::Dummy(ImVec2(0, big));
+  ImGui::Dummy(ImVec2(0, td.cell));
   MatrixPicture tp;
   tp.id = "Tp";
   tp.title = "T' in A fragments (label: the column of T each register holds)";
@@ -514,7 +526,9 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
       tp.colors.push_back(t_move >= 1.0f ? lane_color(al.owner(r, k % g.k).lane) : zero_cell_color());
       tp.labels.push_back(t_move >= 1.0f ? std::to_string(l.swap.permutation[static_cast<std::size_t>(k)]) : "");
     }
-  tp.cell = big;
+  // T's cells as drawn (the widget widens them for two-digit labels): the registers fly between cells of one size,
+  // and T' keeps that size whether its labels are shown yet or not.
+  tp.cell = td.cell;
   tp.column_group = g.k;
   if (horizontal) tp.outlined = block_outline(tp.rows, tp.cols, 0, tp.rows, step.kb * g.k, step.kb * g.k + g.k);
   tp.tooltip = [al, k_dim = g.k, perm = l.swap.permutation](int r, int k) {
@@ -578,8 +592,8 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
         const int t_col = src.c_tile * g.n + c.col, tp_col = block * g.k + a.col;
         if (a.row != c.row || l.swap.permutation[static_cast<std::size_t>(tp_col)] != t_col) same_lane = false;
         if (feeding && t_move > 0.0f && t_move < 1.0f)
-          draw_moving_cell(td.cell_center(c.row, t_col), tpd.cell_center(a.row, tp_col), t_move, big, lane_color(lane),
-                           labels_fit(big, inner - 1) ? std::to_string(t_col) : "");
+          draw_moving_cell(td.cell_center(c.row, t_col), tpd.cell_center(a.row, tp_col), t_move, ImVec2(td.cell_w, td.cell),
+                           ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col));
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
   ImGui::PushTextWrapPos(0.0f);
@@ -641,7 +655,7 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
     target.row_group = info.k;
   else
     target.column_group = info.k;
-  target.cell = cell;
+  target.cell = cd.cell; // C's cells as drawn: a register lands on a cell of its own size
   auto target_cell = [&](const RegisterFeedEntry& e) {
     return to_b ? FragmentCoord{e.k_step * info.k + e.target.row, e.target.col}
                 : FragmentCoord{e.target.row, e.k_step * info.k + e.target.col};
@@ -660,8 +674,8 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
   if (feeding && t_move > 0.0f && t_move < 1.0f)
     for (const RegisterFeedEntry& e : feed.entries) {
       const FragmentCoord t = target_cell(e);
-      draw_moving_cell(cd.cell_center(e.c.row, e.c.col), dd.cell_center(t.row, t.col), t_move, cell, lane_color(e.lane),
-                       labels_fit(cell, info.n - 1) ? std::to_string(e.c.col) : "");
+      draw_moving_cell(cd.cell_center(e.c.row, e.c.col), dd.cell_center(t.row, t.col), t_move, ImVec2(cd.cell_w, cd.cell),
+                       ImVec2(dd.cell_w, dd.cell), lane_color(e.lane), std::to_string(e.c.col));
     }
   std::string order;
   for (int k : feed.k_order) order += (order.empty() ? "" : " ") + std::to_string(k);

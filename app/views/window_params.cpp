@@ -196,32 +196,59 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   publish(ctx, "params.tc.operand", fact_numbers(p.operand));
 }
 
-void draw_stencil2row(const ConvStencilPlan& plan) {
+// One input row as stencil2row reads it: per column, the segment of A (top row) and of B (bottom row) it lands
+// in (colour) and its offset in that segment (number). The row is wrapped into bands of whole segments, so the
+// cells keep the room their numbers and the A/B labels need at any font size instead of shrinking off the window.
+// Returns the number of bands drawn.
+int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan) {
   const Stencil2RowLayout& l = plan.layout;
-  MatrixPicture m;
-  m.id = "s2r";
-  m.title = fmt::format("stencil2row of one input row ({} columns): colour = segment, number = offset in it", l.input_columns);
-  m.title_color = kInputTitleColor;
-  m.rows = 2, m.cols = l.input_columns;
-  m.coloring = CellColoring::Custom;
-  for (int row = 0; row < 2; ++row)
-    for (int c = 0; c < l.input_columns; ++c) {
+  const float line = ImGui::GetTextLineHeight();
+  // As narrow as the widest offset (k - 1) and a column header allow, and tall enough for a row label.
+  const float widest = std::max(ImGui::CalcTextSize(std::to_string(std::max(plan.k - 1, 0)).c_str()).x,
+                                ImGui::CalcTextSize(std::to_string(l.input_columns - 1).c_str()).x);
+  const float cell = std::ceil(std::max(widest + ui_px(6.0f), line + ui_px(4.0f)));
+  const float label_w = ImGui::CalcTextSize("B").x + ui_px(6.0f); // the widget's row-label column
+  const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  const int fit = std::max(1, static_cast<int>((avail - label_w) / cell));
+  // Whole segments per band where at least one fits; else as many columns as fit.
+  const int per_band = fit >= plan.segment ? fit / plan.segment * plan.segment : fit;
+  const int bands = (l.input_columns + per_band - 1) / per_band;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInputTitleColor),
+                     "stencil2row of one input row (%d columns): colour = segment, number = offset in it", l.input_columns);
+  for (int band = 0; band < bands; ++band) {
+    const int first = band * per_band, cols = std::min(per_band, l.input_columns - first);
+    MatrixPicture m;
+    const std::string id = fmt::format("s2r{}", band);
+    m.id = id.c_str();
+    m.rows = 2, m.cols = cols;
+    m.coloring = CellColoring::Custom;
+    for (int row = 0; row < 2; ++row)
+      for (int c = first; c < first + cols; ++c) {
+        const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
+        const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
+        m.colors.push_back(seg < 0 ? zero_cell_color() : categorical_color(seg));
+        m.labels.push_back(seg < 0 ? "" : std::to_string(off));
+      }
+    m.row_labels = {"A", "B"};
+    m.column_group = per_band % plan.segment == 0 ? plan.segment : 0;
+    // The input column of each band's first cell, and every segment's start, above the cells.
+    m.column_labels.assign(static_cast<std::size_t>(cols), "");
+    for (int c = first; c < first + cols; ++c)
+      if (c == first || c % plan.segment == 0) m.column_labels[static_cast<std::size_t>(c - first)] = std::to_string(c);
+    m.cell = cell;
+    m.tooltip = [l, first](int row, int col) {
+      const int c = first + col;
       const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
       const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
-      m.colors.push_back(seg < 0 ? zero_cell_color() : categorical_color(seg));
-      m.labels.push_back(seg < 0 ? "" : std::to_string(off));
-    }
-  m.row_labels = {"A", "B"};
-  m.column_group = plan.segment;
-  m.max_width = ImGui::GetContentRegionAvail().x;
-  m.cell = ImGui::CalcTextSize("00").x + ui_px(10.0f);
-  m.tooltip = [l](int row, int c) {
-    const int seg = (row == 0 ? l.a_segment : l.b_segment)[static_cast<std::size_t>(c)];
-    const int off = (row == 0 ? l.a_offset : l.b_offset)[static_cast<std::size_t>(c)];
-    return seg < 0 ? fmt::format("input column {} is not in {}", c, row == 0 ? "A" : "B")
-                   : fmt::format("input column {} -> {} segment {}, offset {}", c, row == 0 ? "A" : "B", seg, off);
-  };
-  draw_matrix(m);
+      return seg < 0 ? fmt::format("input column {} is not in {}", c, row == 0 ? "A" : "B")
+                     : fmt::format("input column {} -> {} segment {}, offset {}", c, row == 0 ? "A" : "B", seg, off);
+    };
+    const MatrixDrawn d = draw_matrix(m);
+    if (band == 0) probe_rect(ctx.state, "params.conv.s2r", d.min, d.max);
+    publish(ctx, fmt::format("params.conv.s2r.band{}", band),
+            fmt::format("{}..{} cell {} numbers {}", first, first + cols - 1, d.cell, d.cell >= line ? "yes" : "no"));
+  }
+  return bands;
 }
 
 void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
@@ -248,7 +275,7 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   }
   mem.conv_plane = std::clamp(mem.conv_plane, 0, static_cast<int>(plan.kernels.size()) - 1);
   const DualTessellationKernels& k = plan.kernels[static_cast<std::size_t>(mem.conv_plane)];
-  draw_stencil2row(plan);
+  publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan)));
 
   ImGui::TextDisabled("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
                       plan.layout.overlap, plan.layout.input_columns);
