@@ -18,6 +18,8 @@ nlohmann::json to_json(const CostReport& c) {
           {"useful_flops_per_point", c.useful_flops_per_point},
           {"executed_flops_per_point", c.executed_flops_per_point},
           {"cuda_core_flops_per_point", c.cuda_core_flops_per_point},
+          {"input_loads_per_point", c.input_loads_per_point},
+          {"parameter_loads_per_point", c.parameter_loads_per_point},
           {"arithmetic_intensity", c.arithmetic_intensity()},
           {"notes", notes}};
 }
@@ -33,6 +35,9 @@ std::string to_string(const CostReport& c) {
   s += fmt::format("  executed FLOPs       {:.2f} ({:.2f} on CUDA cores)\n", c.executed_flops_per_point,
                    c.cuda_core_flops_per_point);
   s += fmt::format("  arithmetic intensity {:.3f} FLOP/byte\n", c.arithmetic_intensity());
+  if (c.input_loads_per_point > 0 || c.parameter_loads_per_point > 0)
+    s += fmt::format("  loads (elements)     {:.3f} input, {:.3f} parameter (SPIDER Table 1's counting)\n",
+                     c.input_loads_per_point, c.parameter_loads_per_point);
   for (const auto& [k, v] : c.notes) s += fmt::format("  {}: {}\n", k, v);
   return s;
 }

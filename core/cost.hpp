@@ -20,6 +20,12 @@ struct CostReport {
   double useful_flops_per_point = 0;   // 2 x non-zero weights (the stencil's own arithmetic)
   double executed_flops_per_point = 0; // arithmetic the hardware performs, tensor and CUDA cores, zeros included
   double cuda_core_flops_per_point = 0;// the part of executed flops done on CUDA cores
+  // The SPIDER paper's Table 1 quantities, per updated point and base step, where a tensor-core method's cost model
+  // counts them (0: not counted): input elements loaded into operand fragments (and read by CUDA-core taps), and
+  // weight ("parameter") elements the MMAs take as operands, whether a kernel reloads them or keeps them in
+  // registers (as the paper counts them).
+  double input_loads_per_point = 0;
+  double parameter_loads_per_point = 0;
   // Executed FLOPs per device-memory byte: where the method sits on a roofline.
   double arithmetic_intensity() const {
     return global_bytes_per_point > 0 ? executed_flops_per_point / global_bytes_per_point : 0.0;

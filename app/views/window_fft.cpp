@@ -212,7 +212,34 @@ void draw_tailoring_2d(const FlashFftPlan& p, ImVec2 size) {
   ImGui::Dummy(ImVec2(size.x, (tiles * std::max(Sx, Sy) + 2 * R) * scale + 2.0f * margin));
 }
 
-void draw_tailoring(const FlashFftPlan& p) {
+// Auxiliary data (Kernel Tailoring): the paper's 2(2N²+N) values for a standard FFT stencil on N points (the FFT
+// and iFFT matrices, N² complex each, and k_f) against one set of 2(2L²+L) shared by every L-point segment; in 2D
+// and 3D the same count per axis with k_f over the grid. Ours: the values the plan hands the kernel.
+struct AuxiliaryData {
+  double standard = 0, tailored = 0, ours = 0;
+  std::string ns, ls; // "512", "512x512"; "24", "24x24"
+};
+
+AuxiliaryData auxiliary_data(const FlashFftPlan& p, const Extent& grid) {
+  AuxiliaryData a;
+  double grid_points = 1, tile_points = 1;
+  for (int axis = 0; axis < p.dims; ++axis) {
+    const double n = static_cast<double>(grid.n[static_cast<std::size_t>(axis)]);
+    const double l = static_cast<double>(p.tile[static_cast<std::size_t>(axis)]);
+    a.standard += 2.0 * 2.0 * n * n, a.tailored += 2.0 * 2.0 * l * l;
+    grid_points *= n, tile_points *= l;
+    if (axis > 0) a.ns += 'x', a.ls += 'x';
+    a.ns += std::to_string(grid.n[static_cast<std::size_t>(axis)]);
+    a.ls += std::to_string(p.tile[static_cast<std::size_t>(axis)]);
+  }
+  a.standard += 2.0 * grid_points, a.tailored += 2.0 * tile_points;
+  for (const FftMatrix* m : {&p.forward_rows, &p.forward_cols_swizzled, &p.inverse_cols_swizzled, &p.inverse_rows_swizzled})
+    a.ours += static_cast<double>(m->values.size());
+  a.ours += 2.0 * static_cast<double>(p.fused_spectrum.size()); // complex: re and im
+  return a;
+}
+
+void draw_tailoring(ViewContext& ctx, const FlashFftPlan& p) {
   ImGui::TextWrapped("The fused kernel is M = %d points wide per axis (T = %d steps of radius %d). Each segment of L "
                      "points is transformed, multiplied by k_fᵀ and transformed back; its first and last R = %d outputs "
                      "are wrong (the circular convolution wraps) and are dropped, so consecutive segments start S = L − "
@@ -224,8 +251,19 @@ void draw_tailoring(const FlashFftPlan& p) {
   ImGui::PopStyleColor();
   const float width = ImGui::GetContentRegionAvail().x;
   const char* axes[] = {"x", "y", "z"};
-  for (int a = 0; a < p.dims; ++a)
-    draw_tailoring_axis(axes[a], p.tile[static_cast<std::size_t>(a)], p.stitched[static_cast<std::size_t>(a)], p.halo, width);
+  // Axes cut like x are drawn once, named together (a square 2D tile is one picture, not two alike).
+  for (int a = 0; a < p.dims; ++a) {
+    const std::size_t i = static_cast<std::size_t>(a);
+    bool drawn_before = false;
+    for (int b = 0; b < a; ++b)
+      drawn_before = drawn_before || (p.tile[static_cast<std::size_t>(b)] == p.tile[i] && p.stitched[static_cast<std::size_t>(b)] == p.stitched[i]);
+    if (drawn_before) continue;
+    std::string names = axes[a];
+    for (int b = a + 1; b < p.dims; ++b)
+      if (p.tile[static_cast<std::size_t>(b)] == p.tile[i] && p.stitched[static_cast<std::size_t>(b)] == p.stitched[i])
+        names += std::string(" and ") + axes[b];
+    draw_tailoring_axis(names.c_str(), p.tile[i], p.stitched[i], p.halo, width);
+  }
   if (p.dims == 3)
     ImGui::TextDisabled("3D: each y×x slice is transformed on tensor cores; the z DFT of depth %d runs on CUDA cores.",
                         p.depth.length);
@@ -233,12 +271,17 @@ void draw_tailoring(const FlashFftPlan& p) {
   const FlashFftPassWork work = flashfft_pass_work(p);
   ImGui::Spacing();
   if (ImGui::BeginTable("pass_work", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    // The names' column as wide as the longest name; the values wrap in the rest of the window.
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("one tile pair, one pass").x);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     auto row = [](const char* name, const std::string& value) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", name);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(value.c_str());
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextWrapped("%s", value.c_str());
+      ImGui::PopTextWrapPos();
     };
     row("one tile pair, one pass", fmt::format("{} base steps fused", p.fused_steps));
     row("m8n8k4 MMAs", fmt::format("{:.0f} ({:.3g} per output and base step)", work.mma,
@@ -246,11 +289,26 @@ void draw_tailoring(const FlashFftPlan& p) {
     row("CUDA-core FLOPs", fmt::format("{:.0f} (the k_fᵀ product{})", work.cuda_core_flops, p.dims == 3 ? " and z DFTs" : ""));
     row("points read / written", fmt::format("{:.0f} / {:.0f}: the halo costs {:.1f}% extra reads", work.inputs,
                                              work.outputs, 100.0 * (work.inputs / std::max(work.outputs, 1.0) - 1.0)));
+    const AuxiliaryData aux = auxiliary_data(p, ctx.state.grid.extent_for(p.dims));
+    const char* per_axis = p.dims == 1 ? "" : " per axis, k_f over the grid";
+    row("auxiliary data, paper", fmt::format("standard FFT on the grid, 2(2N²+N){} at N = {}: {:.0f} values; tailored, "
+                                             "2(2L²+L) at L = {}: {:.0f} ({:.0f}× less)",
+                                             per_axis, aux.ns, aux.standard, aux.ls, aux.tailored,
+                                             aux.standard / std::max(aux.tailored, 1.0)));
+    row("auxiliary data, ours", fmt::format("{:.0f} values: the four DFT matrices the kernel loads, each a real block "
+                                            "[[Fr, −Fi], [Fi, Fr]] (twice a complex matrix's values) of the {}, padded "
+                                            "to the fragment grid, forward and inverse in their swizzled orders; and k_fᵀ",
+                                            aux.ours, p.prime_factor ? "prime factors L1 and L2 (not L×L)" : "segment's axes"));
+    publish(ctx, "fft.aux.standard", fmt::format("{:.0f}", aux.standard));
+    publish(ctx, "fft.aux.tailored", fmt::format("{:.0f}", aux.tailored));
+    publish(ctx, "fft.aux.ours", fmt::format("{:.0f}", aux.ours));
     ImGui::EndTable();
   }
   if (p.dims >= 2) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("The same in 2D: 3×3 tiles, each reading its L×L window (white) and keeping its S×S centre; "
                         "tiles pair up in raster order as re and im.");
+    ImGui::PopTextWrapPos();
     draw_tailoring_2d(p, ImGui::GetContentRegionAvail());
   }
 }
@@ -527,7 +585,7 @@ void draw_fft_window(ViewContext& ctx) {
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("fft_pages")) {
     if (begin_view_page(ctx, kView, "tailoring", "Split, fuse, stitch", page)) {
-      draw_tailoring(mem.plan);
+      draw_tailoring(ctx, mem.plan);
       ImGui::EndTabItem();
     }
     if (begin_view_page(ctx, kView, "crt", "CRT index map", page)) {

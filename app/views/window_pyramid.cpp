@@ -11,6 +11,7 @@
 #include "app/widgets/matrix_widget.hpp"
 #include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
+#include "core/convstencil/convstencil_method.hpp"
 #include "core/lorastencil/lorastencil_plan.hpp"
 #include "kernels/registry.hpp"
 
@@ -46,6 +47,12 @@ struct PyramidFigure {
   double svd_mma_per_point = 0;      // the SVD forced, its cost model
   std::string fusion_rule;
   int fused_steps = 1;
+  // The small numbers the paper argues with (Sec. III-B, III-D, IV-A), for this stencil from the plans: LoRAStencil's
+  // and ConvStencil's cost models at one base step (input loads and MMAs per point), and the X operand against
+  // the window it holds at T = 1 and at the fused depth.
+  bool conv_known = false;
+  double lora_input = 0, conv_input = 0, lora_mma = 0, conv_mma = 0;
+  int x1_values = 0, window1_values = 0, xt_values = 0, windowt_values = 0; // per fragment tile, T = 1 and fused
 };
 
 struct PyramidMemory {
@@ -81,6 +88,22 @@ PyramidFigure build_figure(const Stencil& s, int plane) {
     const LoraStencilPlan fused = descriptor_plan(s, 0); // what the cost model would fuse
     f.fused_steps = fused.fused_steps;
     f.fusion_rule = fused.fusion_rule;
+    f.lora_input = plan.cost.input_loads_per_point;
+    f.lora_mma = plan.cost.mma_per_point;
+    for (const DescriptorPtr& d : method_list())
+      if (d->id == "convstencil") try {
+          const PlanPtr conv = d->plan(s, PlanRequest{Backend::Emulate, 1});
+          f.conv_input = conv->cost.input_loads_per_point;
+          f.conv_mma = conv->cost.mma_per_point;
+          f.conv_known = f.conv_input > 0 && f.conv_mma > 0;
+        } catch (const InputError&) { // ConvStencil cannot take it: no comparison
+        }
+    if (s.dims >= 2) {
+      f.x1_values = plan.tile.x_rows * plan.tile.x_cols;
+      f.window1_values = plan.tile.window_rows * plan.tile.window_cols;
+      f.xt_values = fused.tile.x_rows * fused.tile.x_cols;
+      f.windowt_values = fused.tile.window_rows * fused.tile.window_cols;
+    }
     if (s.dims == 1) {
       f.line = plan.line;
       return f;
@@ -406,6 +429,80 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   }
 }
 
+// The paper's small numbers beside ours, for this stencil: the loads RDG eliminates against ConvStencil (Eq. 14:
+// 69.23% at h = 3, 76.19% at h = 4), the MMAs it pays for them (Eq. 16 / Eq. 13: 36/26 at h = 3) and the fragment
+// waste temporal fusion removes (Fig. 7: 96/156 = 61.54% fusing Box-2D9P three times).
+void draw_paper_numbers(ViewContext& ctx, const PyramidFigure& f) {
+  const int h = f.stencil.radius;
+  if (!ImGui::BeginTable("paper_numbers", 4, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("per point, base step", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  ImGui::TableSetupColumn("ours (the plans)", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn(fmt::format("paper, h = {}", h).c_str(), ImGuiTableColumnFlags_WidthStretch, 0.9f);
+  ImGui::TableSetupColumn("paper quotes", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+  ImGui::TableHeadersRow();
+  // One line per cell where the window is wide enough; the why in the row's tooltip.
+  auto cell = [](const std::string& text, bool dim = false) {
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0.0f);
+    if (dim)
+      ImGui::TextDisabled("%s", text.c_str());
+    else
+      ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  };
+  auto why = [](const char* text) { // on the row's name, the item just drawn
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ui_px(480.0f));
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  };
+  if (f.conv_known && h >= 1) {
+    const double eliminated = 1.0 - f.lora_input / f.conv_input;
+    const double paper_ratio = lorastencil_eq14_ratio(h);
+    const LoraPaperCounts paper = lorastencil_paper_counts(h, 16 * (h + 1) * 8, 8); // a, b: whole ConvStencil tiles
+    const double mma_ratio = f.lora_mma / f.conv_mma, paper_mma_ratio = paper.lorastencil_mma / paper.convstencil_mma;
+    ImGui::TableNextRow();
+    cell("loads cut vs ConvStencil");
+    why("RDG reads the window X once per tile and every rank-1 term reuses it; ConvStencil loads an input fragment "
+          "per MMA. Ours: input values each method's cost model loads per point (the plans' real windows, padded to "
+          "the fragment grid, and the apex's CUDA-core read); the paper: 1 - 1/(ceil((2h+1)^2/4)/(h+1)).");
+    cell(fmt::format("{:.2f}% ({:.4g} vs {:.4g} loads)", 100.0 * eliminated, f.lora_input, f.conv_input));
+    cell(fmt::format("{:.2f}% (Eq. 14)", 100.0 * (1.0 - 1.0 / paper_ratio)));
+    cell("69.23% (h=3), 76.19% (h=4)", true);
+    ImGui::TableNextRow();
+    cell("MMAs vs ConvStencil");
+    why("The MMAs LoRAStencil pays for its reuse. Ours trims each rank-1 term to its own non-zeros and counts the "
+          "terms this W needs; Eq. 16 assumes h full-size terms.");
+    cell(fmt::format("{:.3g}× ({:.4g} vs {:.4g})", mma_ratio, f.lora_mma, f.conv_mma));
+    cell(fmt::format("{:.4g}× (Eq. 16 / 13)", paper_mma_ratio));
+    cell("36/26 ≈ 1.38 (h = 3)", true);
+    publish(ctx, "pyramid.loads_eliminated", fmt::format("{:.2f}", 100.0 * eliminated));
+    publish(ctx, "pyramid.loads_eliminated.paper", fmt::format("{:.2f}", 100.0 * (1.0 - 1.0 / paper_ratio)));
+    publish(ctx, "pyramid.mma_ratio", fmt::format("{:.3g}", mma_ratio));
+    publish(ctx, "pyramid.mma_ratio.paper", fmt::format("{:.4g}", paper_mma_ratio));
+  }
+  const int waste1 = f.x1_values - f.window1_values, waste_t = f.xt_values - f.windowt_values;
+  ImGui::TableNextRow();
+  cell("X waste cut by fusion");
+  why("The X operand is the window padded to the fragment grid; a wider fused kernel fills more of it. Ours: the "
+        "padding of the plans' X at T = 1 and at the cost model's depth (X padded only as far as the fragments need); "
+        "the paper: Box-2D9P's 10x10 window in a 16x16 X, fused three times into Box-2D49P's 14x14.");
+  if (f.fused_steps > 1 && waste1 > 0) {
+    const double saved = static_cast<double>(waste1 - waste_t) / waste1;
+    cell(fmt::format("{:.2f}% ({} → {}, T = {})", 100.0 * saved, waste1, waste_t, f.fused_steps));
+    publish(ctx, "pyramid.fusion_waste_saved", fmt::format("{:.2f}", 100.0 * saved));
+  } else {
+    cell(fmt::format("none (unfused, T = {})", f.fused_steps));
+    publish(ctx, "pyramid.fusion_waste_saved", "unfused");
+  }
+  cell("X 16×16", true);
+  cell("Fig. 7: 96/156 = 61.54%", true);
+  ImGui::EndTable();
+}
+
 // Y = U·X·V for one tensor-core term on the 8x8 output tile: the bands, the input window and V's butterfly rows.
 void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   const PyramidFigure& f = mem.figure;
@@ -439,7 +536,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   // U, X at half size, V and V' side by side; V is the tallest (x_cols rows).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fit_w = std::floor((avail.x - ui_px(120.0f)) / (static_cast<float>(g.x_rows + 2 * g.tile_cols + 1) + 0.5f * g.x_cols));
-  const float fit_h = std::floor((avail.y - 5.0f * ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.x_cols + 1));
+  const float fit_h = std::floor((avail.y - 12.0f * ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.x_cols + 1));
   const float fit = std::min(fit_w, fit_h);
   std::vector<const std::vector<double>*> all{&band.u_band, &band.v_band};
   const float three = widest_number(all, 3);
@@ -504,9 +601,9 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
                        perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(r)]);
   };
   draw_matrix(vs);
-  ImGui::TextWrapped("V' is V with its rows permuted like T's columns arrive in the accumulator registers (Eq. 17): "
-                     "T'·V' = T·V, and the C fragments of U·X serve as A fragments of T'·V' without a shuffle. The "
-                     "Fragments view animates it.");
+  ImGui::TextWrapped("V' = V in the order T's columns reach the C registers (Eq. 17): T'·V' = T·V, no shuffle.");
+  ImGui::Separator();
+  draw_paper_numbers(ctx, f);
   publish(ctx, "pyramid.U", fact_numbers(band.u_band));
 }
 

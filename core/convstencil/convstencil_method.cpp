@@ -48,6 +48,8 @@ CostReport convstencil_cost(const ConvStencilPlan& p) {
   c.cuda_core_flops_per_point = 0;
   const double fragments = p.fragment_loads_per_tile_row() / outputs; // per point per pass
   c.shared_bytes_per_point = fragments * kFragmentBytes / T;
+  c.input_loads_per_point = fragments * 32 / T; // 32 input values per A or B fragment
+  c.parameter_loads_per_point = c.mma_per_point * 4 * 8; // one 4 x 8 kernel-matrix chunk per MMA
   const double block_out = static_cast<double>(p.block_segments) * p.segment;
   const double block_in = (block_out + 2 * R) * (p.block_rows + 2 * Ry);
   c.global_bytes_per_point = 8.0 * (block_in / (block_out * p.block_rows) + 1.0) / T;

@@ -389,6 +389,9 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
   }
   c.mma_per_point = mma_per_tile / points / steps;
   c.shared_bytes_per_point = kBytesPerValue * shared_values_per_tile / points / steps;
+  c.input_loads_per_point = shared_values_per_tile / points / steps;
+  // Every MMA takes one weight operand: U as A of U·X, V' (or V) as B of T'·V' (X·V); m8n8k4: 32 values either way.
+  c.parameter_loads_per_point = c.mma_per_point * info.m * info.k;
   c.global_bytes_per_point = kBytesPerValue * (halo_read_factor(s.dims, radius) + 1.0) / steps;
   c.fragment_zero_fraction = zeros.slots > 0 ? zeros.zeros / zeros.slots : 0.0;
   c.useful_flops_per_point = 2.0 * s.nonzero_count();

@@ -41,6 +41,8 @@ CostReport spider_cost(const SpiderPlan& plan) {
   c.useful_flops_per_point = 2.0 * plan.nonzero_weights;
   c.executed_flops_per_point = 2.0 * counts.macs;
   c.shared_bytes_per_point = counts.input * kHalfBytes;
+  c.input_loads_per_point = counts.input;
+  c.parameter_loads_per_point = counts.parameter;
 
   // A block reads its outputs plus the halo once and writes its outputs once; the A fragments and metadata
   // registers come from global memory once per block (they stay in registers, §3.3.1).

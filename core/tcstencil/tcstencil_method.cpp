@@ -58,6 +58,9 @@ CostReport tcstencil_cost(const TCStencilPlan& plan) {
   c.useful_flops_per_point = 2.0 * s.nonzero_count();
   c.global_bytes_per_point = bytes * (static_cast<double>(input_cells_per_tile(plan)) / points + 1.0);
   c.shared_bytes_per_point = bytes * (static_cast<double>(plan.matrices.size()) * points + fma) / points;
+  c.input_loads_per_point = c.shared_bytes_per_point / bytes;
+  // Each MMA takes one parameter-matrix block as A (left) or B (right): m x k = k x n values for its square shapes.
+  c.parameter_loads_per_point = c.mma_per_point * info.m * info.k;
   // A left matrix is the A operand of each of the nt column blocks, a right one the B operand of each of the mt
   // row blocks; the input tile is the other operand, taken as non-zero data.
   double fed = 0, zeros = 0;
