@@ -23,8 +23,8 @@ struct Taps {
   const std::ptrdiff_t* offset = nullptr;
   const double* weight = nullptr;
   int count = 0;
-  // With `prefetch`, the row kernel asks for the lines at in + prefetch_offset a few KiB ahead into L2: the
-  // largest offset, whose row or plane the step reads from memory for the first time.
+  // With `prefetch`, the row kernel asks for the lines at in + prefetch_offset, prefetch_ahead doubles ahead, into
+  // L2: the largest offset, whose row or plane the step reads from memory for the first time.
   bool prefetch = false;
   std::ptrdiff_t prefetch_offset = 0;
   std::ptrdiff_t prefetch_ahead = 1024;
@@ -36,6 +36,12 @@ struct Rows {
   const double* in = nullptr;
   std::int64_t n = 0, count = 1;
   std::ptrdiff_t stride = 0;
+  // For the prefetch (Taps::prefetch): with `whole_rows` the rows fill their stride (a grid's full rows: only
+  // halo and padding lie between them), so the prefetch covers those lines too, as one run of count * stride
+  // doubles. That run continues past the last row at in + next (the caller's next rows: a 3D sweep's next plane or
+  // next block); next < 0: right after the last row.
+  bool whole_rows = false;
+  std::ptrdiff_t next = -1;
 };
 
 struct Set {

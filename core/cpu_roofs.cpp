@@ -38,20 +38,25 @@ CpuRoofs measure_cpu_roofs(const CpuRoofOptions& options) {
   const auto go_on = [&] { return !options.keep_going || options.keep_going(); };
 
   // Copy: each thread its own slice, touched first by that thread; the best of a few repeats (a roof measured
-  // while something else had the cores would sit under the stencils measured later).
+  // while something else had the cores would sit under the stencils measured later). The two arrays lie half a
+  // 4 KiB page apart (mod 4 KiB), as a tuned copy places them: with source and destination at the same offset in
+  // their pages the loads wait on the stores' addresses (4 KiB aliasing) and the copy moves a sixth less.
   const std::int64_t n = std::max<std::int64_t>(std::int64_t{8} << 20, cpu_llc_bytes() / 2); // 4 x LLC bytes
   r.copy_bytes = static_cast<double>(n) * sizeof(double);
   check_host_memory(static_cast<std::uint64_t>(n) * 2 * sizeof(double), "the CPU copy probe");
-  cpu_kernels::DoubleBuffer src = cpu_kernels::allocate_doubles(static_cast<std::size_t>(n)),
-                           dst = cpu_kernels::allocate_doubles(static_cast<std::size_t>(n));
+  constexpr std::int64_t kApart = 256; // doubles: 2 KiB
+  cpu_kernels::DoubleBuffer src_buffer = cpu_kernels::allocate_doubles(static_cast<std::size_t>(n)),
+                           dst_buffer = cpu_kernels::allocate_doubles(static_cast<std::size_t>(n + kApart));
+  double* src = src_buffer.get();
+  double* dst = dst_buffer.get() + kApart;
   const int threads = r.threads;
   const auto slice = [n](int t, int of) { return n * t / of / 8 * 8; };
 #pragma omp parallel num_threads(threads)
   {
     const int team = omp_get_num_threads(), me = omp_get_thread_num();
     const std::int64_t a = slice(me, team), b = me + 1 == team ? n : slice(me + 1, team);
-    std::fill(src.get() + a, src.get() + b, 1.0);
-    std::fill(dst.get() + a, dst.get() + b, 0.0);
+    std::fill(src + a, src + b, 1.0);
+    std::fill(dst + a, dst + b, 0.0);
   }
   for (int rep = 0; rep < options.copy_repeats && go_on(); ++rep) {
     const auto t0 = clock::now();
@@ -59,7 +64,7 @@ CpuRoofs measure_cpu_roofs(const CpuRoofOptions& options) {
     {
       const int team = omp_get_num_threads(), me = omp_get_thread_num();
       const std::int64_t a = slice(me, team), b = me + 1 == team ? n : slice(me + 1, team);
-      k.copy(dst.get() + a, src.get() + a, b - a, true);
+      k.copy(dst + a, src + a, b - a, true);
       cpu_kernels::store_fence();
     }
     const double s = std::chrono::duration<double>(clock::now() - t0).count();
