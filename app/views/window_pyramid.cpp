@@ -344,7 +344,21 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("singular values %s", sigmas.c_str());
   ImGui::PopTextWrapPos();
-  ImGui::TextWrapped("%s", d.reason.c_str());
+  // Where the pyramid stands in its way, the orange line below says why in short: the plan's long reason then goes
+  // to a tooltip, leaving the window's height to the levels.
+  if (f.pyramid_obstacle.empty()) {
+    ImGui::TextWrapped("%s", d.reason.c_str());
+  } else {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ui_px(520.0f));
+      ImGui::TextUnformatted(d.reason.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
   draw_cost_lines(f);
   ImGui::Separator();
   if (d.terms.empty()) {
@@ -411,16 +425,22 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   float levels_w = avail.x;
   if (probe.letters) {
     probe = cell_for(0.6f * avail.x);
+    // The cells, the operators and the gaps between the five parts of a level (u sits a few pixels off C).
     levels_w = std::min(avail.x, std::ceil(probe.cell * static_cast<float>(3 * side + 1) + operators + style.ScrollbarSize +
-                                           ui_px(8.0f)));
+                                           6.0f * style.ItemSpacing.x + 2.0f * probe.cell + ui_px(16.0f)));
   }
   const float cell = probe.cell; // what the widget draws: u, v and C line up with it
-  ImGui::BeginChild("levels", ImVec2(levels_w, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  // One level always gets the height it needs: where the window has less left, the window scrolls instead of the
+  // level hiding in a sliver.
+  const float level_h = 2.0f * title_h + cell * static_cast<float>(std::max(side, d.terms[first].size + 1)) +
+                        3.0f * style.ItemSpacing.y + style.ScrollbarSize;
+  const float levels_h = mem.level == 0 ? 0.0f : std::max(ImGui::GetContentRegionAvail().y, level_h);
+  ImGui::BeginChild("levels", ImVec2(levels_w, levels_h), false, ImGuiWindowFlags_HorizontalScrollbar);
   for (std::size_t i = first; i < last; ++i) draw_level(d, i, palette, cell, digits);
   ImGui::EndChild();
   if (probe.letters) {
     ImGui::SameLine();
-    ImGui::BeginChild("legend", ImVec2(0, 0));
+    ImGui::BeginChild("legend", ImVec2(0, levels_h));
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Letters name the values (equal letter, equal value):");
     ImGui::PopTextWrapPos();
@@ -587,7 +607,6 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   v.palette = &palette, v.cell = cell, v.digits = digits;
   v.row_group = g.k;
   draw_matrix(v);
-  ImGui::SameLine(0, ui_px(24.0f));
 
   MatrixPicture vs = v;
   vs.id = "Vswapped";
@@ -600,6 +619,10 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     return fmt::format("row {} of V': row {} of V (T's column {} arrives here from the C registers)", r,
                        perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(r)]);
   };
+  // Beside V where it fits, else on the next line (a projector's narrow window in lecture mode).
+  ImGui::SameLine(0, ui_px(24.0f));
+  if (ImGui::GetCursorScreenPos().x + measure_matrix(vs).size.x > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::NewLine();
   draw_matrix(vs);
   ImGui::TextWrapped("V' = V in the order T's columns reach the C registers (Eq. 17): T'·V' = T·V, no shuffle.");
   ImGui::Separator();
@@ -666,8 +689,12 @@ void draw_pyramid_window(ViewContext& ctx) {
   }
   publish_figure(ctx, f);
   if (f.fused_steps > 1)
+  {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("(the cost model would fuse %d steps and decompose W^%d; shown: the base stencil's W)",
                         f.fused_steps, f.fused_steps);
+    ImGui::PopTextWrapPos();
+  }
 
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("pyramid_pages")) {

@@ -153,16 +153,25 @@ Table2 build_table(const Stencil& s) {
   return t;
 }
 
-void cell_number(std::optional<double> v, bool highlight = false) {
+// "paper / ours" in one cell, ours in yellow where it differs from the paper by more than 1%.
+void cell_pair(std::optional<double> paper, std::optional<double> ours) {
   ImGui::TableNextColumn();
-  if (!v) {
+  if (paper)
+    ImGui::Text("%.4g", *paper);
+  else
+    ImGui::TextDisabled("-");
+  ImGui::SameLine(0, 0);
+  ImGui::TextDisabled(" / ");
+  ImGui::SameLine(0, 0);
+  if (!ours) {
     ImGui::TextDisabled("-");
     return;
   }
-  if (highlight)
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%.4g", *v);
+  const bool differs = paper && std::abs(*ours - *paper) > 0.01 * std::max(std::abs(*paper), 1e-9);
+  if (differs)
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%.4g", *ours);
   else
-    ImGui::Text("%.4g", *v);
+    ImGui::Text("%.4g", *ours);
 }
 
 } // namespace
@@ -187,14 +196,14 @@ void draw_table2_window(ViewContext& ctx) {
   ImGui::PopTextWrapPos();
   publish(ctx, "table2.paper_is_table2", t.paper_is_table2 ? "yes" : "no");
 
-  const float number_w = ImGui::CalcTextSize("000.000").x + ui_px(8.0f);
+  const float number_w = ImGui::CalcTextSize("286.7 / 117.2").x + ui_px(8.0f);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollY;
   // Fixed columns (stable layout between frames); the note column takes the rest and wraps.
-  if (ImGui::BeginTable("table2", 8, flags, ImVec2(0, 0))) {
-    ImGui::TableSetupScrollFreeze(1, 2);
-    ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("LoRAStencil ").x);
-    for (const char* h : {"MACs paper", "MACs ours", "input paper", "input ours", "param. paper", "param. ours"})
+  if (ImGui::BeginTable("table2", 5, flags, ImVec2(0, 0))) {
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Lower Bound ").x);
+    for (const char* h : {"MACs: paper / ours", "input: paper / ours", "param.: paper / ours"})
       ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthFixed, std::max(number_w, ImGui::CalcTextSize(h).x));
     ImGui::TableSetupColumn("why ours differs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
@@ -203,19 +212,13 @@ void draw_table2_window(ViewContext& ctx) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(row.method.c_str());
       const std::string key = "table2." + (row.id.empty() ? std::string("lower_bound") : row.id);
-      auto differs = [&](double ours, std::optional<double> paper) {
-        return paper && row.ours_known && std::abs(ours - *paper) > 0.01 * std::max(std::abs(*paper), 1e-9);
-      };
       const std::optional<double> pm = row.paper ? std::optional<double>(row.paper->computation_tabulated) : std::nullopt;
       const std::optional<double> pi = row.paper ? std::optional<double>(row.paper->input) : std::nullopt;
       const std::optional<double> pp = row.paper ? std::optional<double>(row.paper->parameter) : std::nullopt;
       auto ours = [&](double v) { return row.ours_known ? std::optional<double>(v) : std::nullopt; };
-      cell_number(pm);
-      cell_number(ours(row.macs), differs(row.macs, pm));
-      cell_number(pi);
-      cell_number(ours(row.input), differs(row.input, pi));
-      cell_number(pp);
-      cell_number(ours(row.parameter), differs(row.parameter, pp));
+      cell_pair(pm, ours(row.macs));
+      cell_pair(pi, ours(row.input));
+      cell_pair(pp, ours(row.parameter));
       ImGui::TableNextColumn();
       ImGui::PushTextWrapPos(0.0f);
       if (!row.unsupported.empty())
