@@ -647,6 +647,7 @@ void draw_line_gather(const PyramidFigure& f) {
   v.palette = &palette;
   v.row_group = l.k;
   v.max_width = ImGui::GetContentRegionAvail().x;
+  v.max_height = ImGui::GetContentRegionAvail().y; // all 12 rows in the window (the widget keeps cells readable)
   draw_matrix(v);
 }
 
