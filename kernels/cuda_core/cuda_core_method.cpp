@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/streaming_model.hpp"
+#include "core/temporal_blocking_model.hpp"
 #include "kernels/registry.hpp"
 
 #if defined(SE_HAVE_CUDA)
@@ -15,11 +16,6 @@
 
 namespace se {
 namespace {
-
-// cuda-core-tb aims for 4 steps per launch in 1D/2D and 2 in 3D, where the recomputed halo of a 3D tile grows
-// fastest (fewer where shared memory is short).
-constexpr int kTemporalBlockSteps = 4;
-constexpr int kTemporalBlockSteps3D = 2;
 
 std::string id_of(Precision storage) {
   return storage == Precision::FP64 ? "cuda-core" : fmt::format("cuda-core-{}", to_string(storage));
@@ -58,30 +54,52 @@ DescriptorPtr cuda_core_descriptor(Precision storage) {
   return d;
 }
 
-DescriptorPtr cuda_core_tb_descriptor() {
-  auto d = gpu_only("cuda-core-tb", Precision::FP64,
-                    "CUDA cores, FP64, temporally blocked: up to 4 steps per launch in shared memory (2 in 3D)");
-  d->plan = [](const Stencil& s, const PlanRequest& request) {
-    int T = request.fused_steps > 0 ? request.fused_steps : (s.dims == 3 ? kTemporalBlockSteps3D : kTemporalBlockSteps);
+DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
+  const bool fp64 = storage == Precision::FP64;
+  const std::string id = fp64 ? "cuda-core-tb" : "cuda-core-tb-fp32";
+  auto d = gpu_only(id, storage,
+                    fmt::format("CUDA cores, {}, temporally blocked: 1D warps in registers, 2D rows streamed through a "
+                                "pipeline of T stages (T from a model of registers and rates), 3D overlapped tiles",
+                                to_string(storage)));
+  d->plan = [id, storage](const Stencil& s, const PlanRequest& request) {
+    const int bytes = storage == Precision::FP64 ? 8 : 4;
+    const int model = tb::model_steps(s.dims, s.radius, s.dims == 2 && s.is_star(), bytes);
+    const int cap = s.dims == 3 ? model : tb::capacity_steps(s.dims, s.radius, bytes);
+    int T = request.fused_steps > 0 ? std::min(request.fused_steps, cap) : model;
 #if defined(SE_HAVE_CUDA)
-    // Fewer steps where a tile with its T r halo does not fit this GPU's shared memory.
+    // 3D: fewer steps where a tile with its T r halo does not fit this GPU's shared memory.
     if (request.target == Backend::GPU && gpu_unavailable_reason().empty()) {
-      const int fits = cuda_core_tb_fused_steps(s, T);
+      const int fits = cuda_core_tb_fused_steps(s, storage, T);
       if (fits == 0)
-        throw InputError(fmt::format("cuda-core-tb: a {}D tile of radius {} does not fit in this GPU's shared memory; "
-                                     "use cuda-core", s.dims, s.radius));
+        throw InputError(fmt::format("{}: a {}D tile of radius {} does not fit in this GPU's shared memory; use "
+                                     "cuda-core",
+                                     id, s.dims, s.radius));
       T = fits;
     }
 #endif
-    return streaming_plan("cuda-core-tb", s, request, Precision::FP64, T,
-                          fmt::format("{} steps per launch on overlapped tiles in shared memory, the halo recomputed",
-                                      T));
+    std::string why;
+    if (s.dims == 3) why = "overlapped 3D tiles in shared memory, the halo recomputed, taps read from memory";
+    else if (request.fused_steps > cap)
+      why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
+    else if (request.fused_steps > 0) why = "as asked";
+    else {
+      const double mem = tb::memory_clocks(bytes) / T,
+                   chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), s.dims == 2 && s.is_star(), bytes);
+      why = mem <= 0.8 * chip
+                ? fmt::format("the model's depth: device traffic per step ({:.3f} clk/point) under 80% of the on-chip "
+                              "time per step ({:.3f} clk/point), at most {}",
+                              mem, chip, cap)
+                : fmt::format("the kernel's capacity (registers, recomputed halo): device traffic per step still {:.3f} "
+                              "clk/point against {:.3f} on chip",
+                              mem, chip);
+    }
+    return streaming_plan(id, s, request, storage, T, fmt::format("{} steps per launch ({})", T, why));
   };
   GpuKernel k;
   k.unavailable_reason = gpu_unavailable_reason;
 #if defined(SE_HAVE_CUDA)
-  k.make_stepper = [](const MethodPlan& p, const Extent& e, const Boundary& b) {
-    return make_cuda_core_tb_stepper(p.stencil, e, b, p.fused_steps);
+  k.make_stepper = [storage](const MethodPlan& p, const Extent& e, const Boundary& b) {
+    return make_cuda_core_tb_stepper(storage, p.stencil, e, b, p.fused_steps);
   };
 #endif
   d->gpu = std::make_shared<GpuKernel>(std::move(k));

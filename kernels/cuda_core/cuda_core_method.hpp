@@ -7,7 +7,8 @@ namespace se {
 
 // "cuda-core" (FP64), "cuda-core-fp32", "cuda-core-fp16" (FP16 storage, FP32 arithmetic): one launch per step.
 DescriptorPtr cuda_core_descriptor(Precision storage);
-// "cuda-core-tb": FP64, temporally blocked, up to 4 steps per launch (2 in 3D), fewer where shared memory is short.
-DescriptorPtr cuda_core_tb_descriptor();
+// "cuda-core-tb" (FP64) and "cuda-core-tb-fp32": temporally blocked, the steps per launch from
+// core/temporal_blocking_model.hpp's model (any smaller depth on request).
+DescriptorPtr cuda_core_tb_descriptor(Precision storage = Precision::FP64);
 
 } // namespace se

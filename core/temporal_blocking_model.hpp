@@ -1,0 +1,70 @@
+// cuda-core-tb's shape: how many base steps one launch fuses, from a model of the kernel's registers, its
+// recomputed halo and the GPU's rates. Header-only and constexpr: the CUDA kernels size their register queues
+// from the same numbers core's plan prints, so the two cannot drift apart.
+//
+// The kernels (kernels/cuda_core/tb_1d.cu, tb_2d.cuh):
+// - 1D: a warp owns 32 x kPoints1D consecutive points in registers (kPoints1D per lane), exchanges its R edge
+//   values with the neighbouring lanes by shuffles each step, and writes the centre 32 x kPoints1D - 2A after T
+//   steps (A = T R rounded up to a 16-byte chunk). No shared memory, no barrier.
+// - 2D: a block of kThreads2D threads owns a kThreads2D-column strip (one column per thread, the outer A columns
+//   recomputed halo) and streams it along y. T stages run as a pipeline: stage t consumes the row stage t - 1
+//   produced in the previous iteration, neighbours along x come from a shared-memory row, neighbours along y from
+//   a register queue of 2R + 1 partial sums. One barrier per row.
+// Per point and base step the 2D kernel spends: 2R shared loads and one shared store, and (box) (2R+1)^2 or (star)
+// 4R+1 FMAs; the 1D kernel 2R+1 FMAs. Device memory: one read and one write per point per launch.
+#pragma once
+#include <algorithm>
+
+namespace se::tb {
+
+constexpr int kThreads2D = 256;
+constexpr int kPoints1D = 16;     // points per lane
+constexpr int kMaxSteps1D = 16;   // the 1D kernel's steps per launch (a run-time loop: no register cost)
+constexpr int kMaxSteps2D = 8;    // the 2D kernel's register queues are sized for at most this many stages
+constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
+
+// Per SM and clock, H200 (132 SMs at the 1.755 GHz the suite's runs hold): device memory 4.26 TB/s = 18.4 bytes,
+// 64 FP64 or 128 FP32 FMAs, 128 bytes of shared memory.
+constexpr double kMemBytesPerClk = 18.4;
+constexpr double kFmaPerClk(int value_bytes) { return value_bytes == 8 ? 64.0 : 128.0; }
+constexpr double kSharedBytesPerClk = 128.0;
+
+constexpr int chunk_elements(int value_bytes) { return 16 / value_bytes; }
+constexpr int round_up(int v, int a) { return (v + a - 1) / a * a; }
+// Columns (1D: points) of recomputed halo on each side of a tile fusing `steps` steps.
+constexpr int halo_columns(int steps, int radius, int value_bytes) {
+  return round_up(steps * radius, chunk_elements(value_bytes));
+}
+
+// Clocks per SM that one point and base step costs on chip, and per point and launch in device memory.
+constexpr double onchip_clocks(int dims, int radius, bool star, int value_bytes) {
+  const double side = 2 * radius + 1;
+  if (dims == 1) return side / kFmaPerClk(value_bytes);
+  const double fma = star ? 4 * radius + 1 : side * side;
+  // 2R shared loads and one store per point (the centre stays in a register); a warp's access moves 32 values.
+  const double shared = (2 * radius + 1) * 32.0 * value_bytes / kSharedBytesPerClk / 32.0;
+  return std::max(fma / kFmaPerClk(value_bytes), shared);
+}
+constexpr double memory_clocks(int value_bytes) { return 2.0 * value_bytes / kMemBytesPerClk; }
+
+// The largest depth the kernel's capacity allows.
+constexpr int capacity_steps(int dims, int radius, int value_bytes) {
+  const int r = std::max(1, radius);
+  if (dims == 1) return std::max(1, std::min(kMaxSteps1D, 32 * kPoints1D / 4 / (2 * r))); // halo <= 1/4 of a warp
+  const int registers = kQueueRegisters / ((2 * r + 1) * (value_bytes / 4 > 0 ? value_bytes / 4 : 1));
+  const int waste = kThreads2D / 4 / (2 * r); // halo columns <= 1/4 of the strip
+  return std::max(1, std::min({kMaxSteps2D, registers, waste}));
+}
+
+// The depth the model picks: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
+// the on-chip time per step, within capacity. 3D runs the generic shared-memory kernel at 2 steps.
+constexpr int model_steps(int dims, int radius, bool star, int value_bytes) {
+  if (dims == 3) return 2;
+  const int cap = capacity_steps(dims, radius, value_bytes);
+  const double ratio = memory_clocks(value_bytes) / onchip_clocks(dims, std::max(1, radius), star, value_bytes);
+  int t = 1;
+  while (t < cap && ratio / t > 0.8) ++t;
+  return t;
+}
+
+} // namespace se::tb

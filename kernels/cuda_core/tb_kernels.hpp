@@ -1,0 +1,29 @@
+// Launchers of cuda-core-tb's streaming temporal-blocking kernels (core/temporal_blocking_model.hpp describes
+// them and picks their depth). Each advances `steps` base steps (1 <= steps <= the model's capacity for the
+// radius) from `in` to `out`, both in layout L whose halo is at least halo_columns(capacity, radius).
+#pragma once
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/padded_layout.hpp"
+
+namespace se {
+
+struct TbLaunch {
+  int radius = 1;
+  bool star = false;        // 2D: non-zero weights on the axes only (the kernel skips the off-axis taps)
+  bool periodic = false;
+  double boundary = 0.0;    // the Dirichlet value points outside the grid keep at every intermediate step
+  int steps = 1;
+  int sm_count = 132;       // the grid is sized to fill the device in whole waves
+};
+
+template <typename S>
+void launch_tb_1d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+                  cudaStream_t stream);
+template <typename S>
+void launch_tb_2d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+                  cudaStream_t stream);
+
+} // namespace se
