@@ -229,8 +229,8 @@ void ExplorerApp::save_state_now() const {
   if (state_dir_) save_state(*state_dir_, state_);
 }
 
-void ExplorerApp::start_lecture_tour() {
-  lecture_.large_fonts = true;
+void ExplorerApp::start_lecture_tour(bool large_fonts) {
+  lecture_.large_fonts = large_fonts;
   go_to_lecture_step(layout_, lecture_, 0);
 }
 

@@ -62,7 +62,7 @@ public:
   const ViewFacts& view_facts() const { return facts_; }
   ViewLayout& layout() { return layout_; }
   LectureMode& lecture() { return lecture_; }
-  void start_lecture_tour(); // large fonts, step 1 of the tour
+  void start_lecture_tour(bool large_fonts = true); // step 1 of the tour, with the lecture's larger fonts or not
   const Simulation& simulation() const { return simulation_; }
   Platform& platform() { return platform_; }
   const EnvironmentInfo& environment() const { return environment_; }

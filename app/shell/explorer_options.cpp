@@ -51,9 +51,10 @@ float parse_scale(const std::string& text) {
 }
 
 // The scripted tour as numbered PNGs: frame_0001.png, ... in `dir`, with tour.ffconcat saying how long a video
-// shows each. Returns the frames written.
-std::vector<RecordedFrame> record_tour(ExplorerApp& app, const std::filesystem::path& dir) {
-  app.start_lecture_tour();
+// shows each. Returns the frames written. The fonts are the lecture's larger ones with --lecture and the normal
+// ones without, so a recording shows what that mode shows on screen (the tour itself runs either way).
+std::vector<RecordedFrame> record_tour(ExplorerApp& app, const std::filesystem::path& dir, bool large_fonts) {
+  app.start_lecture_tour(large_fonts);
   const std::vector<LectureStep> steps = lecture_steps();
   std::vector<RecordedFrame> written;
   RgbaImage shot;
@@ -142,7 +143,7 @@ int run(const CommandLine& cl) {
   if (!cl.record_video.empty()) {
     const bool keep_frames = !record_dir.empty();
     if (!keep_frames) record_dir = temporary_frames_folder();
-    const std::vector<RecordedFrame> frames = record_tour(app, record_dir);
+    const std::vector<RecordedFrame> frames = record_tour(app, record_dir, cl.lecture);
     ffmpeg = ffmpeg_command(record_dir / "tour.ffconcat", cl.record_video);
     std::cerr << fmt::format("stencil-explorer: recorded {} lecture frames; running {}\n", frames.size(), shell_line(ffmpeg));
     const int code = run_program(ffmpeg);
@@ -159,9 +160,10 @@ int run(const CommandLine& cl) {
     return 0;
   }
   if (!record_dir.empty()) {
-    const std::vector<RecordedFrame> frames = record_tour(app, record_dir);
-    std::cerr << fmt::format("stencil-explorer: wrote {} lecture frames to {} ({}x{}, {})\n", frames.size(),
-                             record_dir.string(), platform->width(), platform->height(), platform->description());
+    const std::vector<RecordedFrame> frames = record_tour(app, record_dir, cl.lecture);
+    std::cerr << fmt::format("stencil-explorer: wrote {} lecture frames to {} ({}x{}, {}, {})\n", frames.size(),
+                             record_dir.string(), platform->width(), platform->height(), platform->description(),
+                             cl.lecture ? "lecture fonts" : "normal fonts; --lecture records the larger ones");
     std::cerr << "stencil-explorer: to make a video of them: "
               << shell_line(ffmpeg_command(record_dir / "tour.ffconcat", "tour.mp4")) << "\n";
     return 0;
@@ -200,9 +202,10 @@ int run_explorer(int argc, char** argv) {
   cli.add_flag("--lecture", cl.lecture, "lecture mode: larger fonts and the guided tour (PageDown / PageUp)");
   cli.add_option("--record", cl.record,
                  "with --headless: write the lecture tour as numbered PNGs into this folder (and print the ffmpeg "
-                 "command that makes a video of them)");
+                 "command that makes a video of them); add --lecture for the lecture's larger fonts");
   cli.add_option("--record-video", cl.record_video,
-                 "with --headless: record the lecture tour into this video (.mp4, .mkv, .mov, .webm) with ffmpeg");
+                 "with --headless: record the lecture tour into this video (.mp4, .mkv, .mov, .webm) with ffmpeg; add "
+                 "--lecture for the lecture's larger fonts");
   cli.set_version_flag("--version", [] { return version_report("stencil-explorer") + data_report(); },
                        "print the version, the git revision and what this machine offers (CUDA, cuDNN, cuFFT, NVRTC)");
   try {

@@ -3,6 +3,7 @@
 // exactly as it was and says why in the window.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <fmt/format.h>
@@ -72,11 +73,16 @@ void draw_shape_controls(ExplorerState& st) {
   }
   probe_last_item(st, "stencil.radius");
 
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Normalise beside the checkbox where both fit, under it where they do not (a narrow panel, lecture fonts).
+  const float row = ImGui::GetContentRegionAvail().x;
+  const float checkbox = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("Symmetry lock").x;
+  const float button = ImGui::CalcTextSize("Normalise").x + 2 * style.FramePadding.x;
   ImGui::Checkbox("Symmetry lock", &st.symmetry_lock);
   probe_last_item(st, "stencil.symmetry_lock");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("An edit is mirrored to every radially equivalent position\n(sign flips and swaps of the axes).");
-  ImGui::SameLine();
+  if (checkbox + style.ItemSpacing.x + button <= row) ImGui::SameLine();
   if (ImGui::Button("Normalise")) {
     try {
       s = normalized(s);
@@ -155,21 +161,60 @@ void draw_weight_grid(ExplorerState& st) {
   for (double w : s.weights) largest = std::max(largest, std::abs(w));
 
   const ImGuiStyle& style = ImGui::GetStyle();
-  // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
-  const float label_width = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x + style.ItemSpacing.x : 1.0f;
-  const float available = ImGui::GetContentRegionAvail().x - label_width - style.ScrollbarSize;
-  // Cells use a narrow frame padding (pushed below) so "%.4g" values like -0.005963 fit without clipping.
+  // The cells share the width there is, whatever the UI scale or lecture font: no horizontal scrolling. Where the
+  // values at "%.4g" do not fit, the grid's font shrinks (to kMinScale), then the values print at "%.2g"; the
+  // tooltip always has the full value. Everything here is known on the first frame, so the layout does not move.
+  constexpr float kMinScale = 0.6f;
+  const int side = s.side();
+  const float available = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
+  // Cells use a narrow frame padding (pushed below) so their values keep most of the width.
   const float cell_padding = ui_px(3.0f);
-  const float cell = std::max(ImGui::CalcTextSize("-0.00000").x + 2 * cell_padding, available / s.side() - style.ItemSpacing.x);
-  const float row_height = ImGui::GetFrameHeight() + style.ItemSpacing.y;
-  const float grid_height = (rows + 1) * row_height + style.ScrollbarSize + style.WindowPadding.y;
-  ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false,
-                    ImGuiWindowFlags_HorizontalScrollbar);
+  const float label_text = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x : 0.0f;
+  auto widest_value = [&](const char* format, double unit) {
+    float widest = 0;
+    char text[64];
+    for (double w : s.weights) {
+      std::snprintf(text, sizeof text, format, w / unit);
+      widest = std::max(widest, ImGui::CalcTextSize(text).x);
+    }
+    return widest;
+  };
+  // At font scale f: cell(f) = (available - label(f)) / side - spacing must hold the widest value plus padding.
+  auto scale_for = [&](float widest) {
+    const float fixed = available - (s.dims >= 2 ? style.ItemSpacing.x : 0.0f) - side * (style.ItemSpacing.x + 2 * cell_padding);
+    return std::min(1.0f, fixed / std::max(label_text + side * widest, 1.0f));
+  };
+  const char* format = "%.4g";
+  double unit = 1; // the cells show weight / unit
+  float scale = scale_for(widest_value(format, unit));
+  if (scale < kMinScale) {
+    // Small weights in narrow cells: in units of a power of ten that prints the largest as 10 to 99 (0.11 as 11
+    // in units of 1e-2), two significant digits; a line above says so, and typing takes the value in that unit.
+    format = "%.2g";
+    const int e = largest > 0 ? static_cast<int>(std::floor(std::log10(largest))) - 1 : 0;
+    if (e < 0) unit = std::pow(10.0, e);
+    scale = std::max(kMinScale, scale_for(widest_value(format, unit)));
+  }
+  if (unit != 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("cells in units of %.0e", unit);
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are narrow at this size: hover one for its exact value.");
+  }
+  // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
+  const float label_width = s.dims >= 2 ? scale * label_text + style.ItemSpacing.x : 1.0f;
+  const float cell = std::max(ui_px(4.0f), std::floor((available - label_width) / side - style.ItemSpacing.x));
+  const float frame_height = scale * ImGui::GetFontSize() + 2 * style.FramePadding.y;
+  const float row_height = frame_height + style.ItemSpacing.y;
+  const float grid_height = (rows + 1) * row_height + style.WindowPadding.y;
+  ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false);
+  ImGui::SetWindowFontScale(scale);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
   // Column header: dx offsets. Rows run from dy = +r at the top to -r at the bottom, like the heat map.
   ImGui::Dummy(ImVec2(0, 0));
   for (int dx = -r; dx <= r; ++dx) {
-    const std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
+    std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
+    if (ImGui::CalcTextSize(label.c_str()).x > cell) label = fmt::format("{}", dx); // narrow cells: the bare offset
     const float centre = (cell - ImGui::CalcTextSize(label.c_str()).x) * 0.5f;
     ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x) + std::max(centre, 0.0f));
     ImGui::TextDisabled("%s", label.c_str());
@@ -183,7 +228,7 @@ void draw_weight_grid(ExplorerState& st) {
       ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x));
       ImGui::PushID((dy + r) * 64 + (dx + r));
       const double before = s.at(dx, dy, dz);
-      double value = before;
+      double value = before / unit;
       ImGui::PushStyleColor(ImGuiCol_FrameBg, weight_color(before, largest));
       // Dark text on the pale middle of the map, white on its saturated ends, grey for zeros.
       const ImVec4 text = before == 0.0                        ? ImVec4(0.72f, 0.72f, 0.76f, 1.0f)
@@ -191,10 +236,10 @@ void draw_weight_grid(ExplorerState& st) {
                                                              : ImVec4(1, 1, 1, 1);
       ImGui::PushStyleColor(ImGuiCol_Text, text);
       ImGui::SetNextItemWidth(cell);
-      const double speed = std::max(largest, 1e-3) * 0.002;
-      if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr, "%.4g") &&
-          value != before)
-        edit_weight(st, dx, dy, dz, value, before);
+      const double speed = std::max(largest, 1e-3) * 0.002 / unit;
+      if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr, format) &&
+          value * unit != before)
+        edit_weight(st, dx, dy, dz, value * unit, before);
       ImGui::PopStyleColor(2);
       probe_last_item(st, fmt::format("stencil.weight.{}.{}.{}", dx, dy, dz));
       if (ImGui::IsItemHovered())
@@ -248,6 +293,8 @@ void draw_stencil_window(ViewContext& ctx) {
     ImGui::End();
     return;
   }
+  probe_rect(st, "stencil.window", ImGui::GetWindowPos(),
+             ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
   draw_preset_combo(st);
   ImGui::Separator();
   draw_shape_controls(st);

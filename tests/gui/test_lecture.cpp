@@ -56,6 +56,8 @@ TEST_CASE("the --record option writes the lecture tour as numbered PNG frames", 
   int expected = 0;
   for (const LectureStep& s : lecture_steps()) expected += s.captures;
   CHECK_THAT(r.output, Catch::Contains(fmt::format("wrote {} lecture frames", expected)));
+  // Without --lecture the tour is recorded at the normal fonts (it used to take the lecture's always).
+  CHECK_THAT(r.output, Catch::Contains("normal fonts"));
   std::string previous;
   for (int i = 1; i <= expected; ++i) {
     const auto png = frames / fmt::format("frame_{:04d}.png", i);
@@ -121,6 +123,14 @@ TEST_CASE("the lecture tour: larger fonts, PageDown/PageUp and the Next button m
   CHECK_FALSE(ex.app().lecture().large_fonts);
   ex.frames(1);
   CHECK(ImGui::GetFontSize() < 20.0f);
+  // What --record without --lecture does: the tour at the normal fonts.
+  ex.app().start_lecture_tour(false);
+  ex.frames(1);
+  CHECK(ex.app().lecture().touring);
+  CHECK(ImGui::GetFontSize() < 20.0f);
+  ex.app().start_lecture_tour(true);
+  ex.frames(1);
+  CHECK(ImGui::GetFontSize() >= 20.0f);
 }
 
 TEST_CASE("a recorded video: --record-video runs ffmpeg on the tour, and says what to do without it", "[gui][cli][lecture]") {
