@@ -503,9 +503,28 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     };
     return m;
   };
-  const MatrixDrawn kd = draw_matrix(spectrum_map("kf", "Re k_f", base.kernel_spectrum));
-  ImGui::SameLine(0, gap);
-  draw_matrix(spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum));
+  MatrixPicture kf = spectrum_map("kf", "Re k_f", base.kernel_spectrum);
+  MatrixPicture kft = spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum);
+  // Cells keep their numbers, so at lecture sizes the two maps may not fit side by side: then k_fᵀ goes under
+  // k_f and each may take the whole width, drawn at a smaller font (down to half) where even that is too narrow;
+  // the plot goes beside them where it keeps a third of the width, else under them.
+  bool side_by_side = measure_matrix(kf).size.x + gap + measure_matrix(kft).size.x <= avail;
+  float font_scale = 1.0f;
+  if (!side_by_side) {
+    kf.max_width = kft.max_width = avail;
+    const float widest = std::max(measure_matrix(kf).size.x, measure_matrix(kft).size.x);
+    if (widest > avail) font_scale = std::max(0.5f, std::floor(100.0f * avail / widest) / 100.0f);
+  }
+  ImGui::SetWindowFontScale(font_scale);
+  ImGui::BeginGroup();
+  const MatrixDrawn kd = draw_matrix(kf);
+  if (side_by_side) ImGui::SameLine(0, gap);
+  const MatrixDrawn kdt = draw_matrix(kft);
+  ImGui::EndGroup();
+  ImGui::SetWindowFontScale(1.0f);
+  const ImVec2 maps_min = kd.min, maps_max = ImGui::GetItemRectMax();
+  probe_rect(ctx.state, "fft.kf", kd.min, kd.max);
+  probe_rect(ctx.state, "fft.kfT", kdt.min, kdt.max);
   // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.
   LineSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
   LineSeries b{fmt::format("Re k_fᵀ, T = {}", p.fused_steps), {}, {}, IM_COL32(255, 150, 90, 255)};
@@ -532,9 +551,10 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     };
     sort_by_x(a), sort_by_x(b);
   }
-  ImGui::SameLine(0, gap);
+  const bool plot_beside = avail - (maps_max.x - maps_min.x) - gap >= avail / 3.0f;
+  if (plot_beside) ImGui::SameLine(0, gap);
   draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b},
-            ImVec2(ImGui::GetContentRegionAvail().x, kd.max.y - kd.min.y), false,
+            ImVec2(ImGui::GetContentRegionAvail().x, plot_beside ? maps_max.y - maps_min.y : ui_px(220.0f)), false,
             base.dims == 1 ? "frequency k (of L)" : "frequency kx (of Lx)", "real part (gain per pass)", mem.spectrum_view);
 
   ImGui::Spacing();
