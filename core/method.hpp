@@ -130,6 +130,9 @@ struct MethodDescriptor {
   std::string id;          // "lorastencil": one id names its CPU emulation and its GPU kernel
   std::string name;        // "LoRAStencil"
   std::string paper;       // "Zhang et al., SC'24"; "" for baselines
+  // Its arithmetic runs on tensor cores (MMAs): the papers' methods. False: CUDA cores, a vendor library (GpuKernel::
+  // library says which) or the CPU reference. The Baselines view puts the best of each kind side by side.
+  bool tensor_cores = false;
   std::string description; // one or two sentences for lists and tooltips (the CPU run's, when there is one)
   Precision precision = Precision::FP64; // arithmetic precision
   std::array<bool, 3> dims{true, true, true}; // 1D, 2D, 3D

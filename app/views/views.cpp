@@ -23,6 +23,7 @@ const std::vector<ViewEntry>& explorer_views() {
       {"fragments", "Fragments", draw_fragments_window},
       {"compare", "Runs side by side", draw_compare_window},
       {"performance", "Performance", draw_performance_window},
+      {"baselines", "Baselines: CUDA cores against tensor cores", draw_baselines_window},
       {"table2", "Table 2 (SPIDER): per-point costs", draw_table2_window},
   };
   return views;

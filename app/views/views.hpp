@@ -147,6 +147,7 @@ void draw_fft_window(ViewContext& ctx);
 void draw_fragments_window(ViewContext& ctx);
 void draw_compare_window(ViewContext& ctx);
 void draw_performance_window(ViewContext& ctx);
+void draw_baselines_window(ViewContext& ctx);
 void draw_table2_window(ViewContext& ctx);
 void draw_status_line(ViewContext& ctx);
 // The main menu (open views, show one large, lecture mode) and, while touring, the lecture bar below it;

@@ -27,6 +27,9 @@ const std::vector<LectureStep>& general_steps() {
       {"performance", "", "Performance",
        "Throughput per method for this stencil, and where each method sits on the roofline: its cost model "
        "beside its measurement."},
+      {"baselines", "", "CUDA cores against tensor cores",
+       "The fastest CUDA-core method and the fastest tensor-core method for this stencil, by recorded GPU runs, with "
+       "the bytes and FLOPs per point their plans count. The bars show how much of the speed-up fewer bytes explain."},
   };
   return steps;
 }

@@ -123,6 +123,7 @@ DescriptorPtr convstencil_descriptor() {
   auto d = make_descriptor("convstencil", "ConvStencil", "Chen et al., PPoPP'24", Precision::FP64,
                            "ConvStencil (PPoPP'24): stencil2row + dual tessellation on FP64 mma.m8n8k4, 3 steps fused "
                            "for radius-1 kernels; CPU emulation fragment by fragment");
+  d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
   d->plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     ConvStencilOptions options;
     options.fused_steps = request.fused_steps;

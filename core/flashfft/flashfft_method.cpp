@@ -88,6 +88,7 @@ DescriptorPtr flashfft_descriptor() {
                            "FlashFFTStencil emulated fragment by fragment: segments split from the grid, two per complex "
                            "tile, DFTs as real block products on mma.m8n8k4.f64 (prime-factor maps in 1D, rows x cols in "
                            "2D, z DFT on CUDA cores in 3D), multiplied by k_f^T for T fused steps, stitched back");
+  d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
   d->plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     FlashFftOptions options;
     options.fused_steps = request.fused_steps > 0 ? request.fused_steps : 1; // the emulation fuses T = 1 unless asked

@@ -53,6 +53,7 @@ DescriptorPtr lorastencil_descriptor() {
                            "LoRAStencil on the CPU, fragment by fragment: rank-1 pyramid (or SVD) of the weights, U·X·V "
                            "chains on m8n8k4.f64 with butterfly vector swapping, temporal fusion chosen by the cost "
                            "model");
+  d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
   d->plan = [](const Stencil& s, const PlanRequest& request) {
     LoraStencilOptions options;
     options.fused_steps = request.fused_steps;

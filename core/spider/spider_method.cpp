@@ -44,6 +44,7 @@ DescriptorPtr descriptor(SpiderVariant variant) {
                                     "mma.sp.m16n8k16 FP16 -> FP32 with packed metadata, FP16 grid"
                                   : "SPIDER's dense ablation on the CPU: the same bands unswapped on mma.m16n8k16 FP16 "
                                     "-> FP32");
+  d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
   d->plan = [id = d->id, variant](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     check_unfused(id, request);
     auto p = wrap_plan(id, s, request, make_spider_plan(s, {variant, SwapParity::Odd}));

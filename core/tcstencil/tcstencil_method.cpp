@@ -137,6 +137,7 @@ DescriptorPtr descriptor(Precision precision) {
                            fp16 ? "TCStencil (ICS'22): banded parameter matrices on WMMA 16x16x16, FP16 operands, FP32 "
                                   "accumulate; CPU emulation fragment by fragment"
                                 : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment");
+  d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
   d->plan = [id = d->id, precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     check_unfused(id, request);
     auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision));
