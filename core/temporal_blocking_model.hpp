@@ -21,6 +21,7 @@ constexpr int kThreads2D = 256;
 constexpr int kPoints1D = 16;     // points per lane
 constexpr int kMaxSteps1D = 16;   // the 1D kernel's steps per launch (a run-time loop: no register cost)
 constexpr int kMaxSteps2D = 8;    // the 2D kernel's register queues are sized for at most this many stages
+constexpr int kMaxSteps3D = 2;    // the 3D kernel (radius 1..3): its recomputed halo grows in two axes
 constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
 
 // Per SM and clock, H200 (132 SMs at the 1.755 GHz the suite's runs hold): device memory 4.26 TB/s = 18.4 bytes,
@@ -57,7 +58,7 @@ constexpr int capacity_steps(int dims, int radius, int value_bytes) {
 }
 
 // The depth the model picks: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
-// the on-chip time per step, within capacity. 3D runs the generic shared-memory kernel at 2 steps.
+// the on-chip time per step, within capacity. 3D fuses 2 steps (tb_3d.cu; radius > 3 the generic tile kernel).
 constexpr int model_steps(int dims, int radius, bool star, int value_bytes) {
   if (dims == 3) return 2;
   const int cap = capacity_steps(dims, radius, value_bytes);

@@ -78,7 +78,8 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     }
 #endif
     std::string why;
-    if (s.dims == 3) why = "overlapped 3D tiles in shared memory, the halo recomputed, taps read from memory";
+    if (s.dims == 3 && s.radius > 3) why = "overlapped 3D tiles in shared memory, the halo recomputed, taps read from memory";
+    else if (s.dims == 3) why = "3D planes streamed through a 2-stage pipeline, the cross-section halo recomputed";
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";

@@ -130,27 +130,7 @@ __global__ void __launch_bounds__(kTileX * kThreadsY2)
       __syncthreads();
       const S* plane = ring + (i % kStages) * kPlaneElements<S, R> + 2 * ty * kW + tx + (kA - R);
       C part0[kSide], part1[kSide];
-#pragma unroll
-      for (int dz = 0; dz < kSide; ++dz) part0[dz] = part1[dz] = C(0);
-#pragma unroll(R <= 2 ? kSide + 1 : 1)
-      for (int r = 0; r < kSide + 1; ++r) { // plane row 2ty + r: weight row r for output 0, r - 1 for output 1
-        C v[kSide];
-#pragma unroll
-        for (int dx = 0; dx < kSide; ++dx) v[dx] = load_as<C>(plane[r * kW + dx]);
-        if (r < kSide) {
-#pragma unroll
-          for (int dz = 0; dz < kSide; ++dz)
-#pragma unroll
-            for (int dx = 0; dx < kSide; ++dx) part0[dz] = fma(w.w[(dz * kSide + r) * kSide + dx], v[dx], part0[dz]);
-        }
-        if (r > 0) {
-#pragma unroll
-          for (int dz = 0; dz < kSide; ++dz)
-#pragma unroll
-            for (int dx = 0; dx < kSide; ++dx)
-              part1[dz] = fma(w.w[(dz * kSide + r - 1) * kSide + dx], v[dx], part1[dz]);
-        }
-      }
+      two_row_plane_parts<S, C, R, kW>(plane, w, part0, part1);
       const std::int64_t z_done = first + i - R;
       if constexpr (kUnroll == kSide) {
 #pragma unroll

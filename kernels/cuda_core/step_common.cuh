@@ -65,6 +65,35 @@ __device__ inline void stage_rows_async(S* dst, const S* base, std::int64_t pitc
       __pipeline_memcpy_async(dst + r * kW + c * kChunk<S>, base + r * pitch + c * kChunk<S>, 16);
   }
 }
+// The two-row 3D kernels' work on one staged plane (step_3d.cu, tb_3d.cu): the 2R + 2 plane rows from `plane`
+// (rows kW apart; plane[0] is the upper-left neighbour of the thread's first output) turned into, per weight plane
+// dz, the partial sums of the thread's two output rows: each loaded row feeds both.
+template <typename S, typename C, int R, int kW>
+__device__ inline void two_row_plane_parts(const S* plane,
+                                           const KernelWeights<C, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>& w,
+                                           C (&part0)[2 * R + 1], C (&part1)[2 * R + 1]) {
+  constexpr int kSide = 2 * R + 1;
+#pragma unroll
+  for (int dz = 0; dz < kSide; ++dz) part0[dz] = part1[dz] = C(0);
+#pragma unroll(R <= 2 ? kSide + 1 : 1)
+  for (int r = 0; r < kSide + 1; ++r) { // plane row r: weight row r for output row 0, r - 1 for output row 1
+    C v[kSide];
+#pragma unroll
+    for (int dx = 0; dx < kSide; ++dx) v[dx] = load_as<C>(plane[r * kW + dx]);
+    if (r < kSide) {
+#pragma unroll
+      for (int dz = 0; dz < kSide; ++dz)
+#pragma unroll
+        for (int dx = 0; dx < kSide; ++dx) part0[dz] = fma(w.w[(dz * kSide + r) * kSide + dx], v[dx], part0[dz]);
+    }
+    if (r > 0) {
+#pragma unroll
+      for (int dz = 0; dz < kSide; ++dz)
+#pragma unroll
+        for (int dx = 0; dx < kSide; ++dx) part1[dz] = fma(w.w[(dz * kSide + r - 1) * kSide + dx], v[dx], part1[dz]);
+    }
+  }
+}
 #endif
 
 // The three storage types every single-step launcher is compiled for.

@@ -22,6 +22,10 @@ struct TbLaunch {
 template <typename S>
 void launch_tb_1d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream);
+// 3D, radius 1..3, 1 or 2 steps (tb_3d.cu); the layout's halo at least max((T+1) R, A + R rounded to a chunk).
+template <typename S>
+void launch_tb_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+                  cudaStream_t stream);
 template <typename S>
 void launch_tb_2d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream);

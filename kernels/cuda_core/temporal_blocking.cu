@@ -1,8 +1,9 @@
 // cuda-core-tb and cuda-core-tb-fp32: temporal blocking on CUDA cores, T steps per launch (T from
 // core/temporal_blocking_model.hpp). 1D and 2D run the streaming kernels of tb_1d.cu and tb_2d.cuh, with the
 // weights as launch arguments (constant-bank operands of the FMAs) and the shape (radius, star or box)
-// compiled in. 3D still runs the generic kernel below: a block loads its tile with a halo of k*r into shared
-// memory, advances k steps there on a region that shrinks by r per step, and reads its taps from device memory.
+// compiled in. 3D radius 1..3 runs tb_3d.cu's plane pipeline; wider 3D stencils the generic kernel below: a block
+// loads its tile with a halo of k*r into shared memory, advances k steps there on a region that shrinks by r per
+// step, and reads its taps from device memory.
 // Points outside a Dirichlet grid keep the boundary value at every intermediate step; on a periodic grid they
 // are images and are computed like any other.
 #include <algorithm>
@@ -131,14 +132,17 @@ public:
   // 1D and 2D: the streaming kernels, whose halo is T R rounded to a 16-byte chunk; 3D: the generic kernel's k r.
   static int layout_halo(const Stencil& s, int k) {
     const int r = std::max(1, s.radius);
-    return s.dims == 3 ? std::max(1, k * s.radius) : tb::halo_columns(k, r, static_cast<int>(sizeof(S)));
+    const int bytes = static_cast<int>(sizeof(S));
+    if (s.dims == 3 && s.radius > 3) return std::max(1, k * s.radius); // the generic kernel
+    if (s.dims == 3) return std::max((k + 1) * r, tb::halo_columns(k, r, bytes) + tb::halo_columns(1, r, bytes));
+    return tb::halo_columns(k, r, bytes);
   }
 
   void advance(int steps) override {
     const PaddedLayout& L = this->layout();
     for (int done = 0; done < steps;) {
       const int k = std::min(k_, steps - done);
-      if (dims_ == 3) {
+      if (dims_ == 3 && radius_taps_ > 3) {
         const TileShape ts = tile_shape(dims_);
         const dim3 grid(static_cast<unsigned>((L.n[0] + ts.t[0] - 1) / ts.t[0]),
                         static_cast<unsigned>((L.n[1] + ts.t[1] - 1) / ts.t[1]),
@@ -156,7 +160,8 @@ public:
         a.steps = k;
         a.sm_count = sm_count_;
         if (dims_ == 1) launch_tb_1d<S>(a, this->current(), this->next(), L, weights_, this->stream());
-        else launch_tb_2d<S>(a, this->current(), this->next(), L, weights_, this->stream());
+        else if (dims_ == 2) launch_tb_2d<S>(a, this->current(), this->next(), L, weights_, this->stream());
+        else launch_tb_3d<S>(a, this->current(), this->next(), L, weights_, this->stream());
       }
       this->swap();
       done += k;
@@ -223,6 +228,7 @@ int shared_limit() {
 int cuda_core_tb_fused_steps(const Stencil& s, Precision storage, int max_fused) {
   const int bytes = storage == Precision::FP64 ? 8 : 4;
   if (s.dims != 3) return std::max(1, std::min(max_fused, tb::capacity_steps(s.dims, s.radius, bytes)));
+  if (s.radius <= 3) return std::max(1, std::min(max_fused, tb::kMaxSteps3D));
   const int limit = shared_limit();
   for (int k = std::max(1, max_fused); k >= 1; --k)
     if (shared_bytes(s.dims, s.radius, k, static_cast<std::size_t>(bytes)) <= static_cast<std::size_t>(limit)) return k;
