@@ -322,7 +322,8 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   const float avail_h = ImGui::GetContentRegionAvail().y - bar - ImGui::GetTextLineHeightWithSpacing();
   const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
   float w = avail_w, h = w / aspect;
-  if (h > avail_h) h = std::max(avail_h, ui_px(16.0f)), w = h * aspect;
+  // A thin strip rather than colour bars pushed out of the panel where the height is short (issue 17).
+  if (h > avail_h) h = std::max(avail_h, ui_px(6.0f)), w = h * aspect;
   const ImVec2 at = ImGui::GetCursorScreenPos();
   if (p.heatmap) {
     ImGui::Image(texture_id(p.heatmap->image_texture()), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
@@ -436,11 +437,11 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
   ImGui::SetNextItemWidth(ui_px(110.0f));
   ImGui::SliderInt("steps/frame", &m.steps_per_frame, 1, 64, "%d", ImGuiSliderFlags_Logarithmic);
   m.steps_per_frame = std::clamp(m.steps_per_frame, 1, 64);
-  ImGui::SameLine();
   const int dims = m.setup->stencil.dims;
   int& choice = m.side_choice[static_cast<std::size_t>(dims - 1)];
   const std::string preview = compare_extent(m, dims).to_string();
   const float size_width = ImGui::CalcTextSize("65536x65536").x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+  same_line_if_fits(size_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("grid").x);
   ImGui::SetNextItemWidth(size_width);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   probe_rect(st, "compare.size", at, ImVec2(at.x + size_width, at.y + ImGui::GetFrameHeight()));
@@ -457,11 +458,16 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  // On the next line where the row has no room left (a lecture's font at 1280x720, issue 17).
+  same_line_if_fits(ImGui::CalcTextSize("Time at paper size").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   draw_paper_timing(ctx, m);
-  ImGui::TextDisabled("%s from the %s initial grid, FP64 reference %s, step %lld", m.setup->stencil.name.c_str(),
-                      std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
-                      static_cast<long long>(m.reference.steps_done()));
+  // Wrapped, not cut, where the window is narrow (a lecture's font at 1280x720, issue 17).
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s from the %s initial grid, FP64 reference %s, step %lld", m.setup->stencil.name.c_str(),
+                     std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
+                     static_cast<long long>(m.reference.steps_done()));
+  ImGui::PopStyleColor();
+  probe_last_item(ctx.state, "compare.header");
   draw_message(m.message);
 }
 

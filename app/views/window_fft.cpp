@@ -315,10 +315,6 @@ void draw_tailoring(ViewContext& ctx, const FlashFftPlan& p) {
 
 void draw_crt(ViewContext& ctx, FftMemory& mem) {
   const Stencil& s = ctx.state.stencil;
-  if (s.dims > 1)
-    ImGui::TextWrapped("A %dD tile is transformed as a (y, x) matrix directly; the prime-factor map belongs to 1D "
-                       "segments, drawn here for this stencil's x row as a 1D stencil.",
-                       s.dims);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("L1 × L2");
   ImGui::SameLine();
@@ -337,19 +333,59 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
   const FlashFftPlan& p = mem.crt_plan;
   const int L1 = p.rows.length, L2 = p.cols.length, L = L1 * L2;
   const int rows = p.rows.padded, cols = p.cols.padded;
-  ImGui::TextWrapped("L = %d = %d × %d (coprime). Left: segment position l sits in cell (l mod %d, l mod %d), so l = 0, "
-                     "1, 2, ... walks down the diagonal and wraps; threads storing consecutive points hit different "
-                     "banks and no index is ever reordered. Right: after the two DFTs, cell (k1, k2) holds frequency "
-                     "k = (k1·%d + k2·%d) mod %d. Cells beyond L1 and L2 pad to the MMA's 8.",
-                     L, L1, L2, L1, L2, L2, L1, L);
+  const std::string full = fmt::format(
+      "L = {} = {} × {} (coprime). Left: segment position l sits in cell (l mod {}, l mod {}), so l = 0, 1, 2, ... walks "
+      "down the diagonal and wraps; threads storing consecutive points hit different banks and no index is ever "
+      "reordered. Right: after the two DFTs, cell (k1, k2) holds frequency k = (k1·{} + k2·{}) mod {}. Cells beyond "
+      "L1 and L2 pad to the MMA's 8.",
+      L, L1, L2, L1, L2, L2, L1, L);
   // The paper writes Eq. 8 for the input index; the plan (and this picture) use it for the output frequency.
+  const std::string note = fmt::format(
+      "Note on Eq. 8: the paper states n = (n1·N2 + n2·N1) mod N for the input index n. Here it is applied to the "
+      "frequency map (right), k = (k1·{} + k2·{}) mod {}, and the input uses the CRT map n1 = l mod {}, n2 = l mod {} "
+      "(left). That is the Good-Thomas pairing: one of the two maps must be the Ruritanian one and the other the CRT "
+      "one, or the 2D DFT is not the 1D DFT; reading Eq. 8 as the input map with the CRT map on the output is the "
+      "same pairing mirrored.",
+      L2, L1, L, L1, L2);
+  // Where the whole text leaves the maps too little height (a lecture's font at 1280x720, issue 17), it shrinks to
+  // one sentence each, the rest in a tooltip: the maps keep legible numbers and the page does not scroll.
+  const std::string dims_note =
+      s.dims > 1 ? fmt::format("A {}D tile is transformed as a (y, x) matrix directly; the prime-factor map belongs to "
+                               "1D segments, drawn here for this stencil's x row as a 1D stencil.",
+                               s.dims)
+                 : std::string();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float text_h = (dims_note.empty() ? 0.0f : ImGui::CalcTextSize(dims_note.c_str(), nullptr, false, width).y) +
+                       ImGui::CalcTextSize(full.c_str(), nullptr, false, width).y +
+                       ImGui::CalcTextSize(note.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
+  const float map_min = (2.0f * ImGui::GetTextLineHeight() + ui_px(8.0f)) + static_cast<float>(rows + 1) * ImGui::GetTextLineHeight();
+  const bool whole = ImGui::GetContentRegionAvail().y - text_h >= map_min;
+  auto tooltip = [](const std::string& text) {
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ui_px(520.0f));
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  };
+  if (whole && !dims_note.empty()) ImGui::TextWrapped("%s", dims_note.c_str());
+  if (whole) {
+    ImGui::TextWrapped("%s", full.c_str());
+  } else {
+    ImGui::TextWrapped("L = %d = %d × %d. Left: l sits in cell (l mod %d, l mod %d), a diagonal walk. Right: cell "
+                       "(k1, k2) holds k = (k1·%d + k2·%d) mod %d.%s",
+                       L, L1, L2, L1, L2, L2, L1, L, dims_note.empty() ? "" : " (Drawn for the x row.)");
+    tooltip(dims_note.empty() ? full : dims_note + "\n\n" + full);
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
-  ImGui::TextWrapped("Note on Eq. 8: the paper states n = (n1·N2 + n2·N1) mod N for the input index n. Here it is "
-                     "applied to the frequency map (right), k = (k1·%d + k2·%d) mod %d, and the input uses the CRT "
-                     "map n1 = l mod %d, n2 = l mod %d (left). That is the Good-Thomas pairing: one of the two maps "
-                     "must be the Ruritanian one and the other the CRT one, or the 2D DFT is not the 1D DFT; "
-                     "reading Eq. 8 as the input map with the CRT map on the output is the same pairing mirrored.",
-                     L2, L1, L, L1, L2);
+  if (whole) {
+    ImGui::TextWrapped("%s", note.c_str());
+  } else {
+    ImGui::TextWrapped("Eq. 8 is applied to the frequency map here; the paper states it for the input index (hover: "
+                       "why both agree).");
+    probe_last_item(ctx.state, "fft.crt.eq8_note");
+    tooltip(note);
+  }
   ImGui::PopStyleColor();
   publish(ctx, "fft.crt.eq8", "applied to the frequency map; the paper states it for the input index");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -378,8 +414,10 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
     return m;
   };
   const MatrixDrawn d = draw_matrix(map_picture("crt", "input map: cell (n1, n2) holds position l", p.input_map));
+  probe_rect(ctx.state, "fft.crt.input", d.min, d.max);
   ImGui::SameLine(0, ui_px(40.0f));
-  draw_matrix(map_picture("frequencies", "frequency map: cell (k1, k2) holds k", p.frequency_map));
+  const MatrixDrawn fd = draw_matrix(map_picture("frequencies", "frequency map: cell (k1, k2) holds k", p.frequency_map));
+  probe_rect(ctx.state, "fft.crt.frequencies", fd.min, fd.max);
   // The diagonal walk of l = 0, 1, 2, ...: a line through consecutive cells while they stay diagonal neighbours,
   // a ring where the walk wraps.
   if (!p.diagonal_order.empty()) {

@@ -184,7 +184,7 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
   const auto& shapes = mma_shapes();
   mem.shape = std::clamp(mem.shape, 0, static_cast<int>(shapes.size()) - 1);
   const float gap = ui_px(30.0f); // between the controls, and between the three tiles
-  ImGui::SetNextItemWidth(ui_px(320.0f));
+  ImGui::SetNextItemWidth(ui_px(220.0f));
   if (ImGui::BeginCombo("Instruction", shapes[static_cast<std::size_t>(mem.shape)].id.c_str())) {
     for (int i = 0; i < static_cast<int>(shapes.size()); ++i) {
       if (ImGui::Selectable(shapes[static_cast<std::size_t>(i)].id.c_str(), i == mem.shape)) mem.shape = i;
@@ -193,13 +193,26 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
     ImGui::EndCombo();
   }
   probe_last_item(ctx.state, "fragments.shape");
-  ImGui::SameLine(0, gap);
-  ImGui::Checkbox("colour by register instead of lane", &mem.color_by_register);
+  // Beside the combo where it fits, else under it (a lecture's font at 1280x720, issue 17).
+  const char* by_register = "colour by register (not lane)";
+  same_line_if_fits(check_width(by_register), gap);
+  ImGui::Checkbox(by_register, &mem.color_by_register);
   probe_last_item(ctx.state, "fragments.by_register");
   const MmaShapeInfo& info = shapes[static_cast<std::size_t>(mem.shape)];
   ImGui::TextWrapped("%s", info.ptx.c_str());
+  // The note goes to the PTX line's tooltip where the tiles would otherwise lose legible labels (a lecture's font
+  // at 1280x720, issue 17).
+  const float tallest = static_cast<float>(std::max({hardware_fragment_layout(info.shape, Operand::A).rows,
+                                                     hardware_fragment_layout(info.shape, Operand::B).rows,
+                                                     hardware_fragment_layout(info.shape, Operand::C).rows}));
+  const float legible = std::ceil(kMinCellTextScale * (ImGui::CalcTextSize("31:7").x + ui_px(8.0f)));
+  const float note_h = ImGui::CalcTextSize(info.note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                       ImGui::GetStyle().ItemSpacing.y;
+  const bool note_shown =
+      ImGui::GetContentRegionAvail().y - note_h >= tallest * legible + 3.0f * ImGui::GetTextLineHeightWithSpacing();
+  if (!note_shown && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.note.c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", info.note.c_str()); // long notes wrap instead of running off the window
+  if (note_shown) ImGui::TextWrapped("%s", info.note.c_str()); // long notes wrap instead of running off the window
   ImGui::PopStyleColor();
   draw_wmma_recorder(ctx, mem, info);
   // Core's tables, or (on request, after a recording that differs) what the GPU did, differences outlined.
@@ -236,15 +249,27 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
       width += std::max(side * static_cast<float>(m.cols), ImGui::CalcTextSize(m.title.c_str()).x);
     return width;
   };
+  // Where the titles alone leave no room for legible labels, they shorten to "A (8×4)" and the registers per lane
+  // are said once under the tiles.
+  const bool short_titles = tiles_width(std::ceil(kMinCellTextScale * wanted)) > avail;
+  if (short_titles)
+    for (std::size_t i = 0; i < pictures.size(); ++i)
+      pictures[i].title = fmt::format("{} ({}×{})", ids[i], layouts[i]->rows, layouts[i]->cols);
   while (cell > ui_px(6.0f) && tiles_width(cell) > avail) cell -= 1.0f;
-  MatrixDrawn ad;
+  MatrixDrawn ad, cd;
   for (std::size_t i = 0; i < pictures.size(); ++i) {
     pictures[i].cell = cell;
     if (i > 0) ImGui::SameLine(0, gap);
     const MatrixDrawn drawn = draw_matrix(pictures[i]);
     if (i == 0) ad = drawn;
+    if (i == 2) cd = drawn;
   }
   probe_rect(ctx.state, "fragments.A", ad.min, ad.max);
+  probe_rect(ctx.state, "fragments.C", cd.min, cd.max);
+  if (short_titles) {
+    auto regs = [&](std::size_t i) { return layouts[i]->regs_per_lane; };
+    ImGui::TextWrapped("Registers per lane: A %d, B %d, C %d.", regs(0), regs(1), regs(2));
+  }
   if (info.sparse)
     ImGui::TextWrapped("mma.sp: A is given compressed (%d×%d, two kept values of every group of four) with 2-bit "
                        "metadata per value; one lane in four carries a metadata register, chosen by the selector.",
@@ -688,8 +713,9 @@ void draw_loop(ViewContext& ctx, FragmentsMemory& mem) {
   int method = mem.method == LoopMethod::LoraStencil ? 0 : 1;
   if (ImGui::RadioButton("LoRAStencil: U·X·V with butterfly swap", &method, 0)) mem.method = LoopMethod::LoraStencil;
   probe_last_item(ctx.state, "fragments.loop.lorastencil");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("FlashFFTStencil: DFT chain with swizzled fragments", &method, 1)) mem.method = LoopMethod::FlashFft;
+  const char* flash = "FlashFFTStencil: DFT chain with swizzled fragments";
+  same_line_if_fits(check_width(flash)); // under LoRAStencil's where both do not fit (issue 17)
+  if (ImGui::RadioButton(flash, &method, 1)) mem.method = LoopMethod::FlashFft;
   probe_last_item(ctx.state, "fragments.loop.flashfft");
   if (!mem.built || !(mem.built_for == ctx.state.stencil) || mem.built_method != mem.method) rebuild_loop(mem, ctx.state.stencil);
   if (!mem.unsupported.empty()) {

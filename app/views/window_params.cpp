@@ -24,6 +24,7 @@ struct ParamsMemory {
   int tc_matrix = 0;
   CachedPlan<Stencil, ConvStencilPlan> conv;
   int conv_plane = 0;
+  int conv_part = 0; // 0: stencil2row's A and B, 1: the kernel matrices (one at a time, so each fits the window)
 };
 
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
@@ -109,10 +110,10 @@ void draw_taps(const TCStencilPlan& plan) {
 
 void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   int precision = mem.precision == Precision::FP16 ? 0 : 1;
-  if (ImGui::RadioButton("FP16 (the paper's WMMA 16×16×16)", &precision, 0)) mem.precision = Precision::FP16;
+  if (ImGui::RadioButton("FP16 (paper, WMMA 16×16×16)", &precision, 0)) mem.precision = Precision::FP16;
   probe_last_item(ctx.state, "params.tc.fp16");
   ImGui::SameLine();
-  if (ImGui::RadioButton("FP64 (ours, mma.m8n8k4)", &precision, 1)) mem.precision = Precision::FP64;
+  if (ImGui::RadioButton("FP64 (ours, m8n8k4)", &precision, 1)) mem.precision = Precision::FP64;
   probe_last_item(ctx.state, "params.tc.fp64");
   const Stencil& s = ctx.state.stencil;
   const TCStencilPlan& plan = mem.tc.get({s, mem.precision}, [&] { return make_tcstencil_plan(s, mem.precision); });
@@ -122,39 +123,56 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
     publish(ctx, "params.unsupported", mem.tc.unsupported);
     return;
   }
+  publish(ctx, "params.tc.mma_per_tile", std::to_string(plan.mma_per_tile()));
+  publish(ctx, "params.tc.cuda_core_fma_per_tile", std::to_string(plan.cuda_core_fma_per_tile()));
+  publish(ctx, "params.tc.gemm_only_points", std::to_string(plan.gemm_only_points_per_tile()));
+  publish(ctx, "params.tc.paper_inner_points", std::to_string(plan.inner_points_per_tile()));
+  mem.tc_matrix = std::clamp(mem.tc_matrix, 0, static_cast<int>(plan.matrices.size()) - 1);
+  // Radio buttons beside the precision where they all fit on its line; else a combo (box stencils have one matrix
+  // per kernel row, 3D ones nine: wrapped buttons took the matrix's height at a lecture's font, issue 17).
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  float radios_w = 0;
+  for (const ParameterMatrix& m : plan.matrices) radios_w += check_width(m.name.c_str()) + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SameLine(0, ui_px(24.0f));
+  if (ImGui::GetCursorScreenPos().x + radios_w <= right) {
+    for (int i = 0; i < static_cast<int>(plan.matrices.size()); ++i) {
+      if (i > 0) ImGui::SameLine();
+      ImGui::RadioButton(plan.matrices[static_cast<std::size_t>(i)].name.c_str(), &mem.tc_matrix, i);
+      probe_last_item(ctx.state, fmt::format("params.tc.matrix.{}", i));
+    }
+  } else {
+    float widest = 0;
+    for (const ParameterMatrix& m : plan.matrices) widest = std::max(widest, ImGui::CalcTextSize(m.name.c_str()).x);
+    const float combo_w = widest + ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::GetCursorScreenPos().x + combo_w > right) ImGui::NewLine();
+    ImGui::SetNextItemWidth(combo_w);
+    if (ImGui::BeginCombo("##tc_matrix", plan.matrices[static_cast<std::size_t>(mem.tc_matrix)].name.c_str())) {
+      for (int i = 0; i < static_cast<int>(plan.matrices.size()); ++i) {
+        if (ImGui::Selectable(plan.matrices[static_cast<std::size_t>(i)].name.c_str(), i == mem.tc_matrix)) mem.tc_matrix = i;
+        probe_last_item(ctx.state, fmt::format("params.tc.matrix.{}", i));
+      }
+      ImGui::EndCombo();
+    }
+    probe_last_item(ctx.state, "params.tc.matrix_combo");
+  }
+  const ParameterMatrix& p = plan.matrices[static_cast<std::size_t>(mem.tc_matrix)];
+  ValuePalette palette;
+  for (const ParameterMatrix& m : plan.matrices) palette.add(m.operand);
   const bool box = plan.decomposition == TCStencilDecomposition::Box;
-  ImGui::TextWrapped("%s decomposition, L = %d: %d GEMM(s) of %d×%d×%d = %d MMA instructions per tile, and %lld "
-                     "CUDA-core FMAs for the border. %d of the %d points get their whole stencil from the GEMMs "
-                     "(no CUDA-core tap touches them%s); the paper's inner region (L-2r)² = %d counts tiles that "
+  const std::string summary = fmt::format("{} decomposition, L = {}: {} GEMM(s) of {}×{}×{} = {} MMA instructions per tile, and {} "
+                     "CUDA-core FMAs for the border. {} of the {} points get their whole stencil from the GEMMs "
+                     "(no CUDA-core tap touches them{}); the paper's inner region (L-2r)² = {} counts tiles that "
                      "update only those points.",
                      box ? "Box" : "Star", plan.L, static_cast<int>(plan.matrices.size()), plan.L, plan.L, plan.L,
                      plan.mma_per_tile(), static_cast<long long>(plan.cuda_core_fma_per_tile()),
                      plan.gemm_only_points_per_tile(), plan.L * plan.L,
                      box ? ": each box row's GEMM reads the shifted input, so only columns are cut" : "",
                      plan.inner_points_per_tile());
-  publish(ctx, "params.tc.mma_per_tile", std::to_string(plan.mma_per_tile()));
-  publish(ctx, "params.tc.cuda_core_fma_per_tile", std::to_string(plan.cuda_core_fma_per_tile()));
-  publish(ctx, "params.tc.gemm_only_points", std::to_string(plan.gemm_only_points_per_tile()));
-  publish(ctx, "params.tc.paper_inner_points", std::to_string(plan.inner_points_per_tile()));
-  mem.tc_matrix = std::clamp(mem.tc_matrix, 0, static_cast<int>(plan.matrices.size()) - 1);
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  for (int i = 0; i < static_cast<int>(plan.matrices.size()); ++i) {
-    const char* name = plan.matrices[static_cast<std::size_t>(i)].name.c_str();
-    if (i > 0) { // wrap the buttons (3D box stencils have nine matrices)
-      ImGui::SameLine();
-      const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
-      if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
-    }
-    ImGui::RadioButton(name, &mem.tc_matrix, i);
-    probe_last_item(ctx.state, fmt::format("params.tc.matrix.{}", i));
-  }
-  const ParameterMatrix& p = plan.matrices[static_cast<std::size_t>(mem.tc_matrix)];
-  ValuePalette palette;
-  for (const ParameterMatrix& m : plan.matrices) palette.add(m.operand);
 
+  // Three columns, so that the page fits the window at a lecture's font (issue 17): P as large as the height left
+  // above the details' header allows (letters and a legend where numbers do not fit), the input this GEMM reads at
+  // half P's cells, and the plan's numbers; the colour key and the CUDA-core taps under a header below.
   const float avail = ImGui::GetContentRegionAvail().x;
-  const int side = plan.L + 2 * plan.stencil.radius;
-  const float fit = std::floor((avail - ui_px(40.0f)) / static_cast<float>(plan.L + side / 2 + 1));
   MatrixPicture m;
   m.id = "P";
   m.title = fmt::format("{} ({} operand)", p.name, plan.precision == Precision::FP16 ? "FP16" : "FP64");
@@ -163,8 +181,9 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   m.values = p.operand;
   m.palette = &palette;
   m.digits = 3;
-  m.max_width = fit * static_cast<float>(plan.L);
-  m.max_height = ImGui::GetContentRegionAvail().y * 0.62f;
+  m.legend = false; // in the text column, not under P (it would take P's height)
+  m.max_width = 0.42f * avail;
+  m.max_height = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
   (p.side == ParameterSide::Left ? m.marked_rows : m.marked_columns) = p.partial_lines;
   m.mark_color = IM_COL32(255, 150, 60, 255);
   std::vector<double> weights = p.weights;
@@ -173,25 +192,66 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   };
   const MatrixDrawn drawn = draw_matrix(m);
   probe_rect(ctx.state, "params.tc.matrix", drawn.min, drawn.max);
-  ImGui::SameLine(0, ui_px(24.0f));
+  ImGui::SameLine(0, ui_px(16.0f));
   ImGui::BeginGroup();
   const int orange = draw_shifted_input(plan, p, std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)));
   publish(ctx, "params.tc.needed_not_read", std::to_string(orange));
+  ImGui::EndGroup();
+  probe_rect(ctx.state, "params.tc.input", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::SameLine(0, ui_px(16.0f));
+  ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
-  ImGui::TextWrapped("%s", p.side == ParameterSide::Left ? "P × tile: each output sums its column's neighbours."
-                                                         : "tile × P: each output sums its row's neighbours.");
-  ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
-                      "row needs outside that operand (read by the CUDA-core taps below). Dark: not needed by this "
-                      "GEMM. White frame: the output tile.",
-                      p.row_shift);
-  ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
-                      "neighbours come from the CUDA-core taps below.",
-                      p.side == ParameterSide::Left ? "rows" : "columns", p.name.c_str(), 2 * plan.stencil.radius + 1);
+  const char* caption = p.side == ParameterSide::Left ? "P × tile: each output sums its column's neighbours."
+                                                       : "tile × P: each output sums its row's neighbours.";
+  // A column wide enough for the whole plan and the colour key (a normal font) gets them here; a narrow one (a
+  // lecture's font) the short summary and the legend, as much as P's height holds (the legend first), the rest
+  // under the header below.
+  const float column_w = ImGui::GetContentRegionAvail().x;
+  const bool roomy = column_w >= ui_px(300.0f);
+  const std::string short_summary =
+      fmt::format("{}, L = {}: {} MMA(s) per tile and {} CUDA-core FMAs; {} of {} points from the GEMMs alone.",
+                  box ? "Box" : "Star", plan.L, plan.mma_per_tile(), plan.cuda_core_fma_per_tile(),
+                  plan.gemm_only_points_per_tile(), plan.L * plan.L);
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, column_w).y + spacing;
+  const float short_h = ImGui::CalcTextSize(short_summary.c_str(), nullptr, false, column_w).y + spacing;
+  const int per_row = std::max(1, static_cast<int>(column_w / std::max(palette_legend_width(palette, 5), 1.0f)));
+  const float legend_h = drawn.letters ? std::ceil(static_cast<float>(palette.size()) / static_cast<float>(per_row)) *
+                                             ImGui::GetFrameHeightWithSpacing()
+                                       : 0.0f;
+  const float room = drawn.max.y - drawn.min.y;
+  const bool show_short = roomy || legend_h + short_h <= room;
+  const bool show_caption = roomy || legend_h + short_h + caption_h <= room;
+  auto colour_key = [&] {
+    ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
+                        "row needs outside that operand (read by the CUDA-core taps below). Dark: not needed by this "
+                        "GEMM. White frame: the output tile.",
+                        p.row_shift);
+    ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
+                        "neighbours come from the CUDA-core taps below.",
+                        p.side == ParameterSide::Left ? "rows" : "columns", p.name.c_str(), 2 * plan.stencil.radius + 1);
+  };
+  if (show_caption) ImGui::TextWrapped("%s", caption);
+  if (roomy)
+    ImGui::TextUnformatted(summary.c_str());
+  else if (show_short)
+    ImGui::TextWrapped("%s", short_summary.c_str());
   if (drawn.letters) draw_palette_legend(palette, 5);
+  if (roomy) colour_key();
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
-  ImGui::TextUnformatted("Taps finished on CUDA cores (per tile)");
-  draw_taps(plan);
+  probe_rect(ctx.state, "params.tc.text", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  if (ImGui::CollapsingHeader(roomy ? "Taps finished on CUDA cores (per tile)###taps"
+                                    : "The plan, the colours, and the taps finished on CUDA cores (per tile)###taps")) {
+    if (!roomy) {
+      ImGui::PushTextWrapPos(0.0f);
+      if (!show_caption) ImGui::TextUnformatted(caption);
+      ImGui::TextUnformatted(summary.c_str());
+      colour_key();
+      ImGui::PopTextWrapPos();
+    }
+    draw_taps(plan);
+  }
   publish(ctx, "params.tc.matrix", p.name);
   publish(ctx, "params.tc.operand", fact_numbers(p.operand));
 }
@@ -204,8 +264,9 @@ int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan) {
   const Stencil2RowLayout& l = plan.layout;
   const float line = ImGui::GetTextLineHeight();
   // As narrow as the widest offset (k - 1) and a column header allow, and tall enough for a row label.
-  const float widest = std::max(ImGui::CalcTextSize(std::to_string(std::max(plan.k - 1, 0)).c_str()).x,
-                                ImGui::CalcTextSize(std::to_string(l.input_columns - 1).c_str()).x);
+  // The column headers stand only over a band's first cell and each segment's start, with the segment's other
+  // cells free beside them: they may be wider than a cell.
+  const float widest = ImGui::CalcTextSize(std::to_string(std::max(plan.k - 1, 0)).c_str()).x;
   const float cell = std::ceil(std::max(widest + ui_px(6.0f), line + ui_px(4.0f)));
   const float label_w = ImGui::CalcTextSize("B").x + ui_px(6.0f); // the widget's row-label column
   const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
@@ -263,11 +324,6 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
                                  ? fmt::format("{} steps fused into W^{} (radius {}, k = {})", plan.fused_steps,
                                                plan.fused_steps, plan.fused.radius, plan.k)
                                  : fmt::format("no temporal fusion (radius {}, k = {})", plan.fused.radius, plan.k);
-  ImGui::TextWrapped("%s. Each segment gives U = k+1 = %d outputs; a tile of %d segments reads one input row as A and B "
-                     "(%d×%d each, K = %d padded to %d) and multiplies them by the triangular kernel matrices: %d MMAs per "
-                     "tile row and plane for %d outputs.",
-                     fusion.c_str(), plan.segment, plan.layout.segments, plan.layout.segments, plan.k_columns,
-                     plan.k_columns, plan.k_padded, plan.mma_per_tile_row(), plan.outputs_per_tile_row());
   if (plan.planes > 1) {
     ImGui::SetNextItemWidth(ui_px(200.0f));
     ImGui::SliderInt("Plane", &mem.conv_plane, 0, plan.planes - 1);
@@ -275,10 +331,27 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   }
   mem.conv_plane = std::clamp(mem.conv_plane, 0, static_cast<int>(plan.kernels.size()) - 1);
   const DualTessellationKernels& k = plan.kernels[static_cast<std::size_t>(mem.conv_plane)];
-  publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan)));
-
-  ImGui::TextDisabled("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
-                      plan.layout.overlap, plan.layout.input_columns);
+  publish(ctx, "params.conv.kernel_a", fact_numbers(k.kernel_a));
+  // A page selector (issue 17): stencil2row's bands and the kernel matrices each take the page's whole height.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Show");
+  ImGui::SameLine();
+  ImGui::RadioButton("stencil2row: A and B", &mem.conv_part, 0);
+  probe_last_item(ctx.state, "params.conv.part.s2r");
+  ImGui::SameLine();
+  ImGui::RadioButton("kernel matrices", &mem.conv_part, 1);
+  probe_last_item(ctx.state, "params.conv.part.kernels");
+  if (mem.conv_part == 0) {
+    publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan)));
+    ImGui::TextDisabled("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
+                        plan.layout.overlap, plan.layout.input_columns);
+    return;
+  }
+  ImGui::TextWrapped("%s. Each segment gives U = k+1 = %d outputs; a tile of %d segments reads one input row as A and B "
+                     "(%d×%d each, K = %d padded to %d) and multiplies them by the triangular kernel matrices: %d MMAs per "
+                     "tile row and plane for %d outputs.",
+                     fusion.c_str(), plan.segment, plan.layout.segments, plan.layout.segments, plan.k_columns,
+                     plan.k_columns, plan.k_padded, plan.mma_per_tile_row(), plan.outputs_per_tile_row());
   ValuePalette palette;
   palette.add(plan.fused.weights);
   palette.add(k.kernel_a);
@@ -351,7 +424,6 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
-  publish(ctx, "params.conv.kernel_a", fact_numbers(k.kernel_a));
 }
 
 } // namespace

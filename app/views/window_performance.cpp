@@ -40,6 +40,7 @@ struct PlotData {
 };
 
 struct PerformanceMemory {
+  int single_plot = 0; // the plot shown where the window is too small for all four (0 bars ... 3 accuracy)
   std::optional<MethodCatalogue> catalogue;
   MethodChoiceCache choices;
   std::vector<char> selected; // per catalogue method
@@ -514,29 +515,57 @@ void draw_performance_window(ViewContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button("Export plots (PNG) and data (CSV, JSON)")) export_all(m, d, ceilings, points);
     probe_last_item(ctx.state, "performance.export");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu results here, %zu recorded", d.here.size(), d.recorded.size() + d.recorded_sweep.size());
+    const std::string counts = fmt::format("{} results here, {} recorded", d.here.size(), d.recorded.size() + d.recorded_sweep.size());
+    same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+    ImGui::TextDisabled("%s", counts.c_str());
 
     if (ImGui::BeginTabBar("performance.tabs")) {
       if (ImGui::BeginTabItem("Plots", nullptr, std::exchange(m.show_plots_tab, false) ? ImGuiTabItemFlags_SetSelected : 0)) {
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        ImVec2 avail = ImGui::GetContentRegionAvail();
         const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
-        const ImVec2 cell((avail.x - gap.x) * 0.5f, (avail.y - gap.y) * 0.5f);
-        draw_bar_chart("performance.bars", dv.bars, m.bars, cell);
-        probe_last_item(ctx.state, "performance.bars");
-        ImGui::SameLine();
-        draw_xy_plot("performance.scaling", dv.scaling, m.scaling, cell);
-        probe_last_item(ctx.state, "performance.scaling");
-        draw_xy_plot("performance.roofline", dv.roofline, m.roofline, cell);
-        probe_last_item(ctx.state, "performance.roofline");
-        if (m.roofline.hovered_series >= 0) { // the tooltip's text, for tests
-          const PlotSeries& hs = dv.roofline.series[static_cast<std::size_t>(m.roofline.hovered_series)];
-          const auto i = static_cast<std::size_t>(m.roofline.hovered_point);
-          publish(ctx, "performance.roofline_hover", i < hs.hover.size() ? hs.hover[i] : hs.name);
+        ImVec2 cell((avail.x - gap.x) * 0.5f, (avail.y - gap.y) * 0.5f);
+        // Four plots in a 2x2 grid where each keeps room for its axes and titles; else one at a time, chosen
+        // here, at the whole size (a lecture's font at 1280x720, issue 17).
+        const bool one = cell.x < ui_px(380.0f) || cell.y < ui_px(230.0f);
+        if (one) {
+          const char* names[4] = {"per method", "scaling", "roofline", "accuracy"};
+          ImGui::AlignTextToFramePadding();
+          ImGui::TextUnformatted("Plot");
+          for (int i = 0; i < 4; ++i) {
+            same_line_if_fits(check_width(names[i]));
+            ImGui::RadioButton(names[i], &m.single_plot, i);
+            probe_last_item(ctx.state, fmt::format("performance.plot.{}", i));
+          }
+          avail = ImGui::GetContentRegionAvail();
+          cell = avail;
         }
-        ImGui::SameLine();
-        draw_xy_plot("performance.accuracy", dv.accuracy, m.accuracy, cell);
-        probe_last_item(ctx.state, "performance.accuracy");
+        auto shown = [&](int i) { return !one || m.single_plot == i; };
+        auto next = [&](int i) { // the grid's second column
+          if (!one && i % 2 == 1) ImGui::SameLine();
+        };
+        if (shown(0)) {
+          draw_bar_chart("performance.bars", dv.bars, m.bars, cell);
+          probe_last_item(ctx.state, "performance.bars");
+        }
+        next(1);
+        if (shown(1)) {
+          draw_xy_plot("performance.scaling", dv.scaling, m.scaling, cell);
+          probe_last_item(ctx.state, "performance.scaling");
+        }
+        if (shown(2)) {
+          draw_xy_plot("performance.roofline", dv.roofline, m.roofline, cell);
+          probe_last_item(ctx.state, "performance.roofline");
+          if (m.roofline.hovered_series >= 0) { // the tooltip's text, for tests
+            const PlotSeries& hs = dv.roofline.series[static_cast<std::size_t>(m.roofline.hovered_series)];
+            const auto i = static_cast<std::size_t>(m.roofline.hovered_point);
+            publish(ctx, "performance.roofline_hover", i < hs.hover.size() ? hs.hover[i] : hs.name);
+          }
+        }
+        next(3);
+        if (shown(3)) {
+          draw_xy_plot("performance.accuracy", dv.accuracy, m.accuracy, cell);
+          probe_last_item(ctx.state, "performance.accuracy");
+        }
         ImGui::EndTabItem();
       }
       if (ImGui::BeginTabItem("Data")) {

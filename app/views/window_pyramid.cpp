@@ -60,6 +60,7 @@ struct PyramidMemory {
   int plane = 0;
   int term = 0;
   int level = 1; // the pyramid level shown (1 = C1); 0: all levels
+  int rdg_part = 0; // the RDG page's part: 0 U·X·V, 1 V and V', 2 the plan's and the paper's numbers
 };
 
 LoraStencilOptions one_step(DecompositionChoice choice) {
@@ -542,28 +543,57 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     ImGui::RadioButton(fmt::format("C{}##term", i + 1).c_str(), &mem.term, i);
     probe_last_item(ctx.state, fmt::format("pyramid.term.{}", i + 1));
   }
+  // A part selector (issue 17): at a lecture's font the 16-row V, V' and the numbers do not fit one window.
+  ImGui::SameLine(0, ui_px(24.0f));
+  ImGui::TextUnformatted("Show");
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    ImGui::RadioButton(i == 0 ? "U·X·V" : i == 1 ? "V and V'" : "the numbers", &mem.rdg_part, i);
+    probe_last_item(ctx.state, fmt::format("pyramid.rdg.part.{}", i));
+  }
   const RankOneTerm& t = *terms[static_cast<std::size_t>(mem.term)];
   const BandedPair& band = f.bands[static_cast<std::size_t>(mem.term)];
   const GatherTile& g = f.tile;
-  ImGui::TextWrapped("Y (%d×%d) += U (%d×%d) · X (%d×%d) · V (%d×%d) on %s: U·X gathers down the columns "
+  publish(ctx, "pyramid.U", fact_numbers(band.u_band));
+  if (mem.rdg_part == 2) {
+    ImGui::TextWrapped("Y (%d×%d) += U (%d×%d) · X (%d×%d) · V (%d×%d) on %s: U·X gathers down the columns "
                      "(%d MMAs), T·V along the rows (%d MMAs). C%d sits at offset %d of the %d×%d window, so its "
                      "bands are shifted by %d.",
                      g.tile_rows, g.tile_cols, g.tile_rows, g.x_rows, g.x_rows, g.x_cols, g.x_cols, g.tile_cols,
                      std::string(to_string(g.shape)).c_str(), g.step1_mma(), g.step2_mma(), mem.term + 1, t.offset,
                      g.window_rows, g.window_cols, t.offset);
+    ImGui::Separator();
+    draw_paper_numbers(ctx, f);
+    return;
+  }
   ValuePalette palette;
   palette.add(t.u), palette.add(t.v);
   // U, X at half size, V and V' side by side; V is the tallest (x_cols rows).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float fit_w = std::floor((avail.x - ui_px(120.0f)) / (static_cast<float>(g.x_rows + 2 * g.tile_cols + 1) + 0.5f * g.x_cols));
-  const float fit_h = std::floor((avail.y - 12.0f * ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.x_cols + 1));
+  // The legend (where cells show letters) goes right of the figures: the cells get the page's whole height.
+  const float legend_w = palette_legend_width(palette, 5) + ui_px(24.0f);
+  const float fit_w = mem.rdg_part == 0
+                          ? std::floor((avail.x - ui_px(120.0f) - legend_w) /
+                                       (static_cast<float>(g.x_rows + g.tile_cols) + 0.35f * g.x_cols))
+                          : std::floor((avail.x - ui_px(120.0f) - legend_w) / static_cast<float>(2 * g.tile_cols + 2));
+  const float fit_h = std::floor((avail.y - (mem.rdg_part == 0 ? 2.5f : 4.5f) * ImGui::GetTextLineHeightWithSpacing()) /
+                                 static_cast<float>(g.x_cols + 1));
   const float fit = std::min(fit_w, fit_h);
   std::vector<const std::vector<double>*> all{&band.u_band, &band.v_band};
   const float three = widest_number(all, 3);
   const int digits = fit >= kMinCellTextScale * three ? 3 : 2;
   const float cell = std::clamp(std::min(three, fit), ui_px(6.0f), ui_px(70.0f));
-  if (cell < kMinCellTextScale * widest_number(all, 2)) draw_palette_legend(palette, 5);
+  const bool legend = cell < kMinCellTextScale * widest_number(all, 2);
+  auto draw_legend_beside = [&] {
+    if (!legend) return;
+    ImGui::SameLine(0, ui_px(24.0f));
+    ImGui::BeginGroup();
+    draw_palette_legend(palette, 5, ImGui::GetContentRegionAvail().x);
+    ImGui::EndGroup();
+  };
 
+  const float band_h = ImGui::GetTextLineHeight() + cell * static_cast<float>(g.tile_rows);
+  if (mem.rdg_part == 0) {
   MatrixPicture u;
   u.id = "U";
   u.title = fmt::format("U (u of C{} on each row)", mem.term + 1);
@@ -571,6 +601,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   u.rows = g.tile_rows, u.cols = g.x_rows;
   u.values = band.u_band;
   u.palette = &palette, u.cell = cell, u.digits = digits;
+  u.legend = false; // beside the figures (draw_legend_beside)
   u.column_group = g.k;
   u.tooltip = [](int r, int c) { return fmt::format("output row {} reads window row {}", r, c); };
   const MatrixDrawn ud = draw_matrix(u);
@@ -589,7 +620,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   for (int r = 0; r < g.x_rows; ++r)
     for (int c = 0; c < g.x_cols; ++c)
       x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
-  x.cell = std::max(ui_px(6.0f), cell * 0.5f);
+  x.cell = std::max(ui_px(4.0f), cell * (legend ? 0.35f : 0.5f)); // smaller where the legend needs the width
   x.tooltip = [g](int r, int c) {
     return r < g.window_rows && c < g.window_cols ? fmt::format("input at tile offset ({:+d}, {:+d})", c - g.radius, r - g.radius)
                                                   : std::string("padding to the MMA's k / n: zero");
@@ -597,6 +628,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   draw_matrix(x);
   ImGui::SameLine();
   draw_operator("·", ud.max.y - ud.min.y);
+  }
 
   MatrixPicture v;
   v.id = "V";
@@ -605,8 +637,15 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   v.rows = g.x_cols, v.cols = g.tile_cols;
   v.values = band.v_band;
   v.palette = &palette, v.cell = cell, v.digits = digits;
+  v.legend = false;
   v.row_group = g.k;
-  draw_matrix(v);
+  const MatrixDrawn vd = draw_matrix(v);
+  probe_rect(ctx.state, "pyramid.V", vd.min, vd.max);
+  (void)band_h;
+  if (mem.rdg_part == 0) {
+    draw_legend_beside();
+    return;
+  }
 
   MatrixPicture vs = v;
   vs.id = "Vswapped";
@@ -619,18 +658,14 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     return fmt::format("row {} of V': row {} of V (T's column {} arrives here from the C registers)", r,
                        perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(r)]);
   };
-  // Beside V where it fits, else on the next line (a projector's narrow window in lecture mode).
   ImGui::SameLine(0, ui_px(24.0f));
-  if (ImGui::GetCursorScreenPos().x + measure_matrix(vs).size.x > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-    ImGui::NewLine();
-  draw_matrix(vs);
+  const MatrixDrawn vsd = draw_matrix(vs);
+  probe_rect(ctx.state, "pyramid.Vswapped", vsd.min, vsd.max);
+  draw_legend_beside();
   ImGui::TextWrapped("V' = V in the order T's columns reach the C registers (Eq. 17): T'·V' = T·V, no shuffle.");
-  ImGui::Separator();
-  draw_paper_numbers(ctx, f);
-  publish(ctx, "pyramid.U", fact_numbers(band.u_band));
 }
 
-void draw_line_gather(const PyramidFigure& f) {
+void draw_line_gather(ViewContext& ctx, const PyramidFigure& f) {
   const LineGather& l = f.line;
   ImGui::TextWrapped("A 1D stencil is already a single rank-1 gather: no pyramid is needed. Each row of X holds the "
                      "%d inputs of %d consecutive outputs, and Y = X·V with the banded V below (%d MMAs of %s per %d "
@@ -646,9 +681,20 @@ void draw_line_gather(const PyramidFigure& f) {
   v.values = l.v_band;
   v.palette = &palette;
   v.row_group = l.k;
-  v.max_width = ImGui::GetContentRegionAvail().x;
-  v.max_height = ImGui::GetContentRegionAvail().y; // all 12 rows in the window (the widget keeps cells readable)
-  draw_matrix(v);
+  // All 12 rows in the window (the widget keeps cells readable); where the cells show letters, their legend
+  // stands beside V, not under it, so it takes none of the height.
+  v.legend = false;
+  v.max_width = 0.6f * ImGui::GetContentRegionAvail().x;
+  v.max_height = ImGui::GetContentRegionAvail().y;
+  const MatrixDrawn d = draw_matrix(v);
+  probe_rect(ctx.state, "pyramid.Vline", d.min, d.max);
+  if (d.letters) {
+    ImGui::SameLine(0, ui_px(24.0f));
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(0, d.origin.y - d.min.y)); // level with the first row of cells
+    draw_legend_chips(palette, kLegendDigits, ImGui::GetContentRegionAvail().x);
+    ImGui::EndGroup();
+  }
 }
 
 } // namespace
@@ -677,7 +723,7 @@ void draw_pyramid_window(ViewContext& ctx) {
     return;
   }
   if (s.dims == 1) {
-    draw_line_gather(f);
+    draw_line_gather(ctx, f);
     publish(ctx, "pyramid.kind", "line");
     ImGui::End();
     return;
@@ -689,13 +735,14 @@ void draw_pyramid_window(ViewContext& ctx) {
                                                              : "a 2D LoRAStencil on tensor cores");
   }
   publish_figure(ctx, f);
-  if (f.fused_steps > 1)
-  {
+  // On the pyramid page only: the RDG page's 16-row V needs the height at a lecture's font (issue 17).
+  auto fusion_note = [&] {
+    if (f.fused_steps <= 1) return;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("(the cost model would fuse %d steps and decompose W^%d; shown: the base stencil's W)",
                         f.fused_steps, f.fused_steps);
     ImGui::PopTextWrapPos();
-  }
+  };
 
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("pyramid_pages")) {
@@ -703,6 +750,7 @@ void draw_pyramid_window(ViewContext& ctx) {
                         : f.decomposition.kind == DecompositionKind::Cross ? "Cross split (no pyramid)"
                                                                            : "SVD (no pyramid)";
     if (begin_view_page(ctx, kView, "pyramid", first, page)) {
+      fusion_note();
       draw_decomposition_page(ctx, mem);
       ImGui::EndTabItem();
     }

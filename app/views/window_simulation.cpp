@@ -510,7 +510,11 @@ void draw_heatmap(ViewContext& ctx) {
                                     ctx.simulation.steps_done());
   if (e.dims == 3) caption += fmt::format("   plane z = {} of {}", shown.z, e.n[2]);
   if (shown.stride > 1) caption += fmt::format("   (1 of every {} points per axis shown)", shown.stride);
-  ImGui::TextDisabled("%s", caption.c_str());
+  // Wrapped (two lines are kept for it under the picture) instead of cut at a lecture's font (issue 17).
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", caption.c_str());
+  ImGui::PopStyleColor();
+  probe_last_item(st, "simulation.caption");
 
   if (e.dims == 1 && !shown.profile.empty()) {
     XYPlot plot;

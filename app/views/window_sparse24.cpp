@@ -46,21 +46,53 @@ std::vector<int> moved_columns(const SpiderPlan& plan) {
   return out;
 }
 
-void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette) {
+// One cell size for stages ①, ② and ③. Where the page is wide enough, ③ and its metadata stand beside ② (one row of
+// figures); else ③ gets a page of its own, so each page fits the window at a lecture's font (issue 17).
+struct StageLayout {
+  float cell = 0;
+  bool one_row = false;
+};
+
+StageLayout stage_layout(const SpiderPlan& plan, const SpiderKernelRow& row, ImVec2 avail) {
   const SpiderGeometry& g = plan.geometry;
-  const float avail = ImGui::GetContentRegionAvail().x;
-  // Stages ① and ② side by side (2L columns each), ③ and its metadata below them.
-  // The two rows of matrices (L each) must leave room for the input-row strip and the notes below them.
-  const float fit_h = std::floor((ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetTextLineHeightWithSpacing()) /
-                                 static_cast<float>(2 * g.L));
-  const float fit = std::min(std::floor((avail - ui_px(60.0f)) / static_cast<float>(2 * g.band_cols)),
-                             std::max(fit_h, ImGui::GetTextLineHeight() + ui_px(4.0f)));
+  const float line = ImGui::GetTextLineHeightWithSpacing();
   float widest = 0;
   for (double w : row.weights_fp16) widest = std::max(widest, ImGui::CalcTextSize(compact_number(w, 3).c_str()).x);
-  const float cell = std::clamp(std::min(widest + ui_px(10.0f), fit), ui_px(8.0f), ui_px(72.0f));
+  const float want = widest + ui_px(10.0f);
+  const float smallest = std::ceil(kMinCellTextScale * ImGui::GetTextLineHeight() + ui_px(2.0f)); // a legible letter
+  const float meta_w = static_cast<float>(g.band_cols / 4) * (ImGui::CalcTextSize("0000").x + ui_px(12.0f));
+  // Room under the figures: a title, column labels and markers above the cells, and two lines of notes below.
+  const float fit_h = std::floor((avail.y - 6.5f * line) / static_cast<float>(g.L));
+  const float fit_one = std::floor((avail.x - ui_px(90.0f) - meta_w - 6.0f * ImGui::GetStyle().ItemSpacing.x) /
+                                   static_cast<float>(2 * g.band_cols + g.band_cols / 2));
+  StageLayout l;
+  const float one = std::min({want, fit_one, fit_h});
+  if (one >= smallest) {
+    l.one_row = true;
+    l.cell = std::min(one, ui_px(72.0f));
+    return l;
+  }
+  const float fit_two = std::floor((avail.x - ui_px(60.0f)) / static_cast<float>(2 * g.band_cols));
+  l.cell = std::clamp(std::min({want, fit_two, std::max(fit_h, smallest)}), ui_px(8.0f), ui_px(72.0f));
+  return l;
+}
+
+void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside);
+
+// part 0: ① and ② (and ③ where the layout puts it in the same row); part 1: ③ alone.
+void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette,
+                 const StageLayout& layout, int part) {
+  const SpiderGeometry& g = plan.geometry;
+  const float cell = layout.cell;
+  if (part == 1) {
+    draw_compressed(ctx, row, palette, cell, true);
+    return;
+  }
   const std::vector<int> moved = moved_columns(plan);
+  // Column numbers over every column where they fit the cells, else over each group of four's first column.
+  const bool every = cell >= ImGui::CalcTextSize(std::to_string(g.band_cols - 1).c_str()).x + ui_px(4.0f);
   std::vector<std::string> columns;
-  for (int j = 0; j < g.band_cols; ++j) columns.push_back(std::to_string(j));
+  for (int j = 0; j < g.band_cols; ++j) columns.push_back(every || j % 4 == 0 ? std::to_string(j) : "");
 
   MatrixPicture band;
   band.id = "band";
@@ -94,9 +126,26 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
   };
   const MatrixDrawn s = draw_matrix(swapped);
   probe_rect(ctx.state, "sparse24.swapped", s.min, s.max);
-  const bool letters = b.letters || s.letters;
-  ImGui::Spacing();
+  if (layout.one_row) {
+    ImGui::SameLine(0, ui_px(24.0f));
+    draw_compressed(ctx, row, palette, cell, false);
+  } else if (b.letters || s.letters) {
+    // Beside ② where a column of chips fits there (it then takes none of the page's height), else under ① and ②.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - s.max.x - ui_px(16.0f) >= palette_legend_width(palette, 5)) {
+      ImGui::SameLine(0, ui_px(16.0f));
+      ImGui::BeginGroup();
+      ImGui::Dummy(ImVec2(0, s.origin.y - s.min.y));
+      draw_palette_legend(palette, 5, right - ImGui::GetCursorScreenPos().x);
+      ImGui::EndGroup();
+    } else {
+      draw_palette_legend(palette, 5);
+    }
+  }
+}
 
+void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside) {
+  if (!note_beside) ImGui::BeginGroup(); // the note goes under ③ and its metadata
   const Compressed24& c = row.compressed;
   MatrixPicture values;
   values.id = "values";
@@ -132,15 +181,17 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
   meta.tooltip = [](int, int group) {
     return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
   };
-  draw_matrix(meta);
-  ImGui::SameLine(0, ui_px(24.0f));
+  const MatrixDrawn md = draw_matrix(meta);
+  probe_rect(ctx.state, "sparse24.metadata", md.min, md.max);
+  if (note_beside) ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
   ImGui::TextDisabled("Each group of four keeps its two values (a lone value keeps a zero beside it) and their "
                       "positions 0-3 as two bits each: \"0010\" = positions 0 and 2.");
   ImGui::PopTextWrapPos();
-  if (letters || vd.letters) draw_palette_legend(palette, 5);
+  if (vd.letters) draw_palette_legend(palette, 5);
   ImGui::EndGroup();
+  if (!note_beside) ImGui::EndGroup();
 }
 
 void draw_input_rows(const SpiderPlan& plan) {
@@ -201,7 +252,10 @@ void draw_mma(ViewContext& ctx, SparseMemory& mem, const ValuePalette& palette) 
   a.column_group = 4;
   a.row_group = plan.geometry.L;
   a.max_width = 0.55f * ImGui::GetContentRegionAvail().x;
+  // The page's remaining height, less the legend's line where the cells fall back to letters.
+  a.max_height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
   const MatrixDrawn ad = draw_matrix(a);
+  probe_rect(ctx.state, "sparse24.A", ad.min, ad.max);
   if (plan.options.variant != SpiderVariant::Sparse) return;
   ImGui::SameLine();
   draw_operator("→", ad.max.y - ad.min.y);
@@ -246,9 +300,18 @@ void draw_sparse24_window(ViewContext& ctx) {
     ImGui::SetTooltip("Every swapped row and every A operand of the warp tile has at most two non-zeros\n"
                       "in each aligned group of four (core/fragment is_2to4).");
   ImGui::SameLine();
-  ImGui::TextWrapped("L = 2r+2 = %d: each kernel row becomes an L×(2r+L) band, exactly half zeros (sparsity ratio "
-                     "%.3g), padded to %d columns for whole groups of four.",
-                     g.L, spider_sparsity_ratio(g.radius, g.L), g.band_cols);
+  // One line where the sentence would take three (a lecture's font), the sentence in its tooltip (issue 17).
+  const std::string sentence = fmt::format("L = 2r+2 = {}: each kernel row becomes an L×(2r+L) band, exactly half zeros "
+                                           "(sparsity ratio {:.3g}), padded to {} columns for whole groups of four.",
+                                           g.L, spider_sparsity_ratio(g.radius, g.L), g.band_cols);
+  if (ImGui::CalcTextSize(sentence.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y >
+      2.5f * ImGui::GetTextLineHeight()) {
+    ImGui::TextWrapped("L = 2r+2 = %d: half of each %d×%d band is zero (padded to %d columns)", g.L, g.L,
+                       2 * g.radius + g.L, g.band_cols);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sentence.c_str());
+  } else {
+    ImGui::TextWrapped("%s", sentence.c_str());
+  }
 
   if (mem.row < 0) mem.row = static_cast<int>(plan.rows.size()) / 2;
   mem.row = std::clamp(mem.row, 0, static_cast<int>(plan.rows.size()) - 1);
@@ -270,12 +333,20 @@ void draw_sparse24_window(ViewContext& ctx) {
   ImGui::SameLine();
   if (ImGui::RadioButton("odd (§3.1.2)", &parity, 1)) mem.parity = SwapParity::Odd;
   probe_last_item(ctx.state, "sparse24.parity.odd");
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Why even: §3.2's offset formula adds 16(−1)^k to B's row only where i mod 2 = 0, and "
-                     "2(lane mod 4) + 8 floor(i/2) is then even: the rows that move, and so the A columns that trade with "
-                     "j + L, are the even 0-based ones. §3.1.2 says \"odd-indexed\", which agrees only counting from 1. "
-                     "Either swap is exact (the validator checks both).");
-  ImGui::PopStyleColor();
+  constexpr const char* kWhyEven =
+      "Why even: §3.2's offset formula adds 16(−1)^k to B's row only where i mod 2 = 0, and 2(lane mod 4) + "
+      "8 floor(i/2) is then even: the rows that move, and so the A columns that trade with j + L, are the even "
+      "0-based ones. §3.1.2 says \"odd-indexed\", which agrees only counting from 1. Either swap is exact (the "
+      "validator checks both).";
+  ImGui::SameLine();
+  ImGui::TextDisabled("(why even?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ui_px(480.0f));
+    ImGui::TextUnformatted(kWhyEven);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
 
   const SpiderKernelRow& row = plan.rows[static_cast<std::size_t>(mem.row)];
   // One palette for the window: every kernel row's FP16 weights and every MMA's A operand, so a colour (and a
@@ -283,23 +354,54 @@ void draw_sparse24_window(ViewContext& ctx) {
   ValuePalette palette;
   for (const SpiderKernelRow& r : plan.rows) palette.add(r.weights_fp16);
   for (const SpiderMma& m : plan.mmas) palette.add(m.a);
-  ImGui::Spacing();
-  draw_stages(ctx, plan, row, palette);
-  ImGui::TextDisabled("Weights are shown as FP16 holds them; equal colours are equal weights. %s: %s.",
-                      g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
-                      row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  for (const std::string& note : plan.precision_notes) ImGui::TextWrapped("%s", note.c_str());
-  ImGui::PopStyleColor();
-  ImGui::Spacing();
-  draw_input_rows(plan);
-  ImGui::TextWrapped("Swapping band columns j and j+%d of A is only correct if rows j and j+%d of B swap too: the "
-                     "kernel loads those input rows with the offset ±%d. The paper measures this row swap as free "
-                     "(Table 3: the same instruction count and memory throughput within 0.04%%): that is SPIDER's "
-                     "measurement, not one of ours.",
-                     g.L, g.L, g.L);
-  ImGui::Spacing();
-  if (ImGui::CollapsingHeader("The A operand of one mma.sp of the warp tile")) draw_mma(ctx, mem, palette);
+  // Three pages, so that each fits the window at a lecture's font (issue 17): the band through its 2:4 form, the
+  // input rows that swap to match (with the reason for the even swap), one mma.sp's A operand.
+  const std::string page = ctx.layout.take_page_request(kView);
+  if (ImGui::BeginTabBar("sparse24_pages")) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const StageLayout layout =
+        stage_layout(plan, row, ImVec2(avail.x, avail.y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y));
+    if (begin_view_page(ctx, kView, "stages", layout.one_row ? "Band → 2:4###stages" : "① ②###stages", page)) {
+      draw_stages(ctx, plan, row, palette, layout, 0);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("FP16 weights; equal colours, equal weights. %s: %s.",
+                          g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
+                          row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
+      // The precision notes where the page has room for them, else in this line's tooltip (issue 17).
+      std::string notes;
+      for (const std::string& note : plan.precision_notes) notes += (notes.empty() ? "" : "\n") + note;
+      if (ImGui::CalcTextSize(notes.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y <=
+          ImGui::GetContentRegionAvail().y) {
+        for (const std::string& note : plan.precision_notes) ImGui::TextWrapped("%s", note.c_str());
+      } else if (ImGui::IsItemHovered() && !notes.empty()) {
+        ImGui::SetTooltip("%s", notes.c_str());
+      }
+      ImGui::PopStyleColor();
+      ImGui::EndTabItem();
+    }
+    if (!layout.one_row && begin_view_page(ctx, kView, "compressed", "③", page)) {
+      draw_stages(ctx, plan, row, palette, layout, 1);
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "rows", "Input rows", page)) {
+      draw_input_rows(plan);
+      ImGui::TextWrapped("Swapping band columns j and j+%d of A is only correct if rows j and j+%d of B swap too: "
+                         "the kernel loads those input rows with the offset ±%d. The paper measures this row swap as "
+                         "free (Table 3: the same instruction count and memory throughput within 0.04%%): that is "
+                         "SPIDER's measurement, not one of ours.",
+                         g.L, g.L, g.L);
+      ImGui::Spacing();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", kWhyEven);
+      ImGui::PopStyleColor();
+      ImGui::EndTabItem();
+    }
+    if (begin_view_page(ctx, kView, "mma", "mma.sp A", page)) {
+      draw_mma(ctx, mem, palette);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
 
   publish(ctx, "sparse24.validator", pass ? "pass" : "fail");
   publish(ctx, "sparse24.row", std::to_string(row.dy));

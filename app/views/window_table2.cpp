@@ -154,8 +154,14 @@ Table2 build_table(const Stencil& s) {
 }
 
 // "paper / ours" in one cell, ours in yellow where it differs from the paper by more than 1%.
-void cell_pair(std::optional<double> paper, std::optional<double> ours) {
-  ImGui::TableNextColumn();
+// `label`: stacked in one column (narrow windows), each pair on its own line after its name.
+void cell_pair(std::optional<double> paper, std::optional<double> ours, const char* label = nullptr) {
+  if (label == nullptr) {
+    ImGui::TableNextColumn();
+  } else {
+    ImGui::TextDisabled("%s", label);
+    ImGui::SameLine();
+  }
   if (paper)
     ImGui::Text("%.4g", *paper);
   else
@@ -200,11 +206,23 @@ void draw_table2_window(ViewContext& ctx) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollY;
   // Fixed columns (stable layout between frames); the note column takes the rest and wraps.
-  if (ImGui::BeginTable("table2", 5, flags, ImVec2(0, 0))) {
+  // Where three number columns would leave the notes a sliver (a lecture's font at 1280x720, issue 17), the three
+  // pairs stack in one column, one line each.
+  const char* headers[3] = {"MACs: paper / ours", "input: paper / ours", "param.: paper / ours"};
+  const char* labels[3] = {"MACs", "input", "param."};
+  const float method_w = ImGui::CalcTextSize("Lower Bound ").x;
+  float numbers_w = 0;
+  for (const char* h : headers) numbers_w += std::max(number_w, ImGui::CalcTextSize(h).x) + 2.0f * ImGui::GetStyle().CellPadding.x;
+  const bool stacked = ImGui::GetContentRegionAvail().x - method_w - numbers_w < ui_px(320.0f);
+  const float stacked_w = std::max(ImGui::CalcTextSize("param. ").x + number_w, ImGui::CalcTextSize("paper / ours").x);
+  if (ImGui::BeginTable("table2", stacked ? 3 : 5, flags, ImVec2(0, 0))) {
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Lower Bound ").x);
-    for (const char* h : {"MACs: paper / ours", "input: paper / ours", "param.: paper / ours"})
-      ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthFixed, std::max(number_w, ImGui::CalcTextSize(h).x));
+    ImGui::TableSetupColumn("method", ImGuiTableColumnFlags_WidthFixed, method_w);
+    if (stacked)
+      ImGui::TableSetupColumn("paper / ours", ImGuiTableColumnFlags_WidthFixed, stacked_w);
+    else
+      for (const char* h : headers)
+        ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthFixed, std::max(number_w, ImGui::CalcTextSize(h).x));
     ImGui::TableSetupColumn("why ours differs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const Table2Row& row : t.rows) {
@@ -216,9 +234,10 @@ void draw_table2_window(ViewContext& ctx) {
       const std::optional<double> pi = row.paper ? std::optional<double>(row.paper->input) : std::nullopt;
       const std::optional<double> pp = row.paper ? std::optional<double>(row.paper->parameter) : std::nullopt;
       auto ours = [&](double v) { return row.ours_known ? std::optional<double>(v) : std::nullopt; };
-      cell_pair(pm, ours(row.macs));
-      cell_pair(pi, ours(row.input));
-      cell_pair(pp, ours(row.parameter));
+      if (stacked) ImGui::TableNextColumn();
+      cell_pair(pm, ours(row.macs), stacked ? labels[0] : nullptr);
+      cell_pair(pi, ours(row.input), stacked ? labels[1] : nullptr);
+      cell_pair(pp, ours(row.parameter), stacked ? labels[2] : nullptr);
       ImGui::TableNextColumn();
       ImGui::PushTextWrapPos(0.0f);
       if (!row.unsupported.empty())

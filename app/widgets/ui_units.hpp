@@ -13,6 +13,18 @@ constexpr float kBaseFontPixels = 16.0f;
 inline float ui_px(float at_base) { return at_base * ImGui::GetFontSize() / kBaseFontPixels; }
 inline ImVec2 ui_px(float x, float y) { return ImVec2(ui_px(x), ui_px(y)); }
 
+// SameLine where the next item, `width` pixels wide, still fits left of the window's content edge; else the item
+// starts the next line (a lecture's font at a projector's 1280x720 must not cut labels at the right).
+inline void same_line_if_fits(float width, float spacing = -1.0f) {
+  ImGui::SameLine(0.0f, spacing);
+  if (ImGui::GetCursorScreenPos().x + width > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::NewLine();
+}
+// The width of a checkbox or radio button with this label.
+inline float check_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 // The UI scale a user may choose (View menu, state.json), on top of the monitor's content scale.
 constexpr float kMinUiScale = 0.5f, kMaxUiScale = 3.0f;
 // The steps Ctrl + and Ctrl - go through (and the View menu offers), as in a web browser.

@@ -77,3 +77,66 @@ TEST_CASE("the FFT view's k_f and k_f^T lie inside the window at 1280x720 in lec
     }
   }
 }
+
+namespace {
+
+// Shows the tour's step for `view` (and `page`, where given; else the view's first step) and lets it settle.
+void show_step(HeadlessExplorer& ex, const std::string& view, const std::string& page) {
+  const std::vector<LectureStep> steps = lecture_steps();
+  int step = -1;
+  for (std::size_t i = 0; i < steps.size() && step < 0; ++i)
+    if (steps[i].view == view && (page.empty() || steps[i].page == page)) step = static_cast<int>(i);
+  REQUIRE(step >= 0);
+  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), step);
+  ex.frames(4);
+}
+
+// The figure `probe` lies inside the window of `view`: not cut at the right or at the bottom.
+void check_inside(HeadlessExplorer& ex, const std::string& view, const std::string& probe) {
+  INFO(probe);
+  const WidgetRect window = ex.probe(view + ".window");
+  const WidgetRect r = ex.probe(probe);
+  CHECK(r.x0 >= window.x0);
+  CHECK(r.x1 <= window.x1);
+  CHECK(r.y1 <= window.y1);
+}
+
+} // namespace
+
+// Issue 17: the pages that needed scrolling at a projector's size in lecture mode (16x16 matrices at a large font,
+// the fragment tiles, the CRT maps) lay out to fit: their figures end inside the window.
+TEST_CASE("the teaching figures lie inside their windows at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  struct Case {
+    std::string view, page, probe;
+    std::vector<std::string> presets;
+  };
+  const std::vector<Case> cases{
+      {"params", "tcstencil", "params.tc.matrix", {"heat-2d", "box-2d49p"}},
+      {"sparse24", "", "sparse24.swapped", {"heat-1d", "heat-2d", "box-2d49p"}},
+      {"pyramid", "", "pyramid.Vline", {"heat-1d"}},
+      {"fragments", "layouts", "fragments.C", {"heat-1d", "heat-2d"}},
+      {"fft", "crt", "fft.crt.frequencies", {"heat-1d", "heat-2d"}},
+      {"compare", "", "compare.header", {"heat-1d"}},
+  };
+  for (const Case& c : cases)
+    for (const std::string& name : c.presets) {
+      INFO("view " << c.view << ", preset " << name);
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+      show_step(ex, c.view, c.page);
+      check_inside(ex, c.view, c.probe);
+    }
+}
+
+TEST_CASE("the RDG page shows U X V and then V and V' inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-2d49p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "pyramid", "rdg");
+    REQUIRE(ex.fact("pyramid.page") == "rdg");
+    check_inside(ex, "pyramid", "pyramid.U");
+    check_inside(ex, "pyramid", "pyramid.V");
+    ex.click("pyramid.rdg.part.1");
+    ex.frames(2);
+    check_inside(ex, "pyramid", "pyramid.Vswapped");
+  }
+}
