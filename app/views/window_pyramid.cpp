@@ -573,7 +573,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   // The legend (where cells show letters) goes right of the figures: the cells get the page's whole height.
   const float legend_w = palette_legend_width(palette, 5) + ui_px(24.0f);
   const float fit_w = mem.rdg_part == 0
-                          ? std::floor((avail.x - ui_px(120.0f) - legend_w) /
+                          ? std::floor((avail.x - ui_px(120.0f)) /
                                        (static_cast<float>(g.x_rows + g.tile_cols) + 0.35f * g.x_cols))
                           : std::floor((avail.x - ui_px(120.0f) - legend_w) / static_cast<float>(2 * g.tile_cols + 2));
   const float fit_h = std::floor((avail.y - (mem.rdg_part == 0 ? 2.5f : 4.5f) * ImGui::GetTextLineHeightWithSpacing()) /
@@ -601,11 +601,15 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   u.rows = g.tile_rows, u.cols = g.x_rows;
   u.values = band.u_band;
   u.palette = &palette, u.cell = cell, u.digits = digits;
-  u.legend = false; // beside the figures (draw_legend_beside)
+  u.legend = false; // under U (part 0) or beside V' (part 1)
   u.column_group = g.k;
   u.tooltip = [](int r, int c) { return fmt::format("output row {} reads window row {}", r, c); };
+  // The legend under U (which is short: tile_rows rows), in U's width: the row of U, X and V keeps the page's width.
+  ImGui::BeginGroup();
   const MatrixDrawn ud = draw_matrix(u);
   probe_rect(ctx.state, "pyramid.U", ud.min, ud.max);
+  if (legend) draw_palette_legend(palette, kLegendDigits, ud.max.x - ud.min.x);
+  ImGui::EndGroup();
   ImGui::SameLine();
   draw_operator("·", ud.max.y - ud.min.y);
 
@@ -642,10 +646,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   const MatrixDrawn vd = draw_matrix(v);
   probe_rect(ctx.state, "pyramid.V", vd.min, vd.max);
   (void)band_h;
-  if (mem.rdg_part == 0) {
-    draw_legend_beside();
-    return;
-  }
+  if (mem.rdg_part == 0) return;
 
   MatrixPicture vs = v;
   vs.id = "Vswapped";

@@ -132,11 +132,11 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
   } else if (b.letters || s.letters) {
     // Beside ② where a column of chips fits there (it then takes none of the page's height), else under ① and ②.
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (right - s.max.x - ui_px(16.0f) >= palette_legend_width(palette, 5)) {
-      ImGui::SameLine(0, ui_px(16.0f));
+    if (right - s.max.x - ui_px(12.0f) >= palette_legend_width(palette, kLegendDigits)) {
+      ImGui::SameLine(0, ui_px(12.0f));
       ImGui::BeginGroup();
       ImGui::Dummy(ImVec2(0, s.origin.y - s.min.y));
-      draw_palette_legend(palette, 5, right - ImGui::GetCursorScreenPos().x);
+      draw_palette_legend(palette, kLegendDigits, right - ImGui::GetCursorScreenPos().x);
       ImGui::EndGroup();
     } else {
       draw_palette_legend(palette, 5);
@@ -306,8 +306,7 @@ void draw_sparse24_window(ViewContext& ctx) {
                                            g.L, spider_sparsity_ratio(g.radius, g.L), g.band_cols);
   if (ImGui::CalcTextSize(sentence.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y >
       2.5f * ImGui::GetTextLineHeight()) {
-    ImGui::TextWrapped("L = 2r+2 = %d: half of each %d×%d band is zero (padded to %d columns)", g.L, g.L,
-                       2 * g.radius + g.L, g.band_cols);
+    ImGui::TextWrapped("L = 2r+2 = %d: %d×%d bands, half zeros, %d columns", g.L, g.L, 2 * g.radius + g.L, g.band_cols);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", sentence.c_str());
   } else {
     ImGui::TextWrapped("%s", sentence.c_str());
@@ -364,9 +363,11 @@ void draw_sparse24_window(ViewContext& ctx) {
     if (begin_view_page(ctx, kView, "stages", layout.one_row ? "Band → 2:4###stages" : "① ②###stages", page)) {
       draw_stages(ctx, plan, row, palette, layout, 0);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("FP16 weights; equal colours, equal weights. %s: %s.",
-                          g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
-                          row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
+      // Where the page has no line left (the validator's badge says the same for every row), nothing is cut.
+      if (ImGui::GetContentRegionAvail().y >= ImGui::GetTextLineHeight() || !row.swapped_is_2to4)
+        ImGui::TextWrapped("FP16 weights; equal colours, equal weights. %s: %s.",
+                           g.dims == 2 ? fmt::format("Row dy {:+d}", row.dy).c_str() : "The row",
+                           row.swapped_is_2to4 ? "2:4 after the swap" : "NOT 2:4 after the swap");
       // The precision notes where the page has room for them, else in this line's tooltip (issue 17).
       std::string notes;
       for (const std::string& note : plan.precision_notes) notes += (notes.empty() ? "" : "\n") + note;
