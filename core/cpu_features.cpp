@@ -117,6 +117,14 @@ std::int64_t sysfs_cache_bytes(int level) {
 
 } // namespace
 
+std::int64_t cpu_l1_bytes() {
+  static const std::int64_t bytes = [] {
+    const std::int64_t n = sysfs_cache_bytes(1);
+    return n > 0 ? n : std::int64_t{32} << 10;
+  }();
+  return bytes;
+}
+
 std::int64_t cpu_l2_bytes() {
   static const std::int64_t bytes = [] {
     const std::int64_t n = sysfs_cache_bytes(2);

@@ -32,7 +32,8 @@ int vector_doubles(CpuIsa isa);
 std::string cpu_model_name();
 // The threads this process may run on (its affinity mask), at least 1.
 int cpu_thread_count();
-// Per-core L2 and the last-level cache in bytes (sysfs / sysconf); a typical value when the system does not say.
+// Per-core L1 data cache, L2 and the last-level cache in bytes (sysfs); a typical value when the system does not say.
+std::int64_t cpu_l1_bytes();
 std::int64_t cpu_l2_bytes();
 std::int64_t cpu_llc_bytes();
 

@@ -10,6 +10,8 @@
 #include <cstring>
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -29,9 +31,11 @@ namespace se::cpu_kernels {
 #if SE_CPU_KERNELS_X86
 #define SE_STREAM(p, v) _mm_stream_pd((p), (v))
 #define SE_PREFETCH(p) _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T1)
+#define SE_PREFETCH_L1(p) _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T0)
 #else
 #define SE_STREAM(p, v) store((p), (v))
 #define SE_PREFETCH(p) __builtin_prefetch((p), 0, 2)
+#define SE_PREFETCH_L1(p) __builtin_prefetch((p), 0, 3)
 #endif
 #define SE_MADD(x, a, b) ((x) * (a) + (b))
 #include "core/cpu_kernels_isa.inc"

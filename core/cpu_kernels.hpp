@@ -28,6 +28,11 @@ struct Taps {
   bool prefetch = false;
   std::ptrdiff_t prefetch_offset = 0;
   std::ptrdiff_t prefetch_ahead = 1024;
+  // Rows too long for L1 to hold the rows one output row reads until the next output row reads them again (a 2D
+  // grid's rows of thousands of points): with `prefetch` the trailing tap's row (the smallest offset, read
+  // longest ago, in L2 by now) is asked into L1 a few lines ahead, and the presets' kernels load every tap
+  // directly, two vectors at a time. On short rows they keep the centre row in registers, four vectors at a time.
+  bool long_rows = false;
 };
 
 // `count` rows of `n` points, row i at out + i * stride and in + i * stride.
@@ -47,7 +52,8 @@ struct Rows {
 struct Set {
   CpuIsa isa = CpuIsa::Baseline;
   // out[x] = sum over taps k (in order) of weight[k] * in[x + offset[k]], for every x of the rows, rounded as
-  // asked. With `stream` the vector-aligned part of each row is written with non-temporal stores (no read for
+  // asked. It may load (and not use) up to one vector of vector_doubles(isa) doubles before and after what the
+  // taps read: the buffers need that much room. With `stream` the vector-aligned part of each row is written with non-temporal stores (no read for
   // ownership, not kept in cache): for grids far larger than the last-level cache. FP16 rounding never streams.
   void (*rows)(const Rows& rows, const Taps& taps, Rounding rounding, bool stream) = nullptr;
   // dst[0, n) = src[0, n); non-temporal stores with `stream`.

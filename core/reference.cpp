@@ -150,7 +150,7 @@ struct ReferenceStepper::State {
   const cpu_kernels::Set* kernels = nullptr;
   int requested_threads = 0, threads = 1;
   std::optional<bool> requested_stream;
-  bool stream = false, prefetch = false;
+  bool stream = false, prefetch = false, long_rows = false;
   Layout g;
   cpu_kernels::DoubleBuffer buf[2];
   int current = 0; // buf[current] holds the values
@@ -158,6 +158,7 @@ struct ReferenceStepper::State {
   // the other at the same index, and with both at one offset in their pages the loads wait on the stores'
   // addresses (4 KiB aliasing; a copy moves 97 GB/s with its arrays half a page apart, 81 with them aligned).
   static constexpr std::size_t kApart = 256;
+  static constexpr std::size_t kSlack = 8; // the row kernel may load a vector past the last point it reads
   double* data(int i) const { return buf[i].get() + (i == 1 ? kApart : 0); }
   std::vector<std::ptrdiff_t> offsets;
   std::vector<double> weights;
@@ -177,6 +178,12 @@ struct ReferenceStepper::State {
     stream = requested_stream.value_or(2.0 * static_cast<double>(g.size()) * sizeof(double) >
                                        static_cast<double>(cpu_llc_bytes()));
     prefetch = extent.dims >= 2;
+    // Rows whose 2r+1 rows of input outgrow half of L1 (a 2D grid's rows of a thousand points and more): the
+    // row kernel's long-row form (cpu_kernels.hpp), measured faster there, slower on 3D's short rows.
+    std::int64_t width = g.n[0];
+    for (const auto& mine : tiles)
+      if (!mine.empty()) width = mine.front().x1 - mine.front().x0;
+    long_rows = prefetch && (2 * stencil.radius + 1) * width * static_cast<std::int64_t>(sizeof(double)) > cpu_l1_bytes() / 2;
   }
 
   // New buffers for the current stencil's radius, holding `values` inside halos of the boundary value.
@@ -184,8 +191,8 @@ struct ReferenceStepper::State {
   void load(std::span<const double> values) {
     const Layout next = make_layout(extent, stencil.radius);
     check_host_memory(static_cast<std::uint64_t>(next.size()) * 2 * sizeof(double), "the reference's two padded buffers");
-    cpu_kernels::DoubleBuffer fresh[2] = {cpu_kernels::allocate_doubles(next.size()),
-                                          cpu_kernels::allocate_doubles(next.size() + kApart)};
+    cpu_kernels::DoubleBuffer fresh[2] = {cpu_kernels::allocate_doubles(next.size() + kSlack),
+                                          cpu_kernels::allocate_doubles(next.size() + kApart + kSlack)};
     g = next;
     buf[0] = std::move(fresh[0]);
     buf[1] = std::move(fresh[1]);
@@ -302,6 +309,7 @@ int ReferenceStepper::advance(int steps, const StepProgress& progress) {
   cpu_kernels::Taps taps{st.offsets.data(), st.weights.data(), static_cast<int>(st.weights.size())};
   if (!st.offsets.empty()) {
     taps.prefetch = st.prefetch;
+    taps.long_rows = st.long_rows;
     taps.prefetch_offset = *std::max_element(st.offsets.begin(), st.offsets.end());
   }
   const cpu_kernels::Rounding rounding = rounding_for(st.storage);
