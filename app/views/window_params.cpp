@@ -24,6 +24,7 @@ struct ParamsMemory {
   int tc_matrix = 0;
   CachedPlan<Stencil, ConvStencilPlan> conv;
   int conv_plane = 0;
+  bool tc_details = false; // TCStencil: the plan, the colour key and the CUDA-core taps instead of the figure
   int conv_part = 0; // 0: stencil2row's A and B, 1: the kernel matrices (one at a time, so each fits the window)
 };
 
@@ -155,6 +156,12 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
     }
     probe_last_item(ctx.state, "params.tc.matrix_combo");
   }
+  // A page selector (issue 17): the figure takes the page's whole height; the plan's details have a page of their
+  // own. The box heads the text column (the controls' line has no room left at a lecture's font).
+  auto details_toggle = [&] {
+    ImGui::Checkbox("plan and taps", &mem.tc_details);
+    probe_last_item(ctx.state, "params.tc.details");
+  };
   const ParameterMatrix& p = plan.matrices[static_cast<std::size_t>(mem.tc_matrix)];
   ValuePalette palette;
   for (const ParameterMatrix& m : plan.matrices) palette.add(m.operand);
@@ -169,6 +176,27 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
                      box ? ": each box row's GEMM reads the shifted input, so only columns are cut" : "",
                      plan.inner_points_per_tile());
 
+  auto colour_key = [&] {
+    ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
+                        "row needs outside that operand (read by the CUDA-core taps). Dark: not needed by this "
+                        "GEMM. White frame: the output tile.",
+                        p.row_shift);
+    ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
+                        "neighbours come from the CUDA-core taps (plan and taps).",
+                        p.side == ParameterSide::Left ? "rows" : "columns", p.name.c_str(), 2 * plan.stencil.radius + 1);
+  };
+  publish(ctx, "params.tc.matrix", p.name);
+  publish(ctx, "params.tc.operand", fact_numbers(p.operand));
+  if (mem.tc_details) {
+    details_toggle();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(summary.c_str());
+    colour_key();
+    ImGui::PopTextWrapPos();
+    ImGui::TextUnformatted("Taps finished on CUDA cores (per tile)");
+    draw_taps(plan);
+    return;
+  }
   // Three columns, so that the page fits the window at a lecture's font (issue 17): P as large as the height left
   // above the details' header allows (letters and a legend where numbers do not fit), the input this GEMM reads at
   // half P's cells, and the plan's numbers; the colour key and the CUDA-core taps under a header below.
@@ -183,7 +211,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   m.digits = 3;
   m.legend = false; // in the text column, not under P (it would take P's height)
   m.max_width = 0.42f * avail;
-  m.max_height = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
+  m.max_height = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
   (p.side == ParameterSide::Left ? m.marked_rows : m.marked_columns) = p.partial_lines;
   m.mark_color = IM_COL32(255, 150, 60, 255);
   std::vector<double> weights = p.weights;
@@ -219,18 +247,11 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   const float legend_h = drawn.letters ? std::ceil(static_cast<float>(palette.size()) / static_cast<float>(per_row)) *
                                              ImGui::GetFrameHeightWithSpacing()
                                        : 0.0f;
-  const float room = drawn.max.y - drawn.min.y;
+  const float room = drawn.max.y - drawn.min.y - ImGui::GetFrameHeightWithSpacing(); // under the details box
   const bool show_short = roomy || legend_h + short_h <= room;
   const bool show_caption = roomy || legend_h + short_h + caption_h <= room;
-  auto colour_key = [&] {
-    ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
-                        "row needs outside that operand (read by the CUDA-core taps below). Dark: not needed by this "
-                        "GEMM. White frame: the output tile.",
-                        p.row_shift);
-    ImGui::TextDisabled("Marked %s of %s: partial coefficients. The tile border cuts their %d-wide band; the missing "
-                        "neighbours come from the CUDA-core taps below.",
-                        p.side == ParameterSide::Left ? "rows" : "columns", p.name.c_str(), 2 * plan.stencil.radius + 1);
-  };
+
+  details_toggle();
   if (show_caption) ImGui::TextWrapped("%s", caption);
   if (roomy)
     ImGui::TextUnformatted(summary.c_str());
@@ -241,19 +262,6 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   probe_rect(ctx.state, "params.tc.text", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-  if (ImGui::CollapsingHeader(roomy ? "Taps finished on CUDA cores (per tile)###taps"
-                                    : "The plan, the colours, and the taps finished on CUDA cores (per tile)###taps")) {
-    if (!roomy) {
-      ImGui::PushTextWrapPos(0.0f);
-      if (!show_caption) ImGui::TextUnformatted(caption);
-      ImGui::TextUnformatted(summary.c_str());
-      colour_key();
-      ImGui::PopTextWrapPos();
-    }
-    draw_taps(plan);
-  }
-  publish(ctx, "params.tc.matrix", p.name);
-  publish(ctx, "params.tc.operand", fact_numbers(p.operand));
 }
 
 // One input row as stencil2row reads it: per column, the segment of A (top row) and of B (bottom row) it lands
