@@ -342,9 +342,17 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   for (double s : d.singular_values) sigmas += (sigmas.empty() ? "" : ", ") + compact_number(s, 3);
   ImGui::Text("rank(W) = %d", d.rank);
   ImGui::SameLine();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("singular values %s", sigmas.c_str());
-  ImGui::PopTextWrapPos();
+  const std::string singular = "singular values " + sigmas;
+  // In a tooltip where they would wrap in a short window (issue 17): the level below needs the height.
+  if (ImGui::GetContentRegionAvail().y < ui_px(520.0f) &&
+      ImGui::CalcTextSize(singular.c_str()).x > ImGui::GetContentRegionAvail().x) {
+    ImGui::TextDisabled("singular values (hover)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", singular.c_str());
+  } else {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", singular.c_str());
+    ImGui::PopTextWrapPos();
+  }
   // Where the pyramid stands in its way, the orange line below says why in short: the plan's long reason then goes
   // to a tooltip, leaving the window's height to the levels.
   if (f.pyramid_obstacle.empty()) {
@@ -737,11 +745,15 @@ void draw_pyramid_window(ViewContext& ctx) {
   }
   publish_figure(ctx, f);
   // On the pyramid page only: the RDG page's 16-row V needs the height at a lecture's font (issue 17).
+  // Short where the window is short (a lecture's font at 1280x720): the level below needs the height.
   auto fusion_note = [&] {
     if (f.fused_steps <= 1) return;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("(the cost model would fuse %d steps and decompose W^%d; shown: the base stencil's W)",
-                        f.fused_steps, f.fused_steps);
+    if (ImGui::GetContentRegionAvail().y < ui_px(520.0f))
+      ImGui::TextDisabled("(the plan fuses %d steps; shown: W)", f.fused_steps);
+    else
+      ImGui::TextDisabled("(the cost model would fuse %d steps and decompose W^%d; shown: the base stencil's W)",
+                          f.fused_steps, f.fused_steps);
     ImGui::PopTextWrapPos();
   };
 
