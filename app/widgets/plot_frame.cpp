@@ -5,6 +5,7 @@
 #include "app/widgets/plot_frame.hpp"
 
 #include <algorithm>
+#include <string>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -153,9 +154,17 @@ PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, flo
   draw->AddRectFilled(f.outer_min, f.outer_max, IM_COL32(17, 18, 22, 255), ui_px(4.0f));
   draw->AddRectFilled(f.min, f.max, kPlotBackground);
   if (!title.empty()) {
-    const float w = ImGui::CalcTextSize(title.c_str()).x;
-    draw->AddText(ImVec2(std::max(f.min.x, 0.5f * (f.min.x + f.max.x - w)), f.outer_min.y + ui_px(4.0f)),
-                  ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
+    // A title wider than the plot ends in "..." and shows whole when the plot is hovered.
+    const float room = f.outer_max.x - f.outer_min.x - ui_px(8.0f);
+    std::string shown = title;
+    if (ImGui::CalcTextSize(shown.c_str()).x > room) {
+      while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > room) shown.pop_back();
+      shown += "...";
+      if (f.hovered) ImGui::SetTooltip("%s", title.c_str());
+    }
+    const float w = ImGui::CalcTextSize(shown.c_str()).x;
+    const float left = w > f.max.x - f.min.x ? f.outer_min.x + ui_px(4.0f) : std::max(f.min.x, 0.5f * (f.min.x + f.max.x - w));
+    draw->AddText(ImVec2(left, f.outer_min.y + ui_px(4.0f)), ImGui::GetColorU32(ImGuiCol_Text), shown.c_str());
   }
   return f;
 }
