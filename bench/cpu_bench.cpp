@@ -3,7 +3,9 @@
 // ReferenceStepper, steps only, as stencil-bench times it) and a plain OpenMP loop of the kind a user writes
 // (below: compiled with the project's flags, -O3 and nothing else, the taps a compile-time list so the compiler
 // unrolls them and vectorises x), on grids several times the last-level cache. Every number is the best of
-// --repeats timed runs: the machine is shared and the best run is the one least disturbed.
+// --repeats timed runs: the machine is shared and the best run is the one least disturbed. A stencil's share of
+// the copy roof is taken of the sustained copy (as many passes per timed run as the stencil's steps); the burst
+// copy (one pass, what the Performance view's probe measures) is shown beside it.
 //
 //   build/bench/se-cpu-bench [--quick] [--repeats 5] [--steps 10] [--json assets/results/<CPU>.json]
 //
@@ -174,7 +176,16 @@ int main(int argc, char** argv) {
   cli.add_option("--source", sources, "a line saying how and where this was measured, kept in the JSON");
   CLI11_PARSE(cli, argc, argv);
   try {
-    CpuRoofs roofs = measure_cpu_roofs();
+    // The copy roof twice: as a burst (one pass, the Performance view's probe) and sustained (as many passes per
+    // timed run as a stencil run has steps, the threads meeting between passes, as many timed runs as the
+    // stencils get). On a machine to itself the two agree; on a shared host whose memory bandwidth comes and goes
+    // the burst catches moments no 10-step stencil run can, so a stencil's share is taken of the sustained copy
+    // (the stencils' 2D and 3D grids are the copy's 128 MiB arrays: the same bytes and time), the burst's shown too.
+    CpuRoofOptions sustained_options;
+    sustained_options.copy_passes = steps;
+    sustained_options.copy_repeats = repeats;
+    sustained_options.fma_repeats = 0;
+    CpuRoofs roofs = measure_cpu_roofs(), sustained = measure_cpu_roofs(sustained_options);
     std::printf("CPU: %s, %d threads, ISA %s (available: ", roofs.cpu.c_str(), roofs.threads,
                 std::string(to_string(roofs.isa)).c_str());
     for (CpuIsa isa : supported_cpu_isas()) std::printf("%s ", std::string(to_string(isa)).c_str());
@@ -194,28 +205,32 @@ int main(int argc, char** argv) {
     for (int round = 0; round < rounds; ++round)
       for (Case& c : cases) {
         keep_best(roofs, measure_cpu_roofs());
+        keep_best(sustained, measure_cpu_roofs(sustained_options));
         const ReferenceTiming ref = reference_gstencils(c.stencil, c.extent, steps, repeats, b);
         if (ref.gstencils > c.ref.gstencils) c.ref = ref;
         c.plain = std::max(c.plain, plain_gstencils(c.stencil, c.extent, steps, repeats));
-        std::printf("  round %d %-11s reference %.3f, plain loop %.3f GStencil/s; copy roof so far %.1f GB/s\n", round + 1,
-                    c.name.c_str(), ref.gstencils, c.plain, roofs.copy_gbs);
+        std::printf("  round %d %-11s reference %.3f, plain loop %.3f GStencil/s; copy roof so far %.1f GB/s sustained, %.1f burst\n",
+                    round + 1, c.name.c_str(), ref.gstencils, c.plain, sustained.copy_gbs, roofs.copy_gbs);
         std::fflush(stdout);
       }
-    std::printf("roofs (best of the run): %s %.1f GB/s (arrays of %.0f MiB); %s %.1f GFLOP/s\n", roofs.copy_name().c_str(),
-                roofs.copy_gbs, roofs.copy_bytes / (1 << 20), roofs.fma_name().c_str(), roofs.fma_gflops);
-    std::printf("%-11s %-12s %9s %9s %7s %9s %9s %s\n", "stencil", "size", "ref GSt/s", "plain", "ref/pl", "ref GB/s",
-                "% of copy", "limit");
+    std::printf("roofs (best of the run): %s %.1f GB/s sustained over %d passes, %.1f GB/s burst (arrays of %.0f MiB); %s "
+                "%.1f GFLOP/s\n",
+                roofs.copy_name().c_str(), sustained.copy_gbs, steps, roofs.copy_gbs, roofs.copy_bytes / (1 << 20),
+                roofs.fma_name().c_str(), roofs.fma_gflops);
+    std::printf("%-11s %-12s %9s %9s %7s %9s %9s %9s %s\n", "stencil", "size", "ref GSt/s", "plain", "ref/pl", "ref GB/s",
+                "% of copy", "% of burst", "limit");
     nlohmann::json results = nlohmann::json::array();
     for (const Case& c : cases) {
       const double bytes = 16, flops = 2.0 * c.stencil.nonzero_count();
       const double gbs = c.ref.gstencils * bytes;
-      const double roof_fraction = roofs.copy_gbs > 0 ? gbs / roofs.copy_gbs : 0;
+      const double roof_fraction = sustained.copy_gbs > 0 ? gbs / sustained.copy_gbs : 0;
+      const double burst_fraction = roofs.copy_gbs > 0 ? gbs / roofs.copy_gbs : 0;
       // Which roof binds: the copy's 16 bytes per point, or the multiply-add roof at 2 FLOPs per tap.
-      const double memory_bound = roofs.copy_gbs / bytes, compute_bound = roofs.fma_gflops / flops;
+      const double memory_bound = sustained.copy_gbs / bytes, compute_bound = roofs.fma_gflops / flops;
       const std::string limit = memory_bound < compute_bound ? "memory" : "multiply-adds";
-      std::printf("%-11s %-12s %9.3f %9.3f %7.2f %9.1f %8.0f%% %s (roofs %.2f mem, %.2f FLOP)\n", c.name.c_str(),
+      std::printf("%-11s %-12s %9.3f %9.3f %7.2f %9.1f %8.0f%% %9.0f%% %s (roofs %.2f mem, %.2f FLOP)\n", c.name.c_str(),
                   c.extent.to_string().c_str(), c.ref.gstencils, c.plain, c.plain > 0 ? c.ref.gstencils / c.plain : 0, gbs,
-                  100 * roof_fraction, limit.c_str(), memory_bound, compute_bound);
+                  100 * roof_fraction, 100 * burst_fraction, limit.c_str(), memory_bound, compute_bound);
       std::vector<std::int64_t> size;
       for (int d = 0; d < c.extent.dims; ++d) size.push_back(c.extent.n[d]);
       results.push_back({{"method", "cpu-reference"},
@@ -232,6 +247,7 @@ int main(int argc, char** argv) {
                          {"gbs", gbs},
                          {"flops", c.ref.gstencils * 1e9 * flops},
                          {"roof_fraction", roof_fraction},
+                         {"roof_fraction_burst", burst_fraction},
                          {"rel_l2_error", 0.0},
                          {"max_abs_error", 0.0},
                          {"error_bound", error_bound(Precision::FP64, steps)},
@@ -249,9 +265,11 @@ int main(int argc, char** argv) {
                          {"cpu", roofs.cpu},
                          {"isa", std::string(to_string(roofs.isa))},
                          {"threads", roofs.threads},
-                         {"copy_gbs", roofs.copy_gbs},
+                         {"copy_gbs", sustained.copy_gbs},
+                         {"copy_burst_gbs", roofs.copy_gbs},
+                         {"copy_passes", steps},
                          {"ceilings",
-                          {{"copy_gbs", roofs.copy_gbs},
+                          {{"copy_gbs", sustained.copy_gbs},
                            {"copy", roofs.copy_name()},
                            {"rates", {{{"name", roofs.fma_name()}, {"unit", "TFLOP/s"}, {"median", roofs.fma_gflops / 1e3},
                                        {"supported", true}}}}}},

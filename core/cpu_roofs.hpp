@@ -26,6 +26,11 @@ struct CpuRoofOptions {
   int threads = 0;          // 0: cpu_thread_count()
   CpuIsa isa = best_cpu_isa();
   int copy_repeats = 6, fma_repeats = 4;
+  // Passes over the arrays per timed copy (source and destination swapped after each, the threads meeting at a
+  // barrier as a stencil's steps do): 1 times one burst; se-cpu-bench times as many passes as a stencil run has
+  // steps, so on a machine whose bandwidth comes and goes (a shared host) the roof and the stencils are timed over
+  // the same bytes and time.
+  int copy_passes = 1;
   std::function<bool()> keep_going{}; // checked between repeats; false stops early with what was measured
 };
 
