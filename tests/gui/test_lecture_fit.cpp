@@ -117,6 +117,7 @@ TEST_CASE("the teaching figures lie inside their windows at 1280x720 in lecture 
       {"fragments", "layouts", "fragments.C", {"heat-1d", "heat-2d"}},
       {"fft", "crt", "fft.crt.frequencies", {"heat-1d", "heat-2d"}},
       {"compare", "", "compare.header", {"heat-1d"}},
+      {"table2", "", "table2.last_row", {"heat-2d", "box-2d49p"}},
   };
   for (const Case& c : cases)
     for (const std::string& name : c.presets) {
