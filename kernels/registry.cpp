@@ -14,8 +14,12 @@
 #include "core/tcstencil/tcstencil_method.hpp"
 #include "kernels/common/grid_stepper.hpp"
 #include "kernels/cuda_core/cuda_core_method.hpp"
+#include "kernels/convstencil/cs_gpu_method.hpp"
 #include "kernels/device.hpp"
+#include "kernels/flashfft/flashfft_gpu_method.hpp"
 #include "kernels/lorastencil/lora_gpu_method.hpp"
+#include "kernels/spider/spider_gpu_method.hpp"
+#include "kernels/tcstencil/tc_gpu_method.hpp"
 #include "kernels/vendor/vendor_methods.hpp"
 
 namespace se {
@@ -49,13 +53,13 @@ const std::vector<DescriptorPtr>& method_list() {
   static const std::vector<DescriptorPtr> list = [] {
     std::vector<DescriptorPtr> l = {
         cpu_reference_descriptor(),
-        tcstencil_descriptor(),
-        tcstencil_fp64_descriptor(),
-        convstencil_descriptor(),
+        with_gpu(tcstencil_descriptor(), tcstencil_gpu_kernel(Precision::FP16)),
+        with_gpu(tcstencil_fp64_descriptor(), tcstencil_gpu_kernel(Precision::FP64)),
+        with_gpu(convstencil_descriptor(), convstencil_gpu_kernel()),
         with_gpu(lorastencil_descriptor(), lorastencil_gpu_kernel()),
-        flashfft_descriptor(),
-        spider_descriptor(),
-        spider_dense_descriptor(),
+        with_gpu(flashfft_descriptor(), flashfft_gpu_kernel()),
+        with_gpu(spider_descriptor(), spider_gpu_kernel(SpiderVariant::Sparse)),
+        with_gpu(spider_dense_descriptor(), spider_gpu_kernel(SpiderVariant::Dense)),
         cuda_core_descriptor(Precision::FP64),
         cuda_core_descriptor(Precision::FP32),
         cuda_core_descriptor(Precision::FP16),

@@ -26,18 +26,24 @@ int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
 // exp(-2 pi i m / n), exact where the angle is a multiple of a quarter turn so that those entries are
 // exact zeros and ones in the fragments (as a kernel generating them with integer phase arithmetic gets).
-std::complex<double> unit_root(std::int64_t m, std::int64_t n) {
+// Computed in long double: the GPU runs thousands of passes with the same matrices and k_f^T, so their
+// rounding is a systematic error that adds up pass after pass; rounding each entry once keeps it at half an ulp.
+std::complex<long double> unit_root_ld(std::int64_t m, std::int64_t n) {
   m = ((m % n) + n) % n;
   if ((4 * m) % n == 0) {
     switch ((4 * m) / n) {
-    case 0: return {1.0, 0.0};
-    case 1: return {0.0, -1.0};
-    case 2: return {-1.0, 0.0};
-    default: return {0.0, 1.0};
+    case 0: return {1.0L, 0.0L};
+    case 1: return {0.0L, -1.0L};
+    case 2: return {-1.0L, 0.0L};
+    default: return {0.0L, 1.0L};
     }
   }
-  const double a = 2.0 * std::numbers::pi * static_cast<double>(m) / static_cast<double>(n);
+  const long double a = 2.0L * std::numbers::pi_v<long double> * static_cast<long double>(m) / static_cast<long double>(n);
   return {std::cos(a), -std::sin(a)};
+}
+std::complex<double> unit_root(std::int64_t m, std::int64_t n) {
+  const std::complex<long double> w = unit_root_ld(m, n);
+  return {static_cast<double>(w.real()), static_cast<double>(w.imag())};
 }
 
 FftMatrix zero_matrix(int rows, int cols) {
@@ -209,25 +215,26 @@ void build_spectrum(FlashFftPlan& p) {
   for (int kz = 0; kz < Lz; ++kz)
     for (int k1 = 0; k1 < p.rows.length; ++k1)
       for (int k2 = 0; k2 < p.cols.length; ++k2) {
-        std::complex<double> acc{0.0, 0.0};
+        std::complex<long double> acc{0.0L, 0.0L};
         for (const Tap& t : weights) {
-          std::complex<double> phase;
+          std::complex<long double> phase;
           if (p.prime_factor) {
             const int k = p.frequency_map[static_cast<std::size_t>(k1 * P2 + k2)];
-            phase = unit_root(-static_cast<std::int64_t>(k) * t.dx, p.tile[0]);
+            phase = unit_root_ld(-static_cast<std::int64_t>(k) * t.dx, p.tile[0]);
           } else {
-            phase = unit_root(-static_cast<std::int64_t>(k1) * t.dy, p.rows.length) *
-                    unit_root(-static_cast<std::int64_t>(k2) * t.dx, p.cols.length) *
-                    unit_root(-static_cast<std::int64_t>(kz) * t.dz, Lz);
+            phase = unit_root_ld(-static_cast<std::int64_t>(k1) * t.dy, p.rows.length) *
+                    unit_root_ld(-static_cast<std::int64_t>(k2) * t.dx, p.cols.length) *
+                    unit_root_ld(-static_cast<std::int64_t>(kz) * t.dz, Lz);
           }
-          acc += t.w * phase;
+          acc += static_cast<long double>(t.w) * phase;
         }
         const std::size_t i = static_cast<std::size_t>((kz * P1 + k1) * P2 + k2);
-        p.kernel_spectrum[i] = acc;
-        // Eq. 10: T element-wise products, as the kernel would form them.
-        std::complex<double> power = acc;
+        p.kernel_spectrum[i] = {static_cast<double>(acc.real()), static_cast<double>(acc.imag())};
+        // Eq. 10: T element-wise products (in long double, rounded once: T roundings in FP64 would bias every
+        // pass the same way, and thousands of passes add that bias up).
+        std::complex<long double> power = acc;
         for (int t = 1; t < p.fused_steps; ++t) power *= acc;
-        p.fused_spectrum[i] = power;
+        p.fused_spectrum[i] = {static_cast<double>(power.real()), static_cast<double>(power.imag())};
       }
   p.inverse_scale = 1.0 / (static_cast<double>(p.rows.length) * p.cols.length * Lz);
 }

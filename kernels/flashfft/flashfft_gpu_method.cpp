@@ -1,0 +1,343 @@
+// FlashFFTStencil in the GPU method registry: the plan the kernel runs (core's, at a compiled tile), the
+// device grids and passes (ping-pong: each pass reads the previous pass's output), the exact Dirichlet band
+// after fused passes (LoRAStencil's band-fix kernel, the same arithmetic as core's fix_fused_boundary_band).
+#include "kernels/flashfft/flashfft_gpu_method.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/flashfft/flashfft_method.hpp"
+#include "kernels/common/grid_stepper.hpp"
+#include "kernels/registry.hpp"
+
+#if defined(SE_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "kernels/flashfft/flashfft_launch.hpp"
+#include "kernels/lorastencil/lora_gpu_plan.hpp"
+#include "kernels/lorastencil/lora_launch.hpp"
+#endif
+
+namespace se {
+namespace flashfft_gpu {
+
+const std::vector<Tile1d>& tiles_1d() {
+  static const std::vector<Tile1d> t = {{16, 15, 1, 1}, {32, 15, 2, 1}, {16, 31, 1, 2}};
+  return t;
+}
+
+namespace {
+constexpr double kMmaFlops = 67e12; // H200 FP64 m16n8k4 (notes/gpu.md: 66 measured)
+constexpr double kBandwidth = 4.0e12;
+constexpr int kMaxAutoDepth = 64;
+
+const Tile1d* tile_of(const FlashFftPlan& p) {
+  for (const Tile1d& t : tiles_1d())
+    if (t.L1 == p.rows.length && t.L2 == p.cols.length) return &t;
+  return nullptr;
+}
+} // namespace
+
+GpuPrediction predict(const FlashFftPlan& p) {
+  GpuPrediction g;
+  const Tile1d* t = tile_of(p);
+  if (!t || p.dims != 1) return g;
+  const double per_pair_mma = 64.0 * t->t1 * t->t2 * (t->t1 + t->t2); // steps 1, 2, 4, 5
+  const double outputs = 2.0 * p.stitched[0] * p.fused_steps;
+  g.mma_per_point = per_pair_mma / outputs;
+  g.bytes_per_point = 8.0 * (2.0 * p.tile[0] + 2.0 * p.stitched[0]) / outputs;
+  g.seconds_per_point = std::max(g.mma_per_point * 1024.0 / kMmaFlops, g.bytes_per_point / kBandwidth);
+  return g;
+}
+
+FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
+  if (s.dims != 1)
+    throw InputError(fmt::format("FlashFFTStencil's GPU kernel runs 1D stencils only so far ({} is {}D); the 2D and 3D "
+                                 "plans run on the CPU emulation (flashfft, emulate)",
+                                 s.name, s.dims));
+  const int lo = fused_steps > 0 ? fused_steps : 1, hi = fused_steps > 0 ? fused_steps : kMaxAutoDepth;
+  double best = std::numeric_limits<double>::infinity();
+  FlashFftPlan chosen;
+  bool found = false;
+  for (int T = lo; T <= hi; ++T)
+    for (const Tile1d& t : tiles_1d()) {
+      if (t.L1 * t.L2 - 2 * T * s.radius < 1) continue;
+      FlashFftOptions o;
+      o.fused_steps = T;
+      o.rows = t.L1;
+      o.cols = t.L2;
+      FlashFftPlan p = make_flashfft_plan(s, o);
+      const double time = predict(p).seconds_per_point;
+      if (time < best * (1 - 1e-9)) {
+        best = time;
+        chosen = std::move(p);
+        found = true;
+      }
+    }
+  if (!found)
+    throw InputError(fmt::format("FlashFFTStencil's GPU kernel cannot fuse T = {} steps of radius {}: the halo of {} "
+                                 "points per side leaves no output in its longest segment (L = 496); fuse at most {}",
+                                 fused_steps, s.radius, fused_steps * s.radius, (496 - 1) / (2 * std::max(1, s.radius))));
+  chosen.tile_choice = fmt::format("the GPU kernel's tile (compiled for 16x15, 32x15, 16x31) and T with the least "
+                                   "predicted time on an H200 (max of m16n8k4 FLOPs / 67 TFLOP/s and bytes / 4 TB/s)");
+  return chosen;
+}
+
+} // namespace flashfft_gpu
+
+namespace {
+
+#if defined(SE_HAVE_CUDA)
+using flashfft_gpu::Shape1d;
+
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw InputError(fmt::format("FlashFFTStencil GPU: {} failed: {}", what, cudaGetErrorString(err)));
+  }
+}
+
+// The plan's constant operands in the fragment order the kernel reads (flashfft_kernel_1d.cu).
+std::vector<double> pack_constants(const FlashFftPlan& p, Shape1d s) {
+  const int T1 = s.t1, T2 = s.t2, P2 = p.cols.padded;
+  std::vector<double> out;
+  out.reserve(flashfft_gpu::constant_doubles(s));
+  const auto a_frag = [&](const FftMatrix& m, int mtiles, int ksteps) {
+    for (int mi = 0; mi < mtiles; ++mi)
+      for (int kk = 0; kk < ksteps; ++kk)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int g = lane >> 2, t = lane & 3;
+          out.push_back(m.at(16 * mi + g, 4 * kk + t));
+          out.push_back(m.at(16 * mi + g + 8, 4 * kk + t));
+        }
+  };
+  const auto b_frag = [&](const FftMatrix& m, int ksteps, int ntiles) {
+    for (int kk = 0; kk < ksteps; ++kk)
+      for (int nj = 0; nj < ntiles; ++nj)
+        for (int lane = 0; lane < 32; ++lane) out.push_back(m.at(4 * kk + (lane & 3), 8 * nj + (lane >> 2)));
+  };
+  a_frag(p.forward_rows, 2 * T1, 8 * T1);
+  b_frag(p.forward_cols_swizzled, 8 * T2, 4 * T2);
+  a_frag(p.inverse_cols_swizzled, 2 * T2, 8 * T2);
+  b_frag(p.inverse_rows_swizzled, 8 * T1, 4 * T1);
+  for (int mi = 0; mi < T1; ++mi)
+    for (int c = 0; c < 2 * T2; ++c)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int r = 0; r < 4; ++r) {
+          const int row = 16 * mi + (lane >> 2) + (r >= 2 ? 8 : 0), col = 8 * c + 2 * (lane & 3) + (r & 1);
+          const std::complex<double> k = p.fused_spectrum[static_cast<std::size_t>(row * P2 + col)] * p.inverse_scale;
+          out.push_back(k.real());
+          out.push_back(k.imag());
+        }
+  if (out.size() != flashfft_gpu::constant_doubles(s)) throw std::logic_error("FlashFFTStencil GPU: constant packing");
+  return out;
+}
+
+template <typename T> T* device_copy(const std::vector<T>& host, const char* what) {
+  void* p = nullptr;
+  check(cudaMalloc(&p, std::max<std::size_t>(host.size(), 1) * sizeof(T)), what);
+  if (!host.empty()) check(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), what);
+  return static_cast<T*>(p);
+}
+
+class FlashFftStepper final : public GridStepper {
+public:
+  FlashFftStepper(const FlashFftPlan& plan, const Extent& e, const Boundary& b) : extent_(e), boundary_(b) {
+    check_extent_fits_stencil(e, plan.stencil);
+    const std::size_t points = static_cast<std::size_t>(e.points());
+    require_device_memory(2 * points * sizeof(double), "FlashFFTStencil's two grids");
+    check(cudaMalloc(&grid_[0], points * sizeof(double)), "the input grid");
+    check(cudaMalloc(&grid_[1], points * sizeof(double)), "the output grid");
+    set_plan(plan);
+  }
+  ~FlashFftStepper() override {
+    release_passes();
+    cudaFree(grid_[0]);
+    cudaFree(grid_[1]);
+  }
+  void upload(std::span<const double> values) override {
+    clear_passes();
+    const std::size_t bytes = static_cast<std::size_t>(extent_.points()) * sizeof(double);
+    if (values.size() != static_cast<std::size_t>(extent_.points()))
+      throw InputError(fmt::format("FlashFFTStencil GPU: {} values for a grid of {} points", values.size(), extent_.points()));
+    check(cudaMemcpyAsync(grid_[current_], values.data(), bytes, cudaMemcpyHostToDevice, stream()), "upload");
+    check(cudaMemsetAsync(grid_[1 - current_], 0xFF, bytes, stream()), "poison");
+    check(cudaStreamSynchronize(stream()), "upload");
+  }
+  void advance(int steps) override {
+    if (steps < 0) throw InputError("the number of steps cannot be negative");
+    const int T = plan_.fused_steps;
+    for (int i = 0; i < steps / T; ++i) run_pass(pass_for(T));
+    if (steps % T) run_pass(pass_for(steps % T));
+  }
+  void download(std::span<double> values) override {
+    if (values.size() != static_cast<std::size_t>(extent_.points()))
+      throw InputError(fmt::format("FlashFFTStencil GPU: room for {} values, the grid has {}", values.size(), extent_.points()));
+    check(cudaMemcpyAsync(values.data(), grid_[current_], values.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                          stream()),
+          "download");
+    check(cudaStreamSynchronize(stream()), "the FlashFFTStencil passes");
+  }
+  DeviceGridView view() const override { return {grid_[current_], Precision::FP64, make_packed_layout(extent_)}; }
+  int fused_steps() const override { return plan_.fused_steps; }
+  bool set_stencil(const MethodPlan& plan) override { // packed grid (no halo): any radius fits
+    set_plan(plan_value<FlashFftPlan>(plan));
+    return true;
+  }
+
+private:
+  struct Pass {
+    int depth = 1;
+    Shape1d shape;
+    flashfft_gpu::Pass1dArgs args;
+    int blocks = 0;
+    double* consts = nullptr;
+    lora_gpu::FixBox* boxes = nullptr;
+    lora_gpu::BandFixArgs fix;
+  };
+
+  void release_passes() {
+    for (auto& p : passes_)
+      if (p) {
+        cudaFree(p->consts);
+        cudaFree(p->boxes);
+      }
+    passes_.clear();
+    cudaFree(weights_);
+    weights_ = nullptr;
+  }
+
+  void set_plan(const FlashFftPlan& plan) {
+    check_extent_fits_stencil(extent_, plan.stencil);
+    check(cudaStreamSynchronize(stream()), "the FlashFFTStencil passes"); // nothing queued reads the old constants
+    release_passes();
+    plan_ = plan;
+    passes_.resize(static_cast<std::size_t>(plan_.fused_steps));
+    weights_ = device_copy(plan_.stencil.weights, "the stencil weights");
+    pass_for(plan_.fused_steps);
+  }
+
+  Pass& pass_for(int depth) {
+    auto& slot = passes_[static_cast<std::size_t>(depth - 1)];
+    if (slot) return *slot;
+    FlashFftPlan p = depth == plan_.fused_steps ? plan_ : [&] {
+      FlashFftOptions o;
+      o.fused_steps = depth;
+      o.rows = plan_.rows.length;
+      o.cols = plan_.cols.length;
+      return make_flashfft_plan(plan_.stencil, o);
+    }();
+    const flashfft_gpu::Tile1d* tile = nullptr;
+    for (const auto& t : flashfft_gpu::tiles_1d())
+      if (t.L1 == p.rows.length && t.L2 == p.cols.length) tile = &t;
+    if (!tile || p.dims != 1 || p.whole_period)
+      throw InputError(fmt::format("FlashFFTStencil GPU: no kernel for a {}D plan of tile {} x {}", p.dims,
+                                   p.rows.length, p.cols.length));
+    auto out = std::make_unique<Pass>();
+    out->depth = depth;
+    out->shape = {tile->t1, tile->t2};
+    out->consts = device_copy(pack_constants(p, out->shape), "the DFT matrices and k_f^T");
+    flashfft_gpu::Pass1dArgs& a = out->args;
+    a.consts = out->consts;
+    a.n = extent_.n[0];
+    a.L1 = p.rows.length;
+    a.L2 = p.cols.length;
+    a.S = p.stitched[0];
+    a.R = p.halo;
+    a.tiles = (a.n + a.S - 1) / a.S;
+    a.pairs = (a.tiles + 1) / 2;
+    a.periodic = boundary_.kind == BoundaryKind::Periodic ? 1 : 0;
+    a.boundary_value = boundary_.value;
+    out->blocks = flashfft_gpu::pass_blocks_1d(out->shape);
+    if (boundary_.kind == BoundaryKind::Dirichlet && depth > 1) {
+      const std::size_t budget = lora_gpu::band_fix_shared_budget();
+      const std::vector<lora_gpu::FixBox> boxes = lora_gpu::band_fix_boxes(extent_, p.stencil.radius, depth, budget);
+      out->boxes = device_copy(boxes, "the band boxes");
+      lora_gpu::BandFixArgs& f = out->fix;
+      f.boxes = out->boxes;
+      f.weights = weights_;
+      f.nx = extent_.n[0];
+      f.ny = extent_.n[1];
+      f.nz = extent_.n[2];
+      f.dims = extent_.dims;
+      f.radius = p.stencil.radius;
+      f.steps = depth;
+      f.box_count = static_cast<int>(boxes.size());
+      f.boundary_value = boundary_.value;
+      const long long halo = 2LL * depth * p.stencil.radius;
+      std::size_t region = 0;
+      for (const auto& b : boxes) region = std::max<std::size_t>(region, static_cast<std::size_t>(b.bx + halo));
+      f.shared_bytes = (p.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
+    }
+    slot = std::move(out);
+    return *slot;
+  }
+
+  void run_pass(Pass& p) {
+    double* in = grid_[current_];
+    double* out = grid_[1 - current_];
+    p.args.in = in;
+    p.args.out = out;
+    flashfft_gpu::launch_pass_1d(p.args, p.shape, p.blocks, stream());
+    if (p.fix.box_count > 0) {
+      p.fix.in = in;
+      p.fix.out = out;
+      lora_gpu::launch_band_fix(p.fix, stream());
+    }
+    record_pass(p.depth);
+    current_ = 1 - current_;
+  }
+
+  Extent extent_;
+  Boundary boundary_;
+  FlashFftPlan plan_;
+  std::vector<std::unique_ptr<Pass>> passes_;
+  double* grid_[2] = {nullptr, nullptr};
+  double* weights_ = nullptr;
+  int current_ = 0;
+};
+#endif
+
+std::string shared_memory_reason(const MethodPlan& p, const Extent&) {
+  const FlashFftPlan& plan = plan_value<FlashFftPlan>(p);
+  if (plan.dims != 1) return "FlashFFTStencil's GPU kernel runs 1D stencils only so far";
+  for (const auto& t : flashfft_gpu::tiles_1d())
+    if (t.L1 == plan.rows.length && t.L2 == plan.cols.length) return {};
+  return fmt::format("no FlashFFTStencil GPU kernel for the tile {} x {}", plan.rows.length, plan.cols.length);
+}
+
+} // namespace
+
+GpuKernel flashfft_gpu_kernel() {
+  GpuKernel k;
+  k.description = "FlashFFTStencil on FP64 tensor cores (mma.m16n8k4), 1D: overlapping segments of L = L1 L2 points "
+                  "staged by diagonal indexing, two per complex tile (double-layer filling), prime-factor DFT x k_f^T "
+                  "x inverse DFT as five warp-level products fed register to register through core's swizzled "
+                  "matrices, the central S outputs stitched back; real ping-pong passes, the Dirichlet band fixed "
+                  "after fused passes";
+  k.unavailable_reason = gpu_unavailable_reason;
+  k.plan = [](const Stencil& s, const PlanRequest& request) -> PlanPtr {
+    auto p = wrap_plan("flashfft", s, request, flashfft_gpu::plan_for_gpu(s, request.fused_steps));
+    const FlashFftPlan& f = p->value;
+    p->fused_steps = f.fused_steps;
+    p->cost = flashfft_cost(f);
+    const flashfft_gpu::GpuPrediction g = flashfft_gpu::predict(f);
+    p->brief = fmt::format("GPU: segments of {} = {} x {} points (halo {}, {} stitched), k_f^{} per pass, {:.4f} "
+                           "m16n8k4 and {:.3f} bytes per point and step, {:.0f} GStencil/s predicted on an H200",
+                           f.tile[0], f.rows.length, f.cols.length, f.halo, f.stitched[0], f.fused_steps,
+                           g.mma_per_point, g.bytes_per_point, 1e-9 / g.seconds_per_point);
+    return p;
+  };
+  k.unsupported_reason = shared_memory_reason;
+#if defined(SE_HAVE_CUDA)
+  k.make_stepper = [](const MethodPlan& p, const Extent& e, const Boundary& b) -> std::unique_ptr<GridStepper> {
+    return std::make_unique<FlashFftStepper>(plan_value<FlashFftPlan>(p), e, b);
+  };
+#endif
+  return k;
+}
+
+} // namespace se

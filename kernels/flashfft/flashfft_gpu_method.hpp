@@ -1,0 +1,29 @@
+// FlashFFTStencil's GPU kernel (FP64 tensor cores, mma.m16n8k4), attached to core's descriptor in the registry:
+// its own plan (core's plan at a tile the kernels are compiled for, the fusion depth from the H200 roofline),
+// the shared-memory check, and its stepper.
+#pragma once
+#include "core/flashfft/flashfft_plan.hpp"
+#include "core/method.hpp"
+
+namespace se {
+
+GpuKernel flashfft_gpu_kernel();
+
+namespace flashfft_gpu {
+// The tiles the 1D kernel is compiled for, as (L1, L2): padded 16 x 16, 32 x 16 and 16 x 32.
+struct Tile1d {
+  int L1, L2, t1, t2;
+};
+const std::vector<Tile1d>& tiles_1d();
+// Core's plan for the GPU: 1D only (InputError for 2D/3D), the tile of tiles_1d() with the least predicted time,
+// T = fused_steps, or (0) the depth with the least predicted time per point and step (T <= 64).
+FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps);
+// Predicted seconds per point and base step on an H200 (67 TFLOP/s FP64 m16n8k4, 4.0 TB/s copy), and the
+// m16n8k4 instructions and bytes per point and step behind it.
+struct GpuPrediction {
+  double mma_per_point = 0, bytes_per_point = 0, seconds_per_point = 0;
+};
+GpuPrediction predict(const FlashFftPlan& p);
+} // namespace flashfft_gpu
+
+} // namespace se

@@ -1,0 +1,38 @@
+// Host entry points of the FlashFFTStencil CUDA kernels (FP64 tensor cores, mma.m16n8k4): one fused pass of
+// k_f^T over a 1D grid. The constants (the plan's DFT matrices in swizzled order and k_f^T / N) are packed in
+// fragment order by the runner; launches go to the caller's stream and do not wait.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace se::flashfft_gpu {
+
+constexpr int kWarps = 8; // warps per block; each warp runs one double-layer tile pair at a time
+
+// The geometries the 1D kernel is compiled for: P1 = 16 t1, P2 = 16 t2 (padded transform sizes).
+struct Shape1d {
+  int t1 = 1, t2 = 1;
+};
+// Doubles of the packed constants (FR, GC, GI, FI, k_f^T / N) for a shape.
+std::size_t constant_doubles(Shape1d s);
+// Shared memory one block needs: the constants plus one staging segment pair per warp.
+std::size_t shared_bytes(Shape1d s);
+
+struct Pass1dArgs {
+  const double* in = nullptr; // the grid before the pass (n points)
+  double* out = nullptr;      // after T base steps (every point written)
+  const double* consts = nullptr;
+  long long n = 0;            // grid points
+  int L1 = 16, L2 = 15;       // the prime-factor split of a segment, L = L1 L2
+  int S = 1, R = 0;           // stitched outputs per segment and halo R = T r
+  long long tiles = 0, pairs = 0;
+  int periodic = 0;
+  double boundary_value = 0.0;
+};
+
+// Resident blocks for a persistent launch of this shape on the current device.
+int pass_blocks_1d(Shape1d s);
+void launch_pass_1d(const Pass1dArgs& args, Shape1d s, int blocks, cudaStream_t stream);
+
+} // namespace se::flashfft_gpu

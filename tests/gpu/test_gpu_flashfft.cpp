@@ -1,0 +1,145 @@
+// FlashFFTStencil's GPU kernel (1D, FP64 tensor cores) beyond the list-wide check: every 1D preset, random
+// stencils up to radius 7, awkward sizes (a prime, one segment or less, one point beyond a segment pair), 1, 7
+// and 1000 steps, both boundaries, the automatic depth and fixed depths (1, 2, 14 and the deepest a segment
+// holds), against the FP64 reference. Outputs start poisoned with NaN, so a point no pass writes fails.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "core/error.hpp"
+#include "core/flashfft/flashfft_plan.hpp"
+#include "core/reference.hpp"
+#include "kernels/common/grid_stepper.hpp"
+#include "kernels/flashfft/flashfft_gpu_method.hpp"
+#include "kernels/registry.hpp"
+
+namespace {
+
+using namespace se;
+
+Stencil random_1d(int radius, std::mt19937_64& rng) {
+  Stencil s = make_stencil(1, radius, "random");
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for_each_offset(s, [&](int dx, int, int) { s.at(dx, 0, 0) = u(rng) < 0.25 ? 0.0 : u(rng); });
+  s.at(radius, 0, 0) += 0.05;
+  s.at(0, 0, 0) += 0.5;
+  return normalized(s);
+}
+
+Extent line(std::int64_t n) {
+  Extent e;
+  e.dims = 1;
+  e.n[0] = n;
+  return e;
+}
+
+double check_run(const Method& m, const PlanPtr& plan, const Extent& e, BoundaryKind kind, int steps, std::uint64_t seed) {
+  MethodRun r;
+  r.stencil = plan->stencil;
+  r.extent = e;
+  r.steps = steps;
+  r.boundary.kind = kind;
+  r.boundary.value = kind == BoundaryKind::Dirichlet ? 0.25 : 0.0;
+  r.values = initial_values(e, InitialCondition::Random, seed);
+  std::vector<double> ref = r.values;
+  ReferenceOptions opt;
+  opt.boundary = r.boundary;
+  reference_advance(r.stencil, e, ref, steps, Precision::FP64, opt);
+  const MethodTiming t = m.run(*plan, r);
+  const ErrorMetrics err = compare(r.values, ref);
+  INFO(r.stencil.name << " r" << r.stencil.radius << " n=" << e.n[0] << " " << to_string(kind) << " " << steps
+                      << " steps, T=" << plan->fused_steps << ": rel L2 " << err.rel_l2 << ", passes " << t.passes);
+  REQUIRE(err.finite);
+  CHECK(err.rel_l2 <= error_bound(Precision::FP64, steps));
+  CHECK(t.steps_done == steps);
+  return err.rel_l2;
+}
+
+} // namespace
+
+TEST_CASE("FlashFFTStencil's GPU plan is core's plan at a compiled tile; 2D and 3D are refused with the reason",
+          "[flashfft-gpu]") {
+  const Stencil h = preset("heat-1d");
+  const FlashFftPlan p = flashfft_gpu::plan_for_gpu(h, 14);
+  CHECK(p.fused_steps == 14);
+  CHECK(p.halo == 14);
+  CHECK(p.stitched[0] == p.tile[0] - 28);
+  bool compiled = false;
+  for (const auto& t : flashfft_gpu::tiles_1d()) compiled = compiled || (t.L1 == p.rows.length && t.L2 == p.cols.length);
+  CHECK(compiled);
+  const FlashFftPlan automatic = flashfft_gpu::plan_for_gpu(h, 0);
+  CHECK(automatic.fused_steps >= 1);
+  CHECK(flashfft_gpu::predict(automatic).seconds_per_point <= flashfft_gpu::predict(p).seconds_per_point);
+  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("heat-2d"), 1), InputError);
+  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(h, 1000), InputError);
+}
+
+TEST_CASE("FlashFFTStencil GPU runs every 1D preset for 1, 7 and 1000 steps on awkward sizes", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (const std::string why = m.unavailable_reason(); !why.empty()) {
+    WARN("flashfft (gpu) not checked here: " << why);
+    return;
+  }
+  std::uint64_t seed = 900;
+  for (const auto& name : preset_names()) {
+    const Stencil s = preset(name);
+    if (s.dims != 1) continue;
+    for (const int T : {0, 1, 2, 14}) {
+      const PlanPtr plan = m.plan(s, T);
+      const int side = 2 * s.radius + 1;
+      // Smaller than a segment, a prime, and one point beyond a whole number of segment pairs.
+      const std::int64_t S = plan_value<FlashFftPlan>(*plan).stitched[0];
+      for (const std::int64_t n : {static_cast<std::int64_t>(side), std::int64_t{509}, 4 * S + 1, std::int64_t{100003}})
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+          for (const int steps : {1, 7, 1000}) {
+            if (n > 10000 && steps == 1000) continue; // the FP64 reference's time, not the kernel's
+            check_run(m, plan, line(n), kind, steps, ++seed);
+          }
+    }
+  }
+}
+
+TEST_CASE("FlashFFTStencil GPU: random stencils up to radius 7, the deepest fusion a segment holds", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  std::mt19937_64 rng(11);
+  std::uint64_t seed = 1900;
+  for (int radius = 1; radius <= 7; ++radius) {
+    const Stencil s = random_1d(radius, rng);
+    const int deepest = (496 - 1) / (2 * radius);
+    for (const int T : {1, 3, deepest}) {
+      const PlanPtr plan = m.plan(s, T);
+      for (const std::int64_t n : {std::int64_t{2 * radius + 1}, std::int64_t{1009}, std::int64_t{7919}})
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+          check_run(m, plan, line(n), kind, T == deepest ? 2 * T + 1 : 7, ++seed);
+    }
+  }
+}
+
+TEST_CASE("FlashFFTStencil GPU: set_stencil takes new weights on the running grid", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  const Extent e = line(5003);
+  Boundary b;
+  b.kind = BoundaryKind::Dirichlet;
+  b.value = 0.5;
+  const PlanPtr pa = m.plan(preset("heat-1d"), 5), pb = m.plan(preset("1d7p"), 3);
+  const std::vector<double> initial = initial_values(e, InitialCondition::Random, 3);
+  auto stepper = make_gpu_stepper(m, *pa, e, b);
+  stepper->upload(initial);
+  stepper->advance(12); // 5 + 5 + 2
+  REQUIRE(stepper->set_stencil(*pb));
+  stepper->advance(8); // 3 + 3 + 2
+  std::vector<double> got(initial.size()), ref = initial;
+  stepper->download(got);
+  ReferenceOptions opt;
+  opt.boundary = b;
+  reference_advance(pa->stencil, e, ref, 12, Precision::FP64, opt);
+  reference_advance(pb->stencil, e, ref, 8, Precision::FP64, opt);
+  const ErrorMetrics err = compare(got, ref);
+  REQUIRE(err.finite);
+  CHECK(err.rel_l2 <= error_bound(Precision::FP64, 20));
+}
