@@ -435,8 +435,19 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   if (probe.letters) {
     probe = cell_for(0.6f * avail.x);
     // The cells, the operators and the gaps between the five parts of a level (u sits a few pixels off C).
-    levels_w = std::min(avail.x, std::ceil(probe.cell * static_cast<float>(3 * side + 1) + operators + style.ScrollbarSize +
-                                           6.0f * style.ItemSpacing.x + 2.0f * probe.cell + ui_px(16.0f)));
+    float cells_w = probe.cell * static_cast<float>(3 * side + 1);
+    // A small W (heat-3d's 3x3 plane) is narrower than its titles ("C1 = u·vᵀ (3×3)", "R1 = W − C1"): the level
+    // takes the titles' width where that is more, so the legend does not cut them.
+    for (std::size_t i = first; i < last; ++i) {
+      const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
+      const RankOneTerm& t = d.terms[i];
+      const float titles = ImGui::CalcTextSize(before_name.c_str()).x +
+                           ImGui::CalcTextSize(fmt::format("C{} = u·vᵀ ({}×{}, σ{} in u)", i + 1, t.size, t.size, i + 1).c_str()).x +
+                           ImGui::CalcTextSize(fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1).c_str()).x;
+      cells_w = std::max(cells_w, titles);
+    }
+    levels_w = std::min(avail.x, std::ceil(cells_w + operators + style.ScrollbarSize + 6.0f * style.ItemSpacing.x +
+                                           2.0f * probe.cell + ui_px(16.0f)));
   }
   const float cell = probe.cell; // what the widget draws: u, v and C line up with it
   // One level always gets the height it needs: where the window has less left, the window scrolls instead of the
