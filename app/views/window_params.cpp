@@ -351,8 +351,10 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   probe_last_item(ctx.state, "params.conv.part.kernels");
   if (mem.conv_part == 0) {
     publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan)));
-    ImGui::TextDisabled("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
-                        plan.layout.overlap, plan.layout.input_columns);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
+                       plan.layout.overlap, plan.layout.input_columns); // wrapped: a lecture's font cut it at 1280x720
+    ImGui::PopStyleColor();
     return;
   }
   ImGui::TextWrapped("%s. Each segment gives U = k+1 = %d outputs; a tile of %d segments reads one input row as A and B "
