@@ -24,17 +24,6 @@ void set_bound_texture_sampling(GLint filter) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 }
 
-// Renderers that run on the CPU (Mesa's llvmpipe and softpipe, SwiftShader): a shader pass over every point
-// costs them more than colouring the values in a plain loop.
-bool software_renderer() {
-  const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  if (r == nullptr) return false;
-  const std::string name(r);
-  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "SwiftShader", "Software Rasterizer"})
-    if (name.find(soft) != std::string::npos) return true;
-  return false;
-}
-
 // The colour map's LUT as the shader samples it (linear between the 256 entries, t = 0 and 1 on the first and
 // last), at 4096 levels, packed as the RGBA8 bytes of a texel.
 std::vector<std::uint32_t> fine_lut(Colormap c) {
@@ -54,6 +43,17 @@ std::vector<std::uint32_t> fine_lut(Colormap c) {
 }
 
 } // namespace
+
+// Renderers that run on the CPU (Mesa's llvmpipe and softpipe, SwiftShader): a shader pass over every point
+// costs them more than colouring the values in a plain loop.
+bool software_renderer() {
+  const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (r == nullptr) return false;
+  const std::string name(r);
+  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "SwiftShader", "Software Rasterizer"})
+    if (name.find(soft) != std::string::npos) return true;
+  return false;
+}
 
 HeatmapRenderer::HeatmapRenderer()
     : program_(link_program(embedded_shader("heatmap.vert"), embedded_shader("heatmap.frag"), "heat map")),

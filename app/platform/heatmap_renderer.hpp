@@ -14,6 +14,9 @@
 
 namespace se {
 
+// The current GL context renders on the CPU (Mesa's llvmpipe or softpipe, SwiftShader).
+bool software_renderer();
+
 class HeatmapRenderer {
 public:
   HeatmapRenderer(); // needs a current GL 3.3 context; throws GlError when the shaders do not build

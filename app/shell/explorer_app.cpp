@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -171,6 +172,7 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
     ImGui::DestroyContext(imgui_);
     throw PlatformError("Dear ImGui's OpenGL 3 backend cannot load OpenGL (is libGL.so.1 from libgl1 installed?)");
   }
+  software_gl_ = software_renderer();
   try {
     heatmap_ = std::make_unique<HeatmapRenderer>();
     simulation_.reset(simulation_setup(state_));
@@ -208,6 +210,20 @@ void ExplorerApp::apply_ui_scale() {
   apply_style(scale);
   layout_.scale = scale;
   built_scale_ = scale;
+}
+
+// Software GL (Mesa's llvmpipe on a machine without a GPU) spends most of a frame shading fragments, each of which
+// samples the font atlas (solid shapes sample its white texel). The fonts are rasterised at their size, so glyphs
+// map texel for texel onto pixels and nearest sampling draws what bilinear does with one fetch in place of four;
+// anti-aliased lines, which rely on bilinear sampling of baked line textures, are built as geometry instead.
+void ExplorerApp::use_nearest_atlas() {
+  ImGui::GetStyle().AntiAliasedLinesUseTex = false;
+  const ImTextureID atlas = ImGui::GetIO().Fonts->TexID;
+  if (atlas == nullptr || atlas == nearest_atlas_) return;
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(atlas)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  nearest_atlas_ = atlas;
 }
 
 ExplorerApp::~ExplorerApp() {
@@ -319,6 +335,7 @@ void ExplorerApp::frame(RgbaImage* capture) {
   platform_.begin_frame();
   ImGui_ImplOpenGL3_NewFrame();
   apply_ui_scale(); // after the backend's device objects exist, before the atlas is used
+  if (software_gl_) use_nearest_atlas();
   ImGui::GetIO().FontDefault = lecture_.large_fonts ? lecture_font_ : font_;
   ImGui::NewFrame();
   state_.probes.clear();

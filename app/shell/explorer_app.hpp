@@ -76,6 +76,7 @@ private:
   void run_simulation();
   void update_heatmap();
   void apply_ui_scale(); // fonts rebuilt and style scaled when the UI scale changed
+  void use_nearest_atlas(); // software GL: the font atlas sampled nearest (see the .cpp)
 
   Platform& platform_;
   std::optional<std::filesystem::path> state_dir_;
@@ -89,6 +90,8 @@ private:
   ImFont* font_ = nullptr;         // normal text
   ImFont* lecture_font_ = nullptr; // lecture mode
   float built_scale_ = 0;          // the UI scale the fonts and style were made for; 0: none yet
+  bool software_gl_ = false;       // GL renders on the CPU (llvmpipe): the font atlas is sampled nearest
+  ImTextureID nearest_atlas_ = nullptr; // the atlas texture set to nearest sampling
   std::unique_ptr<HeatmapRenderer> heatmap_;
   Simulation simulation_;
   EnvironmentInfo environment_;
