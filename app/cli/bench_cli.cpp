@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/dag_cli.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/bench_suite.hpp"
@@ -439,6 +440,8 @@ int bench_main(int argc, char** argv) {
   suite->add_flag("--no-sweep", so.no_sweep, "leave out the heat-2d size sweep");
   std::string suite_seed_text;
   auto* suite_seed = suite->add_option("--seed", suite_seed_text, "base seed of the inputs, 0 to 2^64-1 (default: fresh each run)");
+  DagCliOptions dago;
+  auto* dag = add_dag_subcommand(app, dago);
 
   // A misspelt subcommand: say which exist (CLI11 alone would only say that one is required).
   if (argc >= 2 && argv[1][0] != '-') {
@@ -449,7 +452,7 @@ int bench_main(int argc, char** argv) {
       for (const std::string& alias : sub->get_aliases()) names.push_back(alias);
     }
     if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite; see --help)\n",
+      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite, dag; see --help)\n",
                    word.c_str(), closest_name(word, names).c_str());
       return 2;
     }
@@ -480,6 +483,10 @@ int bench_main(int argc, char** argv) {
     if (run->parsed()) return cmd_run(methods, ro);
     if (device->parsed()) return cmd_device(device_json, device_repeats);
     if (suite->parsed()) return cmd_suite(methods, so);
+    if (dag->parsed()) {
+      dago.strategy_given = dag->get_option("--strategy")->count() > 0;
+      return cmd_dag(dago);
+    }
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -1,0 +1,261 @@
+// `stencil-bench dag --file F [--strategy ...] [--size N] [--backend cpu|gpu] [--json F] [--print ...]`.
+#include "app/cli/dag_cli.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/dag/dag.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "core/grid.hpp"
+#include "kernels/dag/dag_gpu.hpp"
+#include "kernels/device.hpp"
+
+namespace se {
+
+namespace {
+
+using namespace se::dag;
+
+std::array<int, 3> parse_dag_size(const std::string& text) {
+  std::array<int, 3> d{};
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t x = text.find('x', pos);
+    parts.push_back(text.substr(pos, x == std::string::npos ? std::string::npos : x - pos));
+    if (x == std::string::npos) break;
+    pos = x + 1;
+  }
+  if (parts.size() != 1 && parts.size() != 3)
+    throw InputError(fmt::format("--size takes N (a cube) or NXxNYxNZ; got '{}'", text));
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string& s = parts[parts.size() == 1 ? 0 : i];
+    int v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 1 || v > 2048)
+      throw InputError(fmt::format("--size takes whole numbers from 1 to 2048 (N or NXxNYxNZ); got '{}'", text));
+    d[i] = v;
+  }
+  return d;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Row {
+  Strategy strategy;
+  double seconds = 0, min_seconds = 0, compile_seconds = 0;
+  int repeats = 0, launches = 0, registers = 0;
+  Cost cost;
+  Compare cmp;
+  bool passed = false;
+  std::string schedule;
+};
+
+} // namespace
+
+CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
+  auto* dag = app.add_subcommand("dag", "complex-stencil programs (a DAG of stencils): analyse, run the strategies, "
+                                        "check them against the CPU interpreter");
+  dag->add_option("--file,-f", o.file, "program in the text format (assets/dags/*.dag)")->required();
+  dag->add_option("--strategy", o.strategy,
+                  "sequential, producer-consumer, parallel, graph, auto (run all, report the fastest) or all")
+      ->capture_default_str();
+  dag->add_option("--size", o.size, "domain: N (a cube) or NXxNYxNZ (default: the program's)");
+  dag->add_option("--backend,-b", o.backend, "cpu or gpu (default: gpu where the GPU strategies can run, else cpu)");
+  dag->add_option("--json", o.json, "write the program's analysis and every run as JSON to this file");
+  dag->add_option("--print", o.print,
+                  "comma-separated: buckets, tensors, fusion, source (with no --strategy: print only, run nothing)");
+  dag->add_option("--seed", o.seed_text, "seed of the random inputs, 0 to 2^64-1 (default 1)");
+  dag->add_option("--seconds", o.seconds_text, "target time of each strategy's timed runs (GPU)")->capture_default_str();
+  return dag;
+}
+
+int cmd_dag(const DagCliOptions& o) {
+  const Program p = load_program(o.file); // InputError with file:line:column for every problem
+  const Analysis a = analyse(p);
+  const std::array<int, 3> domain = o.size.empty() ? p.domain : parse_dag_size(o.size);
+  std::uint64_t seed = 1;
+  if (!o.seed_text.empty()) {
+    const auto r = std::from_chars(o.seed_text.data(), o.seed_text.data() + o.seed_text.size(), seed);
+    if (r.ec != std::errc() || r.ptr != o.seed_text.data() + o.seed_text.size())
+      throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", o.seed_text));
+  }
+  double target = 0;
+  {
+    const auto r = std::from_chars(o.seconds_text.data(), o.seconds_text.data() + o.seconds_text.size(), target);
+    if (r.ec != std::errc() || r.ptr != o.seconds_text.data() + o.seconds_text.size() || !(target > 0) || target > 600)
+      throw InputError(fmt::format("--seconds takes a number above 0 and at most 600; got '{}'", o.seconds_text));
+  }
+  std::vector<std::string> prints;
+  for (std::size_t pos = 0; pos < o.print.size();) {
+    const std::size_t end = std::min(o.print.find(',', pos), o.print.size());
+    const std::string w = o.print.substr(pos, end - pos);
+    if (w != "buckets" && w != "tensors" && w != "source" && w != "fusion")
+      throw InputError(fmt::format("--print takes buckets, tensors, fusion or source (comma-separated); got '{}'", w));
+    prints.push_back(w);
+    pos = end + 1;
+  }
+  std::vector<Strategy> strategies;
+  const bool run_all = o.strategy == "all" || o.strategy == "auto";
+  if (run_all)
+    strategies = {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph};
+  else
+    strategies = {parse_strategy(o.strategy)};
+  if (!o.backend.empty() && o.backend != "cpu" && o.backend != "gpu")
+    throw InputError(fmt::format("--backend takes cpu or gpu; got '{}'", o.backend));
+  if (!o.json.empty()) check_writable(o.json, "result JSON");
+
+  const auto printed = [&](const char* w) { return std::find(prints.begin(), prints.end(), w) != prints.end(); };
+  if (printed("buckets")) std::printf("%s", format_buckets(p, a).c_str());
+  if (printed("tensors")) std::printf("%s", format_tensors(p, a).c_str());
+  if (printed("fusion")) std::printf("%s", format_fusion(p, plan_producer_consumer(p)).c_str());
+  if (printed("source"))
+    for (Strategy s : strategies) {
+      const GeneratedCode g = generate_cuda(p, s, domain);
+      std::printf("// ===== strategy %s: %zu kernels =====\n%s", to_string(s), g.kernels.size(), g.source.c_str());
+    }
+  if (!prints.empty() && !o.strategy_given) return 0;
+
+  // Backend: the GPU where it can run the strategies, unless asked otherwise.
+  const std::string gpu_why = gpu_strategies_unavailable_reason();
+  const bool gpu = o.backend.empty() ? gpu_why.empty() : o.backend == "gpu";
+  if (gpu && !gpu_why.empty()) throw InputError(fmt::format("the GPU strategies cannot run: {}", gpu_why));
+  if (!gpu && !run_all && strategies[0] == Strategy::Graph)
+    throw InputError("the graph strategy is a CUDA graph of the sequential kernels: it runs on the GPU only "
+                     "(--backend gpu)");
+  if (!gpu && run_all) strategies.pop_back(); // no graph on the CPU
+  const std::size_t points = static_cast<std::size_t>(domain[0]) * domain[1] * domain[2];
+  std::size_t bytes_per_point = 0;
+  for (const Node& n : p.nodes) bytes_per_point += size_of(n.type);
+  check_host_memory(static_cast<std::uint64_t>(points) * bytes_per_point * 2,
+                    fmt::format("program {} at {}x{}x{}", p.name, domain[0], domain[1], domain[2]));
+
+  std::printf("program %s: %zu stencil nodes, %zu inputs, %d edges, %zu buckets, domain %dx%dx%d\n", p.name.c_str(),
+              a.stencils.size(), p.inputs().size(), a.edges, a.buckets.size(), domain[0], domain[1], domain[2]);
+  std::string device = "cpu";
+  if (gpu) {
+    device = query_device().name;
+    std::printf("backend: gpu (%s), kernels compiled at run time with NVRTC\n", device.c_str());
+  } else {
+    std::printf("backend: cpu%s\n", gpu_why.empty() ? "" : fmt::format(" (GPU strategies unavailable: {})", gpu_why).c_str());
+  }
+  std::fflush(stdout);
+
+  const State inputs = make_inputs(p, domain, seed);
+  const auto t_ref = std::chrono::steady_clock::now();
+  State reference = inputs;
+  interpret(p, reference, [&](int done, int total) {
+    if (seconds_since(t_ref) > 1.0)
+      std::fprintf(stderr, "interpreter (reference): %d/%d stencil nodes after %.1fs\n", done, total,
+                   seconds_since(t_ref));
+  });
+  const double reference_seconds = seconds_since(t_ref);
+
+  std::vector<Row> rows;
+  int done = 0;
+  for (Strategy s : strategies) {
+    Row r;
+    r.strategy = s;
+    r.cost = strategy_cost(p, a, s, domain);
+    State result = inputs;
+    if (gpu) {
+      const GpuTiming t = run_gpu(p, s, inputs, result, target);
+      r.seconds = t.seconds;
+      r.min_seconds = t.min_seconds;
+      r.repeats = t.repeats;
+      r.launches = t.launches;
+      r.compile_seconds = t.compile_seconds;
+      r.registers = t.registers;
+      r.schedule = t.schedule;
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      run_cpu(p, s, result);
+      r.seconds = r.min_seconds = seconds_since(t0);
+      r.repeats = 1;
+      r.launches = r.cost.launches;
+    }
+    r.cmp = compare_outputs(p, result, reference);
+    r.passed = r.cmp.finite && r.cmp.rel_l2 < (p.nodes[p.outputs()[0]].type == Type::F64 ? 1e-12 : 1e-5);
+    rows.push_back(r);
+    ++done;
+    if (strategies.size() > 1 && seconds_since(t_ref) > 2.0) // progress once the whole run has taken a while
+      std::fprintf(stderr, "dag %s: %d/%zu strategies after %.1fs\n", p.name.c_str(), done, strategies.size(),
+                   seconds_since(t_ref));
+  }
+
+  std::printf("%-18s %10s %8s %9s %9s %9s %11s  %s\n", "strategy", "time ms", "launches", "model MB", "MFLOP",
+              "GB/s", "rel L2", "check");
+  for (const Row& r : rows)
+    std::printf("%-18s %10.4f %8d %9.1f %9.1f %9.1f %11.3e  %s%s\n", to_string(r.strategy), r.seconds * 1e3, r.launches,
+                r.cost.bytes / 1e6, r.cost.flops / 1e6, r.seconds > 0 ? r.cost.bytes / r.seconds / 1e9 : 0.0,
+                r.cmp.rel_l2, r.passed ? "ok" : "FAILED",
+                r.schedule.empty() ? "" : fmt::format("  ({})", r.schedule).c_str());
+  const Row* best = nullptr;
+  const Row* seq = nullptr;
+  for (const Row& r : rows) {
+    if (r.strategy == Strategy::Sequential) seq = &r;
+    if (r.passed && (best == nullptr || r.seconds < best->seconds)) best = &r;
+  }
+  if (run_all && best != nullptr)
+    std::printf("%s: %s%s\n", o.strategy == "auto" ? "auto picks (fastest measured)" : "fastest", to_string(best->strategy),
+                seq && best->seconds > 0 ? fmt::format(", {:.2f}x sequential", seq->seconds / best->seconds).c_str() : "");
+  std::printf("reference: CPU interpreter, %.3f s\n", reference_seconds);
+
+  const bool ok = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.passed; });
+  if (!o.json.empty()) {
+    nlohmann::json j;
+    j["program"] = p.name;
+    j["file"] = o.file;
+    j["domain"] = domain;
+    j["backend"] = gpu ? "gpu" : "cpu";
+    j["device"] = device;
+    j["seed"] = seed;
+    j["stencil_nodes"] = a.stencils.size();
+    j["inputs"] = p.inputs().size();
+    j["edges"] = a.edges;
+    nlohmann::json buckets = nlohmann::json::array();
+    for (const auto& b : a.buckets) {
+      nlohmann::json names = nlohmann::json::array();
+      for (int n : b) names.push_back(p.nodes[n].name);
+      buckets.push_back(names);
+    }
+    j["buckets"] = buckets;
+    j["adjacency"] = a.adjacency;
+    nlohmann::json results = nlohmann::json::array();
+    for (const Row& r : rows)
+      results.push_back({{"strategy", to_string(r.strategy)},
+                         {"seconds", r.seconds},
+                         {"min_seconds", r.min_seconds},
+                         {"repeats", r.repeats},
+                         {"launches", r.launches},
+                         {"compile_seconds", r.compile_seconds},
+                         {"registers", r.registers},
+                         {"schedule", r.schedule},
+                         {"model_bytes", r.cost.bytes},
+                         {"model_flops", r.cost.flops},
+                         {"rel_l2_error", r.cmp.finite ? nlohmann::json(r.cmp.rel_l2) : nlohmann::json(nullptr)},
+                         {"max_abs_error", r.cmp.finite ? nlohmann::json(r.cmp.max_abs) : nlohmann::json(nullptr)},
+                         {"passed", r.passed}});
+    j["results"] = results;
+    if (run_all && best) j["fastest"] = to_string(best->strategy);
+    j["reference_seconds"] = reference_seconds;
+    write_file(o.json, j.dump(2) + "\n", "result JSON");
+  }
+  if (!ok) {
+    std::fprintf(stderr, "error: a strategy's outputs differ from the interpreter's (marked FAILED)\n");
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace se

@@ -1,0 +1,24 @@
+// `stencil-bench dag`: complex-stencil programs (core/dag): print the analysis, run the strategies on the CPU
+// or the GPU, check every one against the CPU interpreter.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace se {
+
+struct DagCliOptions {
+  std::string file, strategy = "auto", size, backend, json, print;
+  std::string seed_text, seconds_text = "0.3";
+  bool strategy_given = false;
+};
+
+// Adds the subcommand to `app`; the options land in `o` when it is parsed.
+CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o);
+// Runs it: 0 when every strategy run matched the interpreter; throws InputError on bad input (exit 2).
+int cmd_dag(const DagCliOptions& o);
+
+} // namespace se

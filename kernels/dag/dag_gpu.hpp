@@ -1,0 +1,31 @@
+// The GPU strategies of complex-stencil programs (core/dag): the source generate_cuda() writes is compiled at
+// run time with NVRTC (opened with dlopen, never linked) and loaded with the CUDA runtime's library API
+// (cudaLibraryLoadData), so the program starts without NVRTC and says why it cannot run these. Plain C++ header.
+#pragma once
+#include <string>
+
+#include "core/dag/dag.hpp"
+
+namespace se::dag {
+
+// Empty when the GPU strategies can run here (this build has CUDA, a device is usable, NVRTC loads);
+// otherwise why not, in a person's words.
+std::string gpu_strategies_unavailable_reason();
+
+struct GpuTiming {
+  Strategy strategy = Strategy::Sequential;
+  double seconds = 0;         // median time of one whole program run (every kernel of the strategy)
+  double min_seconds = 0;     // the fastest run
+  int repeats = 0;            // timed runs
+  int launches = 0;           // kernel launches per run (graph: one graph launch of `launches` kernel nodes)
+  double compile_seconds = 0; // NVRTC
+  int registers = 0;          // the most registers per thread among the strategy's kernels
+  std::string schedule;       // parallel: the vEU count and the mTasks per vEU
+  std::string device;
+};
+
+// Uploads `inputs`' input fields, runs strategy `s` (warm-up, then timed runs for at least `target_seconds`),
+// and returns the timing; `result` receives every field the strategy writes (the outputs always).
+GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds = 0.3);
+
+} // namespace se::dag

@@ -1,0 +1,12 @@
+// A build without CUDA: the GPU strategies say why they cannot run.
+#include "kernels/dag/dag_gpu.hpp"
+
+namespace se::dag {
+
+std::string gpu_strategies_unavailable_reason() { return "this build has no CUDA support"; }
+
+GpuTiming run_gpu(const Program&, Strategy, const State&, State&, double) {
+  throw InputError("the GPU strategies need a CUDA build; this build has no CUDA support");
+}
+
+} // namespace se::dag

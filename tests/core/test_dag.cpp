@@ -1,0 +1,262 @@
+// Complex-stencil programs (core/dag): the parser's errors with line and column, the round trip of the text
+// format, the buckets and tensors of the paper's Section 3, the interpreter against hand-computed points, and
+// the CPU strategies against the interpreter on every example in assets/dags.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/dag/dag.hpp"
+
+using namespace se::dag;
+
+namespace {
+
+std::vector<Diagnostic> errors_of(const std::string& text) {
+  std::vector<Diagnostic> d;
+  parse_program(text, d);
+  return d;
+}
+
+bool has(const std::vector<Diagnostic>& d, int line, int column, const std::string& part) {
+  for (const auto& x : d)
+    if (x.pos.line == line && x.pos.column == column && x.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::string> example_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SE_SOURCE_DIR) + "/assets/dags"))
+    if (e.path().extension() == ".dag") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("dag: a program parses into const and stencil nodes", "[dag]") {
+  const Program p = parse_program("program t\ndomain 16 8 4\ninput a f64\ninput b f64 16x8x4\n"
+                                  "c = a[1,0,0] - 2 * b   # a comment\nd = sqrt(abs(c)) + min(c, a[0,0,-3])\n");
+  REQUIRE(p.nodes.size() == 4);
+  CHECK(p.name == "t");
+  CHECK(p.domain == std::array<int, 3>{16, 8, 4});
+  CHECK(p.inputs() == std::vector<int>{0, 1});
+  CHECK(p.stencils() == std::vector<int>{2, 3});
+  CHECK(p.outputs() == std::vector<int>{3});
+  CHECK(p.nodes[2].type == Type::F64);
+  CHECK(print_expression(p, p.nodes[2]) == "a[1,0,0] - 2 * b");
+}
+
+TEST_CASE("dag: print and parse round-trip every example", "[dag]") {
+  const auto files = example_files();
+  REQUIRE(files.size() >= 16);
+  for (const auto& f : files) {
+    INFO(f);
+    const Program p = load_program(f);
+    const std::string text = print_program(p);
+    const Program q = parse_program(text);
+    CHECK(print_program(q) == text);
+    REQUIRE(q.nodes.size() == p.nodes.size());
+    for (std::size_t i = 0; i < p.nodes.size(); ++i) {
+      CHECK(q.nodes[i].expr.size() == p.nodes[i].expr.size());
+      CHECK(print_expression(q, q.nodes[i]) == print_expression(p, p.nodes[i]));
+    }
+  }
+  // Parentheses that the tree needs survive; those it does not are dropped.
+  const Program p = parse_program("input a f64\nb = a - (a - a) / (a * a) - -a\nc = (b + a) + (b * (a * b))\n");
+  CHECK(print_expression(p, p.nodes[1]) == "a - (a - a) / (a * a) - -a");
+  CHECK(print_expression(p, p.nodes[2]) == "b + a + b * (a * b)");
+}
+
+TEST_CASE("dag: the parser refuses bad programs with line and column", "[dag]") {
+  CHECK(has(errors_of("input a f64\nb = a[4,0,0]\n"), 2, 7, "beyond radius 3"));
+  CHECK(has(errors_of("input a f64\nb = a[0,-5,0]\n"), 2, 9, "beyond radius 3"));
+  CHECK(has(errors_of("input a f64\nb = a + x\n"), 2, 9, "unknown grid 'x'"));
+  CHECK(has(errors_of("input alpha f64\nb = alpah\n"), 2, 5, "did you mean 'alpha'"));
+  CHECK(has(errors_of("input a f64\nb = a\nb = a\n"), 3, 1, "defined twice (first on line 2)"));
+  CHECK(has(errors_of("input a f64\ninput a f32\nb = a\n"), 2, 7, "defined twice"));
+  CHECK(has(errors_of("input a f64\nb = c\nc = a\n"), 2, 5, "read before it is defined (on line 3)"));
+  CHECK(has(errors_of("input a f64\nb = a + c\nc = b[1,0,0]\n"), 2, 9, "cycle: b <- c <- b"));
+  CHECK(has(errors_of("input a f64\nb = b[1,0,0] + a\n"), 2, 5, "cycle: 'b' reads itself"));
+  CHECK(has(errors_of("input a f64\ninput q f32\nb = a + q\n"), 3, 9, "type mismatch"));
+  CHECK(has(errors_of("input a f64\nb : f32 = a\n"), 2, 11, "type mismatch"));
+  CHECK(has(errors_of("domain 8 8 8\ninput a f64 16x8x8\nb = a\n"), 2, 13, "domain mismatch"));
+  CHECK(has(errors_of("input a f64\nb = a +\n"), 2, 8, "ends too early"));
+  CHECK(has(errors_of("input a f64\nb = (a + a\n"), 2, 11, "expected ')'"));
+  CHECK(has(errors_of("input a f64\nb = a $ a\n"), 2, 7, "unexpected character '$'"));
+  CHECK(has(errors_of("input a f64\nb = min(a)\n"), 2, 10, "expected ','"));
+  CHECK(has(errors_of("input a f64\nb = a[1,0]\n"), 2, 10, "expected ','"));
+  CHECK(has(errors_of("input a f64\nb a\n"), 2, 3, "expected '='"));
+  CHECK(has(errors_of("input a f99\nb = a\n"), 1, 9, "expected a type"));
+  CHECK(has(errors_of("input a f64\nb = a\ndomain 8 8 8\n"), 3, 1, "domain must come before"));
+  CHECK(has(errors_of("input a f64\n"), 0, 0, "no stencil node"));
+  CHECK(has(errors_of("input a f64\nsqrt = a\n"), 2, 1, "keyword"));
+  // One cause, one message: a grid whose own line is refused is not also called unknown.
+  const auto d = errors_of("input a f64\nb = a[9,0,0]\nc = b\n");
+  CHECK(has(d, 3, 5, "defined on line 2, which has an error"));
+  // The exception carries every diagnostic; load_program prefixes the file.
+  try {
+    parse_program("input a f64\nb = x\nc = y\n");
+    FAIL("no error");
+  } catch (const DagError& e) {
+    CHECK(e.diagnostics().size() == 2);
+    CHECK_THAT(e.what(), Catch::Contains("line 2, column 5") && Catch::Contains("line 3, column 5"));
+  }
+}
+
+TEST_CASE("dag: buckets by removal of zero in-degree stencil nodes (Fig. 5)", "[dag]") {
+  const Program p = parse_program("input a f64\ninput b f64\n"
+                                  "s1 = a[1,0,0] + a\ns2 = b\ns3 = s1 + b[0,1,0]\ns4 = s1 * s2\ns5 = s3 - s4[0,0,1]\n"
+                                  "s6 = a * 2\n");
+  const Analysis a = analyse(p);
+  REQUIRE(a.buckets.size() == 3);
+  const auto names = [&](int b) {
+    std::vector<std::string> out;
+    for (int n : a.buckets[b]) out.push_back(p.nodes[n].name);
+    return out;
+  };
+  CHECK(names(0) == std::vector<std::string>{"s1", "s2", "s6"});
+  CHECK(names(1) == std::vector<std::string>{"s3", "s4"});
+  CHECK(names(2) == std::vector<std::string>{"s5"});
+  CHECK(a.edges == 1 + 1 + 2 + 2 + 2 + 1); // distinct (grid -> stencil) pairs
+  CHECK(a.benchmark_name() == "k6_i2_e9");
+  // The adjacency matrix: node i feeds stencil j.
+  CHECK(a.adjacency[0][2] == 1);
+  CHECK(a.adjacency[2][4] == 1);
+  CHECK(a.adjacency[4][2] == 0);
+  CHECK(a.adjacency[1][6] == 0);
+  int ones = 0;
+  for (const auto& row : a.adjacency)
+    for (auto v : row) ones += v;
+  CHECK(ones == a.edges);
+  // Every stencil runs after each of its producers.
+  for (const auto& s : a.stencils)
+    for (int prod : s.stencil_producers) CHECK(a.bucket_of[prod] < a.bucket_of[s.node]);
+}
+
+TEST_CASE("dag: neighbour-access and multi-grid computation tensors", "[dag]") {
+  const Program p = parse_program("input rho f64\ninput u f64\n"
+                                  "out = rho[-1,0,0] + rho + rho[1,0,0] + rho[0,3,0] + u[0,0,-2] * rho\n");
+  const Analysis a = analyse(p);
+  const StencilInfo& s = a.info(2);
+  REQUIRE(s.tensors.size() == 2); // concatenation of one 7x7x7 tensor per grid
+  CHECK(s.tensors[0].grid == 0);
+  CHECK(s.tensors[0].count() == 4); // rho read twice at the centre counts once
+  CHECK(s.tensors[0].at(-1, 0, 0));
+  CHECK(s.tensors[0].at(0, 3, 0));
+  CHECK_FALSE(s.tensors[0].at(0, -3, 0));
+  CHECK(s.tensors[1].count() == 1);
+  CHECK(s.tensors[1].at(0, 0, -2));
+  CHECK(s.radius == 3);
+  CHECK(s.points_read == 5);
+  CHECK(s.flops == 5);
+  CHECK_THAT(format_tensors(p, a), Catch::Contains("out = concat[2 grids]") && Catch::Contains("dz=-2:"));
+}
+
+TEST_CASE("dag: the interpreter computes hand-checked points with a periodic domain", "[dag]") {
+  const Program p = parse_program("domain 5 4 3\ninput a f64\ninput b f64\n"
+                                  "c = a[1,0,0] - a[0,-1,0] * 2 + b[0,0,-1]\nd = c[-1,0,0] / (1.0 + b) + max(a, b)\n"
+                                  "e : f64 = sqrt(abs(-d))\n");
+  State s = make_inputs(p, p.domain, 7);
+  interpret(p, s);
+  const auto at = [&](int node, int x, int y, int z) {
+    x = (x % 5 + 5) % 5, y = (y % 4 + 4) % 4, z = (z % 3 + 3) % 3;
+    return s.fields[node].at((static_cast<std::size_t>(z) * 4 + y) * 5 + x);
+  };
+  for (int z = 0; z < 3; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 5; ++x) {
+        const double c = at(0, x + 1, y, z) - at(0, x, y - 1, z) * 2 + at(1, x, y, z - 1);
+        CHECK(at(2, x, y, z) == c);
+        const double d = at(2, x - 1, y, z) / (1.0 + at(1, x, y, z)) + std::max(at(0, x, y, z), at(1, x, y, z));
+        CHECK(at(3, x, y, z) == d);
+        CHECK(at(4, x, y, z) == std::sqrt(std::abs(-d)));
+      }
+  // Inputs are deterministic per seed and lie in [0.5, 1.5).
+  const State again = make_inputs(p, p.domain, 7);
+  CHECK(again.fields[0].f64 == s.fields[0].f64);
+  for (double v : s.fields[1].f64) CHECK((v >= 0.5 && v < 1.5));
+}
+
+TEST_CASE("dag: FP32 programs compute in FP32", "[dag]") {
+  const Program p = parse_program("domain 4 4 4\ninput a f32\nb = a * 3 + a[1,0,0] / 7\n");
+  CHECK(p.nodes[1].type == Type::F32);
+  State s = make_inputs(p, p.domain, 3);
+  interpret(p, s);
+  REQUIRE(s.fields[1].f32.size() == 64);
+  const auto& a = s.fields[0].f32;
+  CHECK(s.fields[1].f32[0] == a[0] * 3.0f + a[1] / 7.0f);
+}
+
+TEST_CASE("dag: producer-consumer fusion inlines intermediates and recomputes their halos", "[dag]") {
+  const Program p = load_program(std::string(SE_SOURCE_DIR) + "/assets/dags/hdiff.dag");
+  const FusionPlan f = plan_producer_consumer(p);
+  REQUIRE(f.kernels.size() == 1); // everything into `out`, as OpenEarth fuses it
+  CHECK(p.nodes[f.kernel_node[0]].name == "out");
+  int lap = 0;
+  for (const auto& v : f.kernels[0]) lap += p.nodes[v.node].name == "lap";
+  CHECK(lap == 5); // lap at (0,0), (1,0), (0,1), (-1,0), (0,-1) relative to out's point
+  // With no recomputation allowed, every stencil is its own kernel.
+  CHECK(plan_producer_consumer(p, 0).kernels.size() == 6);
+}
+
+TEST_CASE("dag: every CPU strategy gives the interpreter's outputs on every example", "[dag]") {
+  for (const auto& f : example_files()) {
+    INFO(f);
+    const Program p = load_program(f);
+    const std::array<int, 3> d{12, 10, 9};
+    const State in = make_inputs(p, d, 11);
+    State ref = in;
+    interpret(p, ref);
+    for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel}) {
+      State got = in;
+      run_cpu(p, s, got);
+      const Compare c = compare_outputs(p, got, ref);
+      INFO(to_string(s));
+      CHECK(c.finite);
+      CHECK(c.rel_l2 < 1e-12);
+    }
+    State g = in;
+    CHECK_THROWS_WITH(run_cpu(p, Strategy::Graph, g), Catch::Contains("GPU only"));
+  }
+}
+
+TEST_CASE("dag: the benchmark set follows the paper's naming and sizes", "[dag]") {
+  int count = 0;
+  for (const auto& f : example_files()) {
+    const std::string stem = std::filesystem::path(f).stem().string();
+    if (stem.rfind("cs", 0) != 0) continue;
+    ++count;
+    const Program p = load_program(f);
+    const Analysis a = analyse(p);
+    INFO(stem);
+    CHECK(stem.substr(stem.find('_') + 1) == a.benchmark_name()); // csN_kK_iI_eE matches the program
+    CHECK(a.stencils.size() >= 3);
+    CHECK(a.stencils.size() <= 12);
+    for (const auto& s : a.stencils) CHECK(s.reads.size() < 6);
+  }
+  CHECK(count >= 12);
+}
+
+TEST_CASE("dag: generated CUDA source has one kernel per node, bucket or fused group", "[dag]") {
+  const Program p = load_program(std::string(SE_SOURCE_DIR) + "/assets/dags/hdiff.dag");
+  const std::array<int, 3> d{64, 64, 8};
+  const GeneratedCode seq = generate_cuda(p, Strategy::Sequential, d);
+  CHECK(seq.kernels.size() == 6);
+  CHECK_THAT(seq.source, Catch::Contains("extern \"C\" __global__") && Catch::Contains("k_lap"));
+  CHECK(seq.kernels[1].after == std::vector<int>{0}); // flx after lap
+  const GeneratedCode par = generate_cuda(p, Strategy::Parallel, d);
+  CHECK(par.kernels.size() == 4);
+  CHECK(par.kernels[1].nodes.size() == 2);
+  CHECK(par.kernels[1].task_table);
+  const GeneratedCode pc = generate_cuda(p, Strategy::ProducerConsumer, d);
+  CHECK(pc.kernels.size() == 1);
+  CHECK_THAT(pc.source, Catch::Contains("lap inlined, recomputed at 5 offsets"));
+  const Analysis a = analyse(p);
+  const Cost cs = strategy_cost(p, a, Strategy::Sequential, d), cp = strategy_cost(p, a, Strategy::ProducerConsumer, d);
+  CHECK(cp.bytes < cs.bytes);
+  CHECK(cp.flops > cs.flops);
+  CHECK(cs.bytes == 8.0 * 64 * 64 * 8 * (11 + 6)); // 11 edges read once, 6 grids written once
+}
