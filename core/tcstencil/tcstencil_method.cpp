@@ -75,7 +75,14 @@ CostReport tcstencil_cost(const TCStencilPlan& plan) {
       "non-overlapping {0} x {0} tiles, every point updated: the GEMMs hold the in-tile part of each sum (partial "
       "coefficients in the border lines, paper Fig. 5), CUDA cores add the {1} halo products per tile (Algorithm 2)",
       L, plan.cuda_core_fma_per_tile()));
-  if (plan.precision == Precision::FP16)
+  if (plan.shape == MmaShape::M16N8K16_F16_F32)
+    c.notes.emplace_back("mma", "mma.m16n8k16 (FP16 operands, FP32 accumulate; two per 16x16x16 product, counted "
+                                "as two instructions); FP16 grid");
+  else if (plan.shape == MmaShape::M16N8K4_F64)
+    c.notes.emplace_back("fp64 variant", "ours, on the GPU: mma.m16n8k4 keeps the paper's L = 16 (radius up to 7): a "
+                                         "16x16x16 product is 8 MMAs (2 column halves x 4 K chunks), band blocks "
+                                         "entirely outside the radius skipped by the kernel");
+  else if (plan.precision == Precision::FP16)
     c.notes.emplace_back("mma", "one wmma.mma_sync m16n16k16 counts as one instruction (it issues two mma.m16n8k16 on "
                                 "sm_80/sm_90); FP16 operands, FP32 accumulate, FP16 grid");
   else
@@ -128,6 +135,18 @@ PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) 
   return tcstencil_summary(make_tcstencil_plan(s, Precision::FP64), extent);
 }
 
+PlanPtr tcstencil_method_plan(const Stencil& s, const PlanRequest& request, Precision precision, MmaShape shape) {
+  const std::string id = precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64";
+  check_unfused(id, request);
+  auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision, shape));
+  const TCStencilPlan& t = p->value;
+  p->cost = tcstencil_cost(t);
+  p->brief = fmt::format("{} decomposition: {} parameter matrices on {} (L = {}), {} CUDA-core taps per tile",
+                         to_string(t.decomposition), t.matrices.size(), mma_info(t.shape).id, t.L,
+                         t.cuda_core_taps.size());
+  return p;
+}
+
 namespace {
 
 DescriptorPtr descriptor(Precision precision) {
@@ -138,15 +157,9 @@ DescriptorPtr descriptor(Precision precision) {
                                   "accumulate; CPU emulation fragment by fragment"
                                 : "TCStencil on FP64 mma.m8n8k4 (our variant, L = 8); CPU emulation fragment by fragment");
   d->tensor_cores = true; // its arithmetic runs on MMAs (the Baselines view sorts by it)
-  d->plan = [id = d->id, precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
-    check_unfused(id, request);
-    auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision));
-    const TCStencilPlan& t = p->value;
-    p->cost = tcstencil_cost(t);
-    p->brief = fmt::format("{} decomposition: {} parameter matrices on {} (L = {}), {} CUDA-core taps per tile",
-                           to_string(t.decomposition), t.matrices.size(), mma_info(t.shape).id, t.L,
-                           t.cuda_core_taps.size());
-    return p;
+  d->plan = [precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
+    return tcstencil_method_plan(s, request, precision,
+                                 precision == Precision::FP16 ? MmaShape::WMMA_M16N16K16_F16_F32 : MmaShape::M8N8K4_F64);
   };
   use_plan_type<TCStencilPlan>(*d, tcstencil_summary, tcstencil_advance);
   if (fp16) {

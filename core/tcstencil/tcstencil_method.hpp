@@ -20,6 +20,10 @@ PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent);
 PlanSummary plan_summary_tcstencil(const Stencil& s, const Extent& extent);      // id "tcstencil", FP16 WMMA
 PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent); // id "tcstencil-fp64", m8n8k4
 
+// The method's plan for `request` on an MMA shape (cost and brief filled): the descriptors' CPU plans take the
+// paper's WMMA (FP16) and m8n8k4 (FP64); the GPU kernels take mma.m16n8k16 and mma.m16n8k4 (kernels/tcstencil/).
+PlanPtr tcstencil_method_plan(const Stencil& s, const PlanRequest& request, Precision precision, MmaShape shape);
+
 DescriptorPtr tcstencil_descriptor();      // "tcstencil": FP16 WMMA, CPU emulation
 DescriptorPtr tcstencil_fp64_descriptor(); // "tcstencil-fp64": FP64 mma.m8n8k4, CPU emulation
 

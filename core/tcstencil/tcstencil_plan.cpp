@@ -56,8 +56,6 @@ std::vector<const CudaCoreTap*> TCStencilPlan::taps_completing(const ParameterMa
 
 namespace {
 
-int tile_side(Precision p) { return p == Precision::FP16 ? 16 : 8; }
-
 std::string offset_name(const Stencil& s, int dx, int dy, int dz) {
   if (s.dims == 3) return fmt::format("({},{},{})", dx, dy, dz);
   return fmt::format("({},{})", dx, dy);
@@ -136,7 +134,19 @@ CudaCoreTap border_tap(const Stencil& s, int dx, int dy, int dz, int L, bool row
 
 } // namespace
 
+int tcstencil_tile_side(MmaShape shape) { return mma_info(shape).m >= 16 ? 16 : 8; }
+
+namespace {
+MmaShape default_shape(Precision p) {
+  return p == Precision::FP16 ? MmaShape::WMMA_M16N16K16_F16_F32 : MmaShape::M8N8K4_F64;
+}
+} // namespace
+
 std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision) {
+  return tcstencil_unsupported_reason(s, precision, default_shape(precision));
+}
+
+std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision, MmaShape shape) {
   try {
     validate(s);
   } catch (const InputError& e) {
@@ -148,24 +158,35 @@ std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision) 
   if (s.dims == 1)
     return "TCStencil works on L x L tiles of a 2D plane (3D streams through 2D planes); a 1D stencil has no second "
            "axis to fill the tile; use convstencil or spider for 1D stencils";
-  const int L = tile_side(precision);
+  if (mma_info(shape).operands != (precision == Precision::FP16 ? Precision::FP16 : Precision::FP64))
+    return fmt::format("TCStencil ({}) cannot run on {}", se::to_string(precision), mma_info(shape).id);
+  const int L = tcstencil_tile_side(shape);
   if (!(L > 2 * s.radius + 1))
     return fmt::format("TCStencil needs L > 2r+1 so that a whole (2r+1)-point slice fits in one line of the L x L "
                        "parameter matrix; {} uses L = {}, so its radius is at most {}; this stencil has radius {}{}",
-                       precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64 (mma.m8n8k4 tiles)", L,
-                       (L - 2) / 2, s.radius,
-                       precision == Precision::FP64 ? " (tcstencil with L = 16, or convstencil, take it)" : "");
+                       precision == Precision::FP16 ? "tcstencil"
+                       : L == 8                     ? "tcstencil-fp64 (mma.m8n8k4 tiles)"
+                                                    : "tcstencil-fp64 (mma.m16n8k4 tiles)",
+                       L, (L - 2) / 2, s.radius,
+                       precision == Precision::FP64 && L == 8 ? " (tcstencil with L = 16, the GPU's m16n8k4 plan, or "
+                                                                "convstencil, take it)"
+                                                              : "");
   if (precision == Precision::FP16) return fp16_weight_reason(s);
   return {};
 }
 
 TCStencilPlan make_tcstencil_plan(const Stencil& s, Precision precision) {
-  if (const std::string reason = tcstencil_unsupported_reason(s, precision); !reason.empty()) throw InputError(reason);
+  return make_tcstencil_plan(s, precision, default_shape(precision));
+}
+
+TCStencilPlan make_tcstencil_plan(const Stencil& s, Precision precision, MmaShape shape) {
+  if (const std::string reason = tcstencil_unsupported_reason(s, precision, shape); !reason.empty())
+    throw InputError(reason);
   TCStencilPlan plan;
   plan.stencil = s;
   plan.precision = precision;
-  plan.shape = precision == Precision::FP16 ? MmaShape::WMMA_M16N16K16_F16_F32 : MmaShape::M8N8K4_F64;
-  plan.L = tile_side(precision);
+  plan.shape = shape;
+  plan.L = tcstencil_tile_side(shape);
   plan.decomposition = s.is_star() ? TCStencilDecomposition::Star : TCStencilDecomposition::Box;
   const int L = plan.L, r = s.radius, rz = s.dims >= 3 ? r : 0;
   if (plan.decomposition == TCStencilDecomposition::Star) {

@@ -76,6 +76,12 @@ std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision);
 // The plan for a stencil: FP16 -> WMMA m16n16k16 (L = 16), FP64 -> mma.m8n8k4 (L = 8).
 // Throws InputError with tcstencil_unsupported_reason's text when the stencil cannot be taken.
 TCStencilPlan make_tcstencil_plan(const Stencil& s, Precision precision = Precision::FP16);
+// The same decomposition on another MMA shape: the GPU kernels run FP16 on mma.m16n8k16 (L = 16, two per 16x16x16
+// product) and FP64 on mma.m16n8k4 (L = 16, eight per product, radius up to 7 like FP16).
+TCStencilPlan make_tcstencil_plan(const Stencil& s, Precision precision, MmaShape shape);
+// The tile side a shape gives TCStencil: 16 for the m16 shapes and WMMA, 8 for m8n8k4.
+int tcstencil_tile_side(MmaShape shape);
+std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision, MmaShape shape);
 
 // Readable dump: metadata, every parameter matrix with aligned columns, partial lines, CUDA-core taps.
 std::string to_string(const TCStencilPlan& plan);

@@ -112,9 +112,10 @@ TEST_CASE("TCStencil box plan: one matrix per kernel row, input shifted by the r
 TEST_CASE("tcstencil (FP16 WMMA) and tcstencil-fp64 match the FP64 reference for every preset they take", "[tcstencil]") {
   for (const Precision p : {Precision::FP64, Precision::FP16}) {
     const int L = p == Precision::FP16 ? 16 : 8, steps = p == Precision::FP16 ? kFp16Steps : 3;
-    int accepted = 0;
+    int accepted = 0, expected = 0;
     for (const std::string& name : preset_names()) {
       const Stencil s = preset(name);
+      expected += s.dims >= 2 && 2 * s.radius + 1 < L;
       if (!tcstencil_unsupported_reason(s, p).empty()) continue;
       ++accepted;
       for (const Boundary& b : kBoundaries) {
@@ -124,7 +125,8 @@ TEST_CASE("tcstencil (FP16 WMMA) and tcstencil-fp64 match the FP64 reference for
         if (p == Precision::FP16) CHECK(err > 0.0); // a zero error would mean the emulation is not FP16
       }
     }
-    CHECK(accepted == 7); // every 2D and 3D preset: their radius is at most 3
+    CHECK(accepted == expected); // every 2D and 3D preset whose radius fits L > 2r + 1
+    CHECK(accepted >= 7);
   }
 }
 
@@ -291,4 +293,33 @@ TEST_CASE("TCStencil methods and plan summaries", "[tcstencil]") {
   CHECK(sum64.json["matrices"].size() == 9);
   CHECK_THROWS_AS(plan_summary_tcstencil(preset("heat-1d"), extent_of(1, 64)), InputError);
   CHECK_THROWS_AS(plan_summary_tcstencil(preset("heat-2d"), extent_of(3, 9, 9, 9)), InputError);
+}
+
+TEST_CASE("TCStencil plans on the GPU kernels' shapes (m16n8k16 FP16, m16n8k4 FP64, L = 16) match the FP64 reference "
+          "up to radius 7", "[tcstencil]") {
+  CHECK(tcstencil_tile_side(MmaShape::M16N8K4_F64) == 16);
+  CHECK(tcstencil_tile_side(MmaShape::M8N8K4_F64) == 8);
+  Stencil r4 = make_stencil(2, 4, "r4");
+  r4.at(0, 0) = 0.5;
+  r4.at(4, 0) = 0.5;
+  CHECK_FALSE(tcstencil_unsupported_reason(r4, Precision::FP64).empty()); // L = 8: radius <= 3
+  CHECK(tcstencil_unsupported_reason(r4, Precision::FP64, MmaShape::M16N8K4_F64).empty());
+  for (const std::string name : {"heat-2d", "box-2d49p", "star-2d13p"}) {
+    const Stencil s = preset(name);
+    for (const auto& [p, shape] : {std::pair{Precision::FP64, MmaShape::M16N8K4_F64},
+                                   std::pair{Precision::FP16, MmaShape::M16N8K16_F16_F32}}) {
+      const TCStencilPlan plan = make_tcstencil_plan(s, p, shape);
+      CHECK(plan.L == 16);
+      CHECK(plan.mma_per_gemm() == (p == Precision::FP64 ? 8 : 2));
+      for (const Boundary& b : kBoundaries) {
+        INFO(name << " " << to_string(p) << " " << to_string(b.kind));
+        const Extent e = awkward_extent(2, 16);
+        const double err = error_against_reference(s, e, 3, b, 21, [&](std::vector<double>& v) {
+                             REQUIRE(tcstencil_advance(plan, e, v, 3, b) == 3);
+                           }).rel_l2;
+        CHECK(err < (p == Precision::FP16 ? fp16_bound(3) : 1e-12));
+      }
+    }
+  }
+  CHECK_THROWS_AS(make_tcstencil_plan(preset("heat-2d"), Precision::FP64, MmaShape::M16N8K16_F16_F32), InputError);
 }

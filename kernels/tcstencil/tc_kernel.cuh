@@ -1,0 +1,377 @@
+// TCStencil's step on tensor cores (Liu et al., ICS'22, notes in papers/tcstencil-notes-zh.md), one template for
+// FP16 (mma.m16n8k16, FP32 accumulate) and FP64 (mma.m16n8k4).
+//
+// A block stages its input region (16*WX columns x 16*TY rows plus the halo: R rows above and below, 8 columns
+// left and right) in shared memory with cp.async; each warp owns one 16-column strip of 16 x 16 tiles (the
+// paper's brick) and keeps the parameter matrices for all of them (parameter reuse along the strip).
+// Per tile: star stencils are P_ver x A' + A' x P_hor (A' the tile itself), box stencils sum A'(dy) x P_row(dy)
+// over the kernel rows, A'(dy) the tile shifted dy rows. The band of each parameter matrix is cut at the tile
+// border (the partial coefficients): the products with neighbours outside the 16 x 16 tile are added on CUDA
+// cores from shared memory, straight into the accumulator fragments, before the one rounding to the grid's type.
+#pragma once
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "kernels/common/device_grid.hpp"
+#include "kernels/common/mma_ptx.cuh"
+#include "kernels/tcstencil/tc_kernels.hpp"
+
+namespace se::tc {
+
+template <typename S> struct Traits;
+template <> struct Traits<__half> {
+  using C = float;
+  static constexpr int WX = 8, TY = 8; // a 128-column strip, 8 warps; TY: the ring's 16-row units (128 rows)
+  static constexpr int PITCH = 152;    // 304-byte rows: ldmatrix's eight 16-byte rows land in distinct banks
+};
+template <> struct Traits<double> {
+  using C = double;
+  static constexpr int WX = 4, TY = 2; // 64 x 32 outputs per block, 4 warps
+  static constexpr int PITCH = 84;     // 672-byte rows: a fragment's eight rows spread over the banks
+};
+
+template <typename S, int R> struct Geometry {
+  static constexpr int WX = Traits<S>::WX, TY = Traits<S>::TY, P = Traits<S>::PITCH;
+  // FP16 streams its strip through a ring of BY rows (no halo rows: the ring wraps); FP64 stages BY + 2R rows.
+  static constexpr bool RING = sizeof(S) == 2;
+  static constexpr int BX = 16 * WX, BY = 16 * TY, ROWS = RING ? BY : BY + 2 * R, COLS = BX + 2 * kHalo;
+  static constexpr int VEC = 16 / static_cast<int>(sizeof(S)), VPR = COLS / VEC;
+  static constexpr int THREADS = 32 * WX;
+  static constexpr int TAPS = (2 * R + 1) * (2 * R + 1);
+  static_assert(COLS <= P, "shared rows too short");
+};
+
+constexpr int kStagePitch = 24; // FP16 output staging: 48-byte rows, a fragment's 8 rows in distinct banks
+
+// Shared bytes: the tile region, the border weights, and (FP64) the parameter matrices.
+template <typename S, int R> constexpr std::size_t shared_bytes(bool star) {
+  using G = Geometry<S, R>;
+  using C = typename Traits<S>::C;
+  std::size_t b = sizeof(S) * G::ROWS * G::P + sizeof(C) * G::TAPS;
+  if (sizeof(S) == 2) b += sizeof(S) * G::WX * 16 * kStagePitch; // each warp's output tile, for 16-byte stores
+  if (sizeof(S) == 8) b += sizeof(double) * 256 * (star ? 2 : 2 * R + 1);
+  return (b + 15) / 16 * 16;
+}
+
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+// Four 8x8 b16 matrices, row addresses from lanes 8i..8i+7 for matrix i; TRANS delivers each transposed (the
+// B operand from a row-major k x n tile).
+template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  if constexpr (TRANS)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
+}
+
+__device__ __forceinline__ std::uint32_t pack2(__half lo, __half hi) {
+  __half2 h = __halves2half2(lo, hi);
+  return *reinterpret_cast<std::uint32_t*>(&h);
+}
+
+template <typename C, typename S> __device__ __forceinline__ C as_c(S v) {
+  if constexpr (sizeof(S) == 2) return __half2float(v);
+  else return v;
+}
+
+// Stages `rows` rows of `in` from row gy0 and columns x0-8 .. x0+BX+7 into shared rows (first + i) & mask; what
+// lies beyond the grid's halo (the row padding, rows past the allocation) becomes 0, so a zero coefficient never
+// meets a NaN or an unread value.
+template <typename S, int R>
+__device__ __forceinline__ void stage_rows(const PaddedLayout& L, const S* __restrict__ in, S* tile, std::int64_t x0,
+                                           std::int64_t gy0, int rows, int first, int mask) {
+  using G = Geometry<S, R>;
+  const std::int64_t nx = L.n[0], ny = L.n[1];
+  for (int i = threadIdx.x; i < rows * G::VPR; i += G::THREADS) {
+    const int row = i / G::VPR, v = i - row * G::VPR;
+    const std::int64_t gy = gy0 + row, gx = x0 - kHalo + v * G::VEC;
+    S* dst = tile + ((first + row) & mask) * G::P + v * G::VEC;
+    const bool row_ok = gy < ny + kHalo;
+    if (row_ok && gx + G::VEC <= nx + kHalo) {
+      cp_async16(dst, in + L.index(gx, gy, 0));
+    } else {
+#pragma unroll
+      for (int e = 0; e < G::VEC; ++e) dst[e] = row_ok && gx + e < nx + kHalo ? in[L.index(gx + e, gy, 0)] : S(0);
+    }
+  }
+}
+
+// The CUDA-core remainder and the store, shared by both precisions. acc[j][q]: the m16n8 accumulator layout,
+// rows g (q = 0, 1) and g+8 (q = 2, 3), columns 8j + 2t + (q & 1).
+template <typename S, int R, bool STAR, typename C>
+__device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, int r0, int mask, int c0, int g,
+                                            int t) {
+  using G = Geometry<S, R>;
+  constexpr int P = G::P, W = 2 * R + 1;
+  const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
+#pragma unroll
+  for (int j = 0; j < 2; ++j)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int c = 8 * j + 2 * t + e; // the tile column of acc[j][e] and acc[j][2 + e]
+#pragma unroll
+      for (int d = 1; d <= R; ++d) {
+        // Left half: neighbours left of the tile (columns < 0); right half: right of it (R <= 7 keeps them apart).
+        const bool outside = j == 0 ? c < d : c + d > 15;
+        if (outside) {
+          const int dx = j == 0 ? -d : d;
+          if constexpr (STAR) {
+            const C wv = w[R * W + dx + R];
+            acc[j][e] += wv * at(g, c + dx);
+            acc[j][2 + e] += wv * at(g + 8, c + dx);
+          } else {
+#pragma unroll
+            for (int dy = -R; dy <= R; ++dy) {
+              const C wv = w[(dy + R) * W + dx + R];
+              acc[j][e] += wv * at(g + dy, c + dx);
+              acc[j][2 + e] += wv * at(g + 8 + dy, c + dx);
+            }
+          }
+        }
+      }
+    }
+  if constexpr (STAR) { // P_ver's band cut at the top (rows g < d) and bottom (rows g + 8 + d > 15)
+#pragma unroll
+    for (int d = 1; d <= R; ++d) {
+      if (g < d) {
+        const C wv = w[(R - d) * W + R];
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) acc[j][e] += wv * at(g - d, 8 * j + 2 * t + e);
+      }
+      if (g + 8 + d > 15) {
+        const C wv = w[(R + d) * W + R];
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) acc[j][2 + e] += wv * at(g + 8 + d, 8 * j + 2 * t + e);
+      }
+    }
+  }
+}
+
+template <typename S, typename C>
+__device__ __forceinline__ void store_tile(const C (&acc)[2][4], S* __restrict__ out, const PaddedLayout& L,
+                                           bool periodic, bool fast, std::int64_t x, std::int64_t y, int t) {
+  // (x, y): the tile's corner; this lane holds rows y+g, y+g+8 (g folded into y by the caller) and columns
+  // x + 8j + 2t + {0, 1}.
+#pragma unroll
+  for (int j = 0; j < 2; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const std::int64_t gx = x + 8 * j + 2 * t, gy = y + 8 * h;
+      const S v0 = store_as<S>(acc[j][2 * h]), v1 = store_as<S>(acc[j][2 * h + 1]);
+      if (fast) {
+        S* p = out + L.index(gx, gy, 0);
+        if constexpr (sizeof(S) == 2) *reinterpret_cast<__half2*>(p) = __halves2half2(v0, v1);
+        else *reinterpret_cast<double2*>(p) = make_double2(v0, v1);
+      } else if (gy < L.n[1]) {
+        if (gx < L.n[0]) store_with_images(out, L, periodic, gx, gy, 0, v0);
+        if (gx + 1 < L.n[0]) store_with_images(out, L, periodic, gx + 1, gy, 0, v1);
+      }
+    }
+}
+
+// Outputs [x0, x0+w) x [y0, y0+h) all lie inside the grid, and (periodic) none has an image in the halo: plain
+// paired stores.
+__device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool periodic, std::int64_t x0, std::int64_t y0,
+                                                int w, int h) {
+  const std::int64_t m = periodic ? kHalo : 0;
+  return x0 >= m && y0 >= m && x0 + w + m <= L.n[0] && y0 + h + m <= L.n[1];
+}
+
+// ------------------------------------------------------------------------------------------------ FP16 step
+// A block streams a 128-column strip down `chunks` tile rows: tile row c reads ring units c and c+1 (unit u holds
+// rows 16u - R .. 16u - R + 15 of the strip), while cp.async fills the next TY - 2 units. ldmatrix takes a row
+// address per lane, so a tile that wraps around the ring needs nothing special.
+template <int R, bool STAR>
+__global__ void __launch_bounds__(Geometry<__half, R>::THREADS, R <= 3 ? 4 : 2)
+    step_fp16(StepArgs a, int chunks_per_block, const __half* __restrict__ in, __half* __restrict__ out) {
+  using G = Geometry<__half, R>;
+  constexpr int P = G::P, U = G::TY, MASK = G::BY - 1;
+  static_assert((G::BY & MASK) == 0, "the ring's rows must be a power of two");
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  __half* tile = reinterpret_cast<__half*>(smem_raw);
+  __half* stage = tile + G::ROWS * P; // [warp][16 rows][kStagePitch]
+  float* w = reinterpret_cast<float*>(stage + G::WX * 16 * kStagePitch);
+  const PaddedLayout& L = a.layout;
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX;
+  const std::int64_t y_begin = static_cast<std::int64_t>(blockIdx.y) * chunks_per_block * 16;
+  const std::int64_t left = (L.n[1] - y_begin + 15) / 16;
+  const int chunks = left < chunks_per_block ? static_cast<int>(left) : chunks_per_block;
+  const auto load_unit = [&](int u) {
+    if (u <= chunks) stage_rows<__half, R>(L, in, tile, x0, y_begin - R + 16 * u, 16, 16 * u, MASK);
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+  };
+#pragma unroll 1
+  for (int u = 0; u < U - 1; ++u) load_unit(u);
+  const float* border = static_cast<const float*>(a.border);
+  for (int i = threadIdx.x; i < G::TAPS; i += G::THREADS) w[i] = border[i];
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+  // The parameter matrices as fragments, built once per warp from the plan's FP16 operands and kept for the
+  // whole strip (the paper's parameter reuse).
+  const __half* m = static_cast<const __half*>(a.matrices);
+  constexpr int NM = STAR ? 2 : 2 * R + 1;
+  std::uint32_t pb[NM][2][2]; // B operands (right matrices): [matrix][column half j][register]
+  std::uint32_t pa[4];        // star: P_ver as the A operand
+#pragma unroll
+  for (int q = 0; q < NM; ++q) {
+    const __half* M = m + q * 256;
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      pb[q][j][0] = pack2(M[(2 * t) * 16 + 8 * j + g], M[(2 * t + 1) * 16 + 8 * j + g]);
+      pb[q][j][1] = pack2(M[(2 * t + 8) * 16 + 8 * j + g], M[(2 * t + 9) * 16 + 8 * j + g]);
+    }
+  }
+  if constexpr (STAR) {
+    pa[0] = pack2(m[g * 16 + 2 * t], m[g * 16 + 2 * t + 1]);
+    pa[1] = pack2(m[(g + 8) * 16 + 2 * t], m[(g + 8) * 16 + 2 * t + 1]);
+    pa[2] = pack2(m[g * 16 + 2 * t + 8], m[g * 16 + 2 * t + 9]);
+    pa[3] = pack2(m[(g + 8) * 16 + 2 * t + 8], m[(g + 8) * 16 + 2 * t + 9]);
+  }
+
+  const int lrow = (lane & 7) + ((lane >> 3) & 1) * 8, lcol = (lane >> 4) * 8; // ldmatrix row addresses
+  const int c0 = kHalo + 16 * warp;
+#pragma unroll 1
+  for (int c = 0; c < chunks; ++c) {
+    load_unit(c + U - 1); // into the slot of unit c - 1, which tile row c - 1 was the last to read
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(U - 2) : "memory"); // units up to c + 1 have landed
+    __syncthreads();
+    const int r0 = 16 * c + R; // ring row of the tile's first row
+    float acc[2][4] = {};
+    if constexpr (STAR) {
+      const __half* base = tile + ((r0 + lrow) & MASK) * P + c0 + lcol;
+      if (a.matrix_mask & 1u) { // P_ver x A': the tile as the B operand (k = rows)
+        std::uint32_t b[4];
+        ldmatrix_x4<true>(b, base);
+        const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+        ptx::mma_m16n8k16_f16_f32(acc[0], pa, b0);
+        ptx::mma_m16n8k16_f16_f32(acc[1], pa, b1);
+      }
+      if (a.matrix_mask & 2u) { // A' x P_hor
+        std::uint32_t af[4];
+        ldmatrix_x4<false>(af, base);
+        ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[1][0]);
+        ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[1][1]);
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < NM; ++q) {
+        if (!(a.matrix_mask >> q & 1u)) continue;
+        std::uint32_t af[4]; // A'(dy): the tile shifted dy = q - R rows
+        ldmatrix_x4<false>(af, tile + ((r0 + q - R + lrow) & MASK) * P + c0 + lcol);
+        ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[q][0]);
+        ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[q][1]);
+      }
+    }
+    finish_tile<__half, R, STAR>(acc, tile, w, r0, MASK, c0, g, t);
+    const std::int64_t ty0 = y_begin + 16 * c, tx0 = x0 + 16 * warp;
+    if (region_is_plain(L, a.periodic, tx0, ty0, 16, 16)) {
+      // Through the warp's staging tile: one 16-byte store per lane, whole 32-byte sectors per row.
+      __half* st = stage + warp * 16 * kStagePitch;
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          *reinterpret_cast<__half2*>(st + (g + 8 * h) * kStagePitch + 8 * j + 2 * t) =
+              __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
+      __syncwarp();
+      const int row = lane >> 1, part = lane & 1;
+      *reinterpret_cast<uint4*>(out + L.index(tx0 + 8 * part, ty0 + row, 0)) =
+          *reinterpret_cast<const uint4*>(st + row * kStagePitch + 8 * part);
+      __syncwarp();
+    } else {
+      store_tile<__half>(acc, out, L, a.periodic, false, tx0, ty0 + g, t);
+    }
+    __syncthreads();
+  }
+  asm volatile("cp.async.wait_all;\n" ::: "memory"); // nothing may land after the block ends
+}
+
+// ------------------------------------------------------------------------------------------------ FP64 step
+// mma.m16n8k4: A 16x4 (a0 = A[g][t], a1 = A[g+8][t]), B 4x8 (b = B[t][g]); a 16x16x16 product is 2 column
+// halves x 4 K chunks. A right matrix's block (K chunk kc, column half j) is all zero when its rows 4kc..4kc+3
+// and columns 8j..8j+7 lie more than R apart: those MMAs are not issued.
+__host__ __device__ constexpr bool band_block_live(int kc, int j, int R) {
+  const int k_lo = 4 * kc, k_hi = 4 * kc + 3, n_lo = 8 * j, n_hi = 8 * j + 7;
+  const int gap = k_hi < n_lo ? n_lo - k_hi : (k_lo > n_hi ? k_lo - n_hi : 0);
+  return gap <= R;
+}
+
+template <int R, bool STAR>
+__global__ void __launch_bounds__(Geometry<double, R>::THREADS)
+    step_fp64(StepArgs a, const double* __restrict__ in, double* __restrict__ out) {
+  using G = Geometry<double, R>;
+  constexpr int P = G::P, NM = STAR ? 2 : 2 * R + 1;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  double* tile = reinterpret_cast<double*>(smem_raw);
+  double* w = tile + G::ROWS * P;
+  double* mats = w + G::TAPS;
+  const PaddedLayout& L = a.layout;
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
+  stage_rows<double, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
+  const double* border = static_cast<const double*>(a.border);
+  for (int i = threadIdx.x; i < G::TAPS; i += G::THREADS) w[i] = border[i];
+  const double* m = static_cast<const double*>(a.matrices);
+  for (int i = threadIdx.x; i < NM * 256; i += G::THREADS) mats[i] = m[i];
+  cp_async_wait_all();
+  __syncthreads();
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+  const bool fast = region_is_plain(L, a.periodic, x0, y0, G::BX, G::BY);
+  const int c0 = kHalo + 16 * warp;
+#pragma unroll 1
+  for (int ty = 0; ty < G::TY; ++ty) {
+    const int r0 = R + 16 * ty;
+    double acc[2][4] = {};
+    if constexpr (STAR) {
+      if (a.matrix_mask & 1u) { // P_ver x A': P_ver as A (16 x 4 chunks), the tile as B
+        const double* V = mats;
+#pragma unroll
+        for (int kc = 0; kc < 4; ++kc) {
+          const double a0 = V[g * 16 + 4 * kc + t], a1 = V[(g + 8) * 16 + 4 * kc + t];
+#pragma unroll
+          for (int j = 0; j < 2; ++j) ptx::mma_m16n8k4_f64(acc[j], a0, a1, tile[(r0 + 4 * kc + t) * P + c0 + 8 * j + g]);
+        }
+      }
+      if (a.matrix_mask & 2u) {
+        const double* H = mats + 256;
+#pragma unroll
+        for (int kc = 0; kc < 4; ++kc) {
+          const double a0 = tile[(r0 + g) * P + c0 + 4 * kc + t], a1 = tile[(r0 + g + 8) * P + c0 + 4 * kc + t];
+#pragma unroll
+          for (int j = 0; j < 2; ++j)
+            if (band_block_live(kc, j, R)) ptx::mma_m16n8k4_f64(acc[j], a0, a1, H[(4 * kc + t) * 16 + 8 * j + g]);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < NM; ++q) {
+        if (!(a.matrix_mask >> q & 1u)) continue;
+        const double* M = mats + q * 256;
+        const int rq = r0 + q - R;
+#pragma unroll
+        for (int kc = 0; kc < 4; ++kc) {
+          const double a0 = tile[(rq + g) * P + c0 + 4 * kc + t], a1 = tile[(rq + g + 8) * P + c0 + 4 * kc + t];
+#pragma unroll
+          for (int j = 0; j < 2; ++j)
+            if (band_block_live(kc, j, R)) ptx::mma_m16n8k4_f64(acc[j], a0, a1, M[(4 * kc + t) * 16 + 8 * j + g]);
+        }
+      }
+    }
+    finish_tile<double, R, STAR>(acc, tile, w, r0, -1, c0, g, t);
+    store_tile<double>(acc, out, L, a.periodic, fast, x0 + 16 * warp, y0 + 16 * ty + g, t);
+  }
+}
+
+} // namespace se::tc

@@ -1,0 +1,216 @@
+// tcstencil (FP16, mma.m16n8k16) and tcstencil-fp64 (mma.m16n8k4) beyond the list-wide check: every 2D preset and
+// random star and box stencils of every radius 0..7 (symmetric or not, zeros inside), grids smaller than a
+// block and awkward sizes, both boundaries, 1 and 120 steps, against the FP64 reference with the precision's
+// bound; FP64 also against core's emulation of the same m16n8k4 plan; the FP16 range refusal; 1D/3D refused
+// with a reason. Outputs start poisoned with NaN, so a point the kernel fails to write fails the check.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <random>
+
+#include "core/error.hpp"
+#include "core/reference.hpp"
+#include "core/tcstencil/tcstencil_emulation.hpp"
+#include "core/tcstencil/tcstencil_plan.hpp"
+#include "kernels/common/grid_stepper.hpp"
+#include "kernels/registry.hpp"
+
+namespace {
+
+using namespace se;
+
+Stencil random_2d(int radius, bool star, bool symmetric, std::mt19937_64& rng) {
+  Stencil s = make_stencil(2, radius, "random");
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    if (star && dx != 0 && dy != 0) return;
+    if (s.at(dx, dy, dz) != 0.0) return;
+    const double w = u(rng) < 0.25 ? 0.0 : u(rng);
+    if (symmetric)
+      for (const auto& p : symmetric_positions(2, dx, dy, dz)) s.at(p[0], p[1], p[2]) = w;
+    else
+      s.at(dx, dy, dz) = w;
+  });
+  if (radius > 0) s.at(radius, 0) += 0.05, s.at(0, -radius) += 0.05; // the radius is really reached
+  s.at(0, 0) += 0.5;
+  return normalized(s);
+}
+
+Extent extent_2d(std::int64_t x, std::int64_t y) {
+  Extent e;
+  e.dims = 2;
+  e.n[0] = x;
+  e.n[1] = y;
+  return e;
+}
+
+std::vector<double> reference_after(const Stencil& s, const Extent& e, std::vector<double> v, int steps, const Boundary& b) {
+  ReferenceOptions opt;
+  opt.boundary = b;
+  reference_advance(s, e, v, steps, Precision::FP64, opt);
+  return v;
+}
+
+const Method& gpu_method(const std::string& id) {
+  static const std::vector<Method> methods = all_methods();
+  return find_method(methods, id, Backend::GPU);
+}
+
+struct Case {
+  Stencil stencil;
+  Extent extent;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  const Extent sizes[] = {extent_2d(17, 16), extent_2d(131, 67), extent_2d(200, 150), extent_2d(257, 129)};
+  int k = 0;
+  for (const std::string& name : preset_names()) {
+    const Stencil s = preset(name);
+    if (s.dims == 2) out.push_back({s, sizes[k++ % 4]});
+  }
+  std::mt19937_64 rng(1313);
+  for (int r = 0; r <= 7; ++r)
+    for (const bool star : {true, false}) {
+      const bool symmetric = (r + star) % 2 == 0;
+      Extent e = sizes[k++ % 4];
+      e.n[0] = std::max<std::int64_t>(e.n[0], 2 * r + 1);
+      e.n[1] = std::max<std::int64_t>(e.n[1], 2 * r + 1);
+      out.push_back({random_2d(r, star, symmetric, rng), e});
+    }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("tcstencil GPU kernels match the FP64 reference: 2D presets, radius 0..7 star and box, 1 and 120 steps",
+          "[tcstencil-gpu]") {
+  const std::vector<Case> all = cases();
+  std::uint64_t seed = 77;
+  for (const std::string id : {"tcstencil", "tcstencil-fp64"}) {
+    const Method& m = gpu_method(id);
+    if (const std::string why = m.unavailable_reason(); !why.empty()) {
+      WARN(id << " not checked: " << why);
+      continue;
+    }
+    int runs = 0;
+    for (const Case& c : all) {
+      const PlanPtr plan = m.plan(c.stencil); // every 2D stencil up to radius 7 is taken
+      REQUIRE(m.check(*plan, c.extent).empty());
+      for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+        for (const int steps : {1, 120}) {
+          MethodRun r;
+          r.stencil = c.stencil;
+          r.extent = c.extent;
+          r.steps = steps;
+          r.boundary = {kind, kind == BoundaryKind::Dirichlet ? 0.25 : 0.0};
+          r.values = initial_values(c.extent, InitialCondition::Random, ++seed);
+          const std::vector<double> ref = reference_after(c.stencil, c.extent, r.values, steps, r.boundary);
+          const MethodTiming t = m.run(*plan, r);
+          const ErrorMetrics err = compare(r.values, ref);
+          INFO(id << " " << c.stencil.name << " r" << c.stencil.radius << " " << c.extent.to_string() << " "
+                  << to_string(kind) << " " << steps << " steps: rel L2 " << err.rel_l2 << ", max abs " << err.max_abs);
+          CHECK(err.finite);
+          CHECK(err.rel_l2 <= error_bound(m.precision, steps));
+          CHECK(t.steps_done == steps);
+          ++runs;
+        }
+    }
+    CHECK(runs == static_cast<int>(all.size()) * 4);
+  }
+}
+
+TEST_CASE("tcstencil-fp64 on the GPU equals core's emulation of the same m16n8k4 plan", "[tcstencil-gpu]") {
+  const Method& m = gpu_method("tcstencil-fp64");
+  if (!m.unavailable_reason().empty()) return;
+  std::mt19937_64 rng(99);
+  for (const Stencil& s : {preset("heat-2d"), preset("box-2d49p"), random_2d(5, false, false, rng), random_2d(7, true, false, rng)}) {
+    const PlanPtr plan = m.plan(s);
+    const TCStencilPlan& tp = plan_value<TCStencilPlan>(*plan);
+    CHECK(tp.shape == MmaShape::M16N8K4_F64);
+    const Extent e = extent_2d(75, 41);
+    for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+      MethodRun r;
+      r.stencil = s;
+      r.extent = e;
+      r.steps = 3;
+      r.boundary = {kind, 0.5};
+      r.values = initial_values(e, InitialCondition::Random, 5);
+      std::vector<double> emulated = r.values;
+      tcstencil_advance(tp, e, emulated, 3, r.boundary, {});
+      m.run(*plan, r);
+      const ErrorMetrics err = compare(r.values, emulated);
+      INFO(s.name << " " << to_string(kind) << ": max abs " << err.max_abs);
+      CHECK(err.max_abs <= 1e-13);
+    }
+  }
+}
+
+TEST_CASE("tcstencil refuses FP16 overflow, 1D and 3D with a reason", "[tcstencil-gpu]") {
+  const Method& m = gpu_method("tcstencil");
+  const Extent e = extent_2d(40, 30);
+  MethodRun r;
+  r.stencil = preset("heat-2d");
+  r.extent = e;
+  r.steps = 4;
+  r.values.assign(static_cast<std::size_t>(e.points()), 1e5); // beyond FP16's 65504
+  CHECK_THROWS_AS(m.run(*m.plan(r.stencil), r), InputError);
+  for (const std::string id : {"tcstencil", "tcstencil-fp64"}) {
+    const Method& g = gpu_method(id);
+    CHECK_THROWS_WITH(g.plan(preset("heat-1d")), Catch::Contains("2D"));
+    CHECK_THROWS_WITH(g.plan(preset("heat-3d")), Catch::Contains("2D"));
+  }
+}
+
+// The FP16 kernel streams each strip through a ring of 8 tile rows; small grids give each block one tile row, so
+// here blocks are made to take 16 (the environment override) and a large grid takes its own share: both wrap.
+TEST_CASE("tcstencil's FP16 ring wraps correctly: many tile rows per block, and a 4096 x 3000 grid", "[tcstencil-gpu]") {
+  const Method& m = gpu_method("tcstencil");
+  if (!m.unavailable_reason().empty()) return;
+  std::mt19937_64 rng(7);
+  const auto check = [&](const Stencil& s, const Extent& e, BoundaryKind kind, int steps) {
+    MethodRun r;
+    r.stencil = s;
+    r.extent = e;
+    r.steps = steps;
+    r.boundary = {kind, 0.0};
+    r.values = initial_values(e, InitialCondition::Random, 3);
+    const std::vector<double> ref = reference_after(s, e, r.values, steps, r.boundary);
+    m.run(*m.plan(s), r);
+    const ErrorMetrics err = compare(r.values, ref);
+    INFO(s.name << " r" << s.radius << " " << e.to_string() << " " << to_string(kind) << ": rel L2 " << err.rel_l2);
+    CHECK(err.finite);
+    CHECK(err.rel_l2 <= error_bound(Precision::FP16, steps));
+  };
+  ::setenv("SE_TCSTENCIL_CHUNKS_PER_BLOCK", "16", 1);
+  for (const Stencil& s : {preset("heat-2d"), preset("box-2d25p"), random_2d(7, false, false, rng), random_2d(6, true, false, rng)})
+    for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) check(s, extent_2d(150, 600), kind, 5);
+  ::unsetenv("SE_TCSTENCIL_CHUNKS_PER_BLOCK");
+  for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+    check(preset("heat-2d"), extent_2d(4096, 3000), kind, 2);
+    check(preset("box-2d25p"), extent_2d(4096, 3000), kind, 2);
+  }
+}
+
+// The live view's weight edits: a running grid takes another plan of the method in place (any radius up to 7:
+// the halo is 8), keeping its values.
+TEST_CASE("tcstencil steppers swap stencils in place, radius included", "[tcstencil-gpu]") {
+  const Extent e = extent_2d(61, 47);
+  for (const std::string id : {"tcstencil", "tcstencil-fp64"}) {
+    const Method& m = gpu_method(id);
+    if (!m.unavailable_reason().empty()) continue;
+    const Stencil a = preset("heat-2d"), b = preset("box-2d49p");
+    const Boundary boundary{BoundaryKind::Periodic, 0.0};
+    const std::vector<double> initial = initial_values(e, InitialCondition::Random, 11);
+    auto stepper = make_gpu_stepper(m, *m.plan(a), e, boundary);
+    stepper->upload(initial);
+    stepper->advance(3);
+    REQUIRE(stepper->set_stencil(*m.plan(b)));
+    stepper->advance(4);
+    std::vector<double> got(initial.size());
+    stepper->download(got);
+    const std::vector<double> want = reference_after(b, e, reference_after(a, e, initial, 3, boundary), 4, boundary);
+    INFO(id);
+    CHECK(compare(got, want).rel_l2 <= error_bound(m.precision, 7));
+  }
+}
