@@ -53,25 +53,111 @@ struct StageLayout {
   bool one_row = false;
 };
 
-StageLayout stage_layout(const SpiderPlan& plan, const SpiderKernelRow& row, ImVec2 avail) {
+MatrixPicture band_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
+  const SpiderGeometry& g = plan.geometry;
+  // Column numbers over every column where they fit the cells, else over each group of four's first column.
+  const bool every = cell >= ImGui::CalcTextSize(std::to_string(g.band_cols - 1).c_str()).x + ui_px(4.0f);
+  std::vector<std::string> columns;
+  for (int j = 0; j < g.band_cols; ++j) columns.push_back(every || j % 4 == 0 ? std::to_string(j) : "");
+  MatrixPicture band;
+  band.id = "band";
+  band.title = fmt::format("① band {}×{} (+{} zero columns)", g.L, 2 * g.radius + g.L, g.band_cols - (2 * g.radius + g.L));
+  band.title_color = kWeightTitleColor;
+  band.rows = g.L, band.cols = g.band_cols;
+  band.values = row.band;
+  band.palette = &palette, band.cell = cell;
+  band.column_group = 4;
+  band.column_labels = columns;
+  band.marked_columns = moved_columns(plan);
+  band.mark_color = IM_COL32(255, 196, 64, 160);
+  band.legend = false; // drawn beside the metadata table
+  band.tooltip = [r = g.radius](int i, int j) {
+    return fmt::format("output {} of the block times input {:+d} (band[i][i + j] = w[j - r])", i, j - i - r);
+  };
+  return band;
+}
+
+MatrixPicture swapped_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
+  MatrixPicture swapped = band_picture(plan, row, palette, cell);
+  swapped.id = "swapped";
+  swapped.title = fmt::format("② {} columns j ↔ j+{} swapped", to_string(plan.options.parity), plan.geometry.L);
+  swapped.values = row.swapped;
+  swapped.mark_color = IM_COL32(255, 196, 64, 255);
+  swapped.outlined.clear();
+  std::vector<int> perm = plan.column_swap;
+  swapped.tooltip = [perm](int, int j) {
+    const int from = perm[static_cast<std::size_t>(j)];
+    return from == j ? fmt::format("column {} stays", j) : fmt::format("column {} holds band column {}", j, from);
+  };
+  return swapped;
+}
+
+MatrixPicture values_picture(const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
+  const Compressed24& c = row.compressed;
+  MatrixPicture values;
+  values.id = "values";
+  values.title = "③ values";
+  values.title_color = kWeightTitleColor;
+  values.rows = c.rows, values.cols = c.cols / 2;
+  values.values = c.values;
+  values.palette = &palette, values.cell = cell;
+  values.column_group = 2;
+  values.legend = false;
+  values.tooltip = [c](int r, int k) {
+    return fmt::format("kept value {} of group {}: position {} in the group (bits {})", k % 2, k / 2,
+                       c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)],
+                       two_bits(c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)]));
+  };
+  return values;
+}
+
+MatrixPicture metadata_picture(const SpiderKernelRow& row, float cell) {
+  const Compressed24& c = row.compressed;
+  MatrixPicture meta;
+  meta.id = "metadata";
+  meta.title = "metadata";
+  meta.title_color = kInputTitleColor;
+  meta.rows = c.rows, meta.cols = c.cols / 4;
+  meta.coloring = CellColoring::Custom;
+  for (int r = 0; r < c.rows; ++r)
+    for (int group = 0; group < c.cols / 4; ++group) {
+      const std::size_t at = static_cast<std::size_t>(r * (c.cols / 2) + 2 * group);
+      meta.labels.push_back(two_bits(c.indices[at]) + two_bits(c.indices[at + 1]));
+      meta.colors.push_back(IM_COL32(200, 214, 236, 255));
+    }
+  meta.cell = cell;
+  meta.cell_width = ImGui::CalcTextSize("0000").x + ui_px(12.0f);
+  meta.tooltip = [](int, int group) {
+    return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
+  };
+  return meta;
+}
+
+StageLayout stage_layout(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, ImVec2 avail) {
   const SpiderGeometry& g = plan.geometry;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   float widest = 0;
   for (double w : row.weights_fp16) widest = std::max(widest, ImGui::CalcTextSize(compact_number(w, 3).c_str()).x);
   const float want = widest + ui_px(10.0f);
   const float smallest = std::ceil(kMinCellTextScale * ImGui::GetTextLineHeight() + ui_px(2.0f)); // a legible letter
-  const float meta_w = static_cast<float>(g.band_cols / 4) * (ImGui::CalcTextSize("0000").x + ui_px(12.0f));
   // Room under the figures: a title, column labels and markers above the cells, and two lines of notes below.
   const float fit_h = std::floor((avail.y - 6.5f * line) / static_cast<float>(g.L));
-  const float fit_one = std::floor((avail.x - ui_px(90.0f) - meta_w - 6.0f * ImGui::GetStyle().ItemSpacing.x) /
-                                   static_cast<float>(2 * g.band_cols + g.band_cols / 2));
+  // The width of ①, →, ②, ③ and the metadata in one row, titles included (a title can be wider than its cells:
+  // a 1D band's 8 columns at a lecture's font, where the metadata ran off the window's right edge at 1280x720).
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const auto one_row_width = [&](float cell) {
+    return measure_matrix(band_picture(plan, row, palette, cell)).size.x + ImGui::CalcTextSize("→").x +
+           measure_matrix(swapped_picture(plan, row, palette, cell)).size.x +
+           measure_matrix(values_picture(row, palette, cell)).size.x + measure_matrix(metadata_picture(row, cell)).size.x +
+           2.0f * spacing + ui_px(24.0f) + ui_px(12.0f) + ui_px(4.0f);
+  };
   StageLayout l;
-  const float one = std::min({want, fit_one, fit_h});
-  if (one >= smallest) {
-    l.one_row = true;
-    l.cell = std::min(one, ui_px(72.0f));
-    return l;
-  }
+  for (float one = std::floor(std::min({want, fit_h, ui_px(72.0f)})); one >= smallest; one -= 1.0f)
+    if (one_row_width(one) <= avail.x) {
+      l.one_row = true;
+      l.cell = one;
+      return l;
+    }
   const float fit_two = std::floor((avail.x - ui_px(60.0f)) / static_cast<float>(2 * g.band_cols));
   l.cell = std::clamp(std::min({want, fit_two, std::max(fit_h, smallest)}), ui_px(8.0f), ui_px(72.0f));
   return l;
@@ -82,49 +168,15 @@ void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePa
 // part 0: ① and ② (and ③ where the layout puts it in the same row); part 1: ③ alone.
 void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette,
                  const StageLayout& layout, int part) {
-  const SpiderGeometry& g = plan.geometry;
   const float cell = layout.cell;
   if (part == 1) {
     draw_compressed(ctx, row, palette, cell, true);
     return;
   }
-  const std::vector<int> moved = moved_columns(plan);
-  // Column numbers over every column where they fit the cells, else over each group of four's first column.
-  const bool every = cell >= ImGui::CalcTextSize(std::to_string(g.band_cols - 1).c_str()).x + ui_px(4.0f);
-  std::vector<std::string> columns;
-  for (int j = 0; j < g.band_cols; ++j) columns.push_back(every || j % 4 == 0 ? std::to_string(j) : "");
-
-  MatrixPicture band;
-  band.id = "band";
-  band.title = fmt::format("① band {}×{} (+{} zero columns)", g.L, 2 * g.radius + g.L, g.band_cols - (2 * g.radius + g.L));
-  band.title_color = kWeightTitleColor;
-  band.rows = g.L, band.cols = g.band_cols;
-  band.values = row.band;
-  band.palette = &palette, band.cell = cell;
-  band.column_group = 4;
-  band.column_labels = columns;
-  band.marked_columns = moved;
-  band.mark_color = IM_COL32(255, 196, 64, 160);
-  band.legend = false; // drawn beside the metadata table
-  band.tooltip = [r = g.radius](int i, int j) {
-    return fmt::format("output {} of the block times input {:+d} (band[i][i + j] = w[j - r])", i, j - i - r);
-  };
-  const MatrixDrawn b = draw_matrix(band);
+  const MatrixDrawn b = draw_matrix(band_picture(plan, row, palette, cell));
   ImGui::SameLine();
   draw_operator("→", b.max.y - b.min.y);
-
-  MatrixPicture swapped = band;
-  swapped.id = "swapped";
-  swapped.title = fmt::format("② {} columns j ↔ j+{} swapped", to_string(plan.options.parity), g.L);
-  swapped.values = row.swapped;
-  swapped.mark_color = IM_COL32(255, 196, 64, 255);
-  swapped.outlined.clear();
-  std::vector<int> perm = plan.column_swap;
-  swapped.tooltip = [perm](int, int j) {
-    const int from = perm[static_cast<std::size_t>(j)];
-    return from == j ? fmt::format("column {} stays", j) : fmt::format("column {} holds band column {}", j, from);
-  };
-  const MatrixDrawn s = draw_matrix(swapped);
+  const MatrixDrawn s = draw_matrix(swapped_picture(plan, row, palette, cell));
   probe_rect(ctx.state, "sparse24.swapped", s.min, s.max);
   if (layout.one_row) {
     ImGui::SameLine(0, ui_px(24.0f));
@@ -146,42 +198,10 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
 
 void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside) {
   if (!note_beside) ImGui::BeginGroup(); // the note goes under ③ and its metadata
-  const Compressed24& c = row.compressed;
-  MatrixPicture values;
-  values.id = "values";
-  values.title = "③ values";
-  values.title_color = kWeightTitleColor;
-  values.rows = c.rows, values.cols = c.cols / 2;
-  values.values = c.values;
-  values.palette = &palette, values.cell = cell;
-  values.column_group = 2;
-  values.legend = false;
-  values.tooltip = [c](int r, int k) {
-    return fmt::format("kept value {} of group {}: position {} in the group (bits {})", k % 2, k / 2,
-                       c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)],
-                       two_bits(c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)]));
-  };
-  const MatrixDrawn vd = draw_matrix(values);
+  const MatrixDrawn vd = draw_matrix(values_picture(row, palette, cell));
   ImGui::SameLine(0, ui_px(12.0f));
 
-  MatrixPicture meta;
-  meta.id = "metadata";
-  meta.title = "metadata";
-  meta.title_color = kInputTitleColor;
-  meta.rows = c.rows, meta.cols = c.cols / 4;
-  meta.coloring = CellColoring::Custom;
-  for (int r = 0; r < c.rows; ++r)
-    for (int group = 0; group < c.cols / 4; ++group) {
-      const std::size_t at = static_cast<std::size_t>(r * (c.cols / 2) + 2 * group);
-      meta.labels.push_back(two_bits(c.indices[at]) + two_bits(c.indices[at + 1]));
-      meta.colors.push_back(IM_COL32(200, 214, 236, 255));
-    }
-  meta.cell = vd.cell;
-  meta.cell_width = ImGui::CalcTextSize("0000").x + ui_px(12.0f);
-  meta.tooltip = [](int, int group) {
-    return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
-  };
-  const MatrixDrawn md = draw_matrix(meta);
+  const MatrixDrawn md = draw_matrix(metadata_picture(row, vd.cell));
   probe_rect(ctx.state, "sparse24.metadata", md.min, md.max);
   if (note_beside) ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
@@ -359,7 +379,7 @@ void draw_sparse24_window(ViewContext& ctx) {
   if (ImGui::BeginTabBar("sparse24_pages")) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const StageLayout layout =
-        stage_layout(plan, row, ImVec2(avail.x, avail.y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y));
+        stage_layout(plan, row, palette, ImVec2(avail.x, avail.y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y));
     if (begin_view_page(ctx, kView, "stages", layout.one_row ? "Band → 2:4###stages" : "① ②###stages", page)) {
       draw_stages(ctx, plan, row, palette, layout, 0);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -141,3 +141,19 @@ TEST_CASE("the RDG page shows U X V and then V and V' inside the window at 1280x
     check_inside(ex, "pyramid", "pyramid.Vswapped");
   }
 }
+
+// Issue 17: SPIDER's band page put ③ and the metadata beside ② from the cells' widths alone; a 1D band's titles are
+// wider than its 8 columns at a lecture's font, so the metadata ran off the window's right edge at 1280x720. The
+// metadata table lies inside the window, on the first page or on ③'s own page.
+TEST_CASE("SPIDER's metadata table lies inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "1d5p", "1d7p", "heat-2d", "box-2d49p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "sparse24", "");
+    if (ex.state().probes.count("sparse24.metadata") == 0) {
+      ex.click("sparse24.tab.compressed");
+      ex.frames(2);
+    }
+    check_inside(ex, "sparse24", "sparse24.metadata");
+  }
+}
