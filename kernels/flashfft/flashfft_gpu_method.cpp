@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/flashfft/flashfft_emulation.hpp"
 #include "core/flashfft/flashfft_method.hpp"
 #include "kernels/common/grid_stepper.hpp"
 #include "kernels/registry.hpp"
@@ -28,43 +29,59 @@ const std::vector<Tile1d>& tiles_1d() {
   static const std::vector<Tile1d> t = {{16, 15, 1, 1}, {32, 15, 2, 1}, {16, 31, 1, 2}};
   return t;
 }
+const std::vector<Tile1d>& tiles_2d() {
+  static const std::vector<Tile1d> t = {{16, 16, 1, 1}, {32, 16, 2, 1}, {16, 32, 1, 2}};
+  return t;
+}
 
 namespace {
 constexpr double kMmaFlops = 67e12; // H200 FP64 m16n8k4 (notes/gpu.md: 66 measured)
 constexpr double kBandwidth = 4.0e12;
-constexpr int kMaxAutoDepth = 64;
+constexpr int kMaxAutoDepth1d = 64, kMaxAutoDepth2d = 8;
+constexpr double kFusionErrorLimit = 1e-10; // issue 11: a depth whose relative L2 error passes this is refused
+} // namespace
 
 const Tile1d* tile_of(const FlashFftPlan& p) {
-  for (const Tile1d& t : tiles_1d())
+  if (p.whole_period || (p.dims != 1 && p.dims != 2)) return nullptr;
+  for (const Tile1d& t : p.dims == 1 ? tiles_1d() : tiles_2d())
     if (t.L1 == p.rows.length && t.L2 == p.cols.length) return &t;
   return nullptr;
 }
-} // namespace
 
 GpuPrediction predict(const FlashFftPlan& p) {
   GpuPrediction g;
   const Tile1d* t = tile_of(p);
-  if (!t || p.dims != 1) return g;
+  if (!t) return g;
   const double per_pair_mma = 64.0 * t->t1 * t->t2 * (t->t1 + t->t2); // steps 1, 2, 4, 5
-  const double outputs = 2.0 * p.stitched[0] * p.fused_steps;
+  double in = 1, out = 1;
+  for (int d = 0; d < p.dims; ++d) {
+    in *= p.tile[static_cast<std::size_t>(d)];
+    out *= p.stitched[static_cast<std::size_t>(d)];
+  }
+  const double outputs = 2.0 * out * p.fused_steps;
   g.mma_per_point = per_pair_mma / outputs;
-  g.bytes_per_point = 8.0 * (2.0 * p.tile[0] + 2.0 * p.stitched[0]) / outputs;
+  g.bytes_per_point = 8.0 * (2.0 * in + 2.0 * out) / outputs;
   g.seconds_per_point = std::max(g.mma_per_point * 1024.0 / kMmaFlops, g.bytes_per_point / kBandwidth);
   return g;
 }
 
 FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
-  if (s.dims != 1)
-    throw InputError(fmt::format("FlashFFTStencil's GPU kernel runs 1D stencils only so far ({} is {}D); the 2D and 3D "
-                                 "plans run on the CPU emulation (flashfft, emulate)",
-                                 s.name, s.dims));
-  const int lo = fused_steps > 0 ? fused_steps : 1, hi = fused_steps > 0 ? fused_steps : kMaxAutoDepth;
+  if (s.dims == 3)
+    throw InputError(fmt::format("FlashFFTStencil's GPU kernel runs 1D and 2D stencils only so far ({} is 3D); the 3D "
+                                 "plan runs on the CPU emulation (flashfft, emulate)",
+                                 s.name));
+  const int most = s.dims == 1 ? kMaxAutoDepth1d : kMaxAutoDepth2d;
+  const int lo = fused_steps > 0 ? fused_steps : 1, hi = fused_steps > 0 ? fused_steps : most;
+  const auto& tiles = s.dims == 1 ? tiles_1d() : tiles_2d();
   double best = std::numeric_limits<double>::infinity();
   FlashFftPlan chosen;
   bool found = false;
+  int longest = 0; // the most points along the shortest side of a tile
+  for (const Tile1d& t : tiles) longest = std::max(longest, s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2));
   for (int T = lo; T <= hi; ++T)
-    for (const Tile1d& t : tiles_1d()) {
-      if (t.L1 * t.L2 - 2 * T * s.radius < 1) continue;
+    for (const Tile1d& t : tiles) {
+      const int shortest = s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2);
+      if (shortest - 2 * T * s.radius < 1) continue;
       FlashFftOptions o;
       o.fused_steps = T;
       o.rows = t.L1;
@@ -79,10 +96,40 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
     }
   if (!found)
     throw InputError(fmt::format("FlashFFTStencil's GPU kernel cannot fuse T = {} steps of radius {}: the halo of {} "
-                                 "points per side leaves no output in its longest segment (L = 496); fuse at most {}",
-                                 fused_steps, s.radius, fused_steps * s.radius, (496 - 1) / (2 * std::max(1, s.radius))));
-  chosen.tile_choice = fmt::format("the GPU kernel's tile (compiled for 16x15, 32x15, 16x31) and T with the least "
-                                   "predicted time on an H200 (max of m16n8k4 FLOPs / 67 TFLOP/s and bytes / 4 TB/s)");
+                                 "points per side leaves no output in its tiles ({} points along their shortest side); fuse "
+                                 "at most {}",
+                                 fused_steps, s.radius, fused_steps * s.radius, longest,
+                                 (longest - 1) / (2 * std::max(1, s.radius))));
+  // The error of k_f^T, measured (core's fusion-error curve on one periodic tile of this size, against T steps of
+  // the FP64 reference): a depth past kFusionErrorLimit is refused with the figure.
+  const auto fusion_error = [&](const FlashFftPlan& p) {
+    FlashFftOptions tile;
+    tile.rows = p.rows.length;
+    tile.cols = p.cols.length;
+    return measure_fusion_error_growth(s, p.fused_steps, 1, tile).back();
+  };
+  FusionErrorSample err = fusion_error(chosen);
+  if (fused_steps == 0 && (!err.finite || err.rel_l2 > kFusionErrorLimit))
+    for (int T = chosen.fused_steps - 1; T >= 1; --T) { // the automatic depth: the deepest shallower one that passes
+      try {
+        return plan_for_gpu(s, T);
+      } catch (const InputError&) {
+      }
+    }
+  if (!err.finite || err.rel_l2 > kFusionErrorLimit)
+    throw InputError(fmt::format("FlashFFTStencil refuses T = {} fused steps of {}: k_f^T's relative L2 error, measured "
+                                 "on one periodic {} x {} tile against {} steps of the FP64 reference, is {:.3g}, past "
+                                 "the {:.0e} bound; fuse fewer steps",
+                                 chosen.fused_steps, s.name, chosen.rows.length, chosen.cols.length, chosen.fused_steps,
+                                 err.rel_l2, kFusionErrorLimit));
+  const GpuPrediction g = predict(chosen);
+  chosen.tile_choice = fmt::format(
+      "the GPU kernel's tile ({}) and T with the least predicted time on an H200 (max of m16n8k4 FLOPs / 67 TFLOP/s "
+      "and bytes / 4 TB/s). Predicted per point and base step at T = {}: {:.3f} bytes, {:.4f} m16n8k4 ({:.1f} MMA "
+      "FLOPs), {:.0f} GStencil/s; fusion error measured on one periodic tile: rel L2 {:.2e} (refused past {:.0e})",
+      s.dims == 1 ? "compiled for 16x15, 32x15, 16x31" : "compiled for 16x16, 32x16, 16x32", chosen.fused_steps,
+      g.bytes_per_point, g.mma_per_point, 1024.0 * g.mma_per_point, 1e-9 / g.seconds_per_point, err.rel_l2,
+      kFusionErrorLimit);
   return chosen;
 }
 
@@ -230,10 +277,8 @@ private:
       o.cols = plan_.cols.length;
       return make_flashfft_plan(plan_.stencil, o);
     }();
-    const flashfft_gpu::Tile1d* tile = nullptr;
-    for (const auto& t : flashfft_gpu::tiles_1d())
-      if (t.L1 == p.rows.length && t.L2 == p.cols.length) tile = &t;
-    if (!tile || p.dims != 1 || p.whole_period)
+    const flashfft_gpu::Tile1d* tile = flashfft_gpu::tile_of(p);
+    if (!tile)
       throw InputError(fmt::format("FlashFFTStencil GPU: no kernel for a {}D plan of tile {} x {}", p.dims,
                                    p.rows.length, p.cols.length));
     auto out = std::make_unique<Pass>();
@@ -242,12 +287,16 @@ private:
     out->consts = device_copy(pack_constants(p, out->shape), "the DFT matrices and k_f^T");
     flashfft_gpu::Pass1dArgs& a = out->args;
     a.consts = out->consts;
-    a.n = extent_.n[0];
+    a.dims = p.dims;
+    a.nx = extent_.n[0];
+    a.ny = p.dims >= 2 ? extent_.n[1] : 1;
     a.L1 = p.rows.length;
     a.L2 = p.cols.length;
-    a.S = p.stitched[0];
+    a.Sx = p.stitched[0];
+    a.Sy = p.dims >= 2 ? p.stitched[1] : 1;
     a.R = p.halo;
-    a.tiles = (a.n + a.S - 1) / a.S;
+    a.cx = (a.nx + a.Sx - 1) / a.Sx;
+    a.tiles = a.cx * ((a.ny + a.Sy - 1) / a.Sy);
     a.pairs = (a.tiles + 1) / 2;
     a.periodic = boundary_.kind == BoundaryKind::Periodic ? 1 : 0;
     a.boundary_value = boundary_.value;
@@ -269,7 +318,8 @@ private:
       f.boundary_value = boundary_.value;
       const long long halo = 2LL * depth * p.stencil.radius;
       std::size_t region = 0;
-      for (const auto& b : boxes) region = std::max<std::size_t>(region, static_cast<std::size_t>(b.bx + halo));
+      for (const auto& b : boxes)
+        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1)));
       f.shared_bytes = (p.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
     }
     slot = std::move(out);
@@ -303,18 +353,17 @@ private:
 
 std::string shared_memory_reason(const MethodPlan& p, const Extent&) {
   const FlashFftPlan& plan = plan_value<FlashFftPlan>(p);
-  if (plan.dims != 1) return "FlashFFTStencil's GPU kernel runs 1D stencils only so far";
-  for (const auto& t : flashfft_gpu::tiles_1d())
-    if (t.L1 == plan.rows.length && t.L2 == plan.cols.length) return {};
-  return fmt::format("no FlashFFTStencil GPU kernel for the tile {} x {}", plan.rows.length, plan.cols.length);
+  if (flashfft_gpu::tile_of(plan)) return {};
+  return fmt::format("no FlashFFTStencil GPU kernel for a {}D tile of {} x {}", plan.dims, plan.rows.length,
+                     plan.cols.length);
 }
 
 } // namespace
 
 GpuKernel flashfft_gpu_kernel() {
   GpuKernel k;
-  k.description = "FlashFFTStencil on FP64 tensor cores (mma.m16n8k4), 1D: overlapping segments of L = L1 L2 points "
-                  "staged by diagonal indexing, two per complex tile (double-layer filling), prime-factor DFT x k_f^T "
+  k.description = "FlashFFTStencil on FP64 tensor cores (mma.m16n8k4), 1D and 2D: overlapping segments (1D: L = L1 L2 "
+                  "points staged by diagonal indexing; 2D: 16/32-point tiles per axis), two per complex tile (double-layer filling), prime-factor DFT x k_f^T "
                   "x inverse DFT as five warp-level products fed register to register through core's swizzled "
                   "matrices, the central S outputs stitched back; real ping-pong passes, the Dirichlet band fixed "
                   "after fused passes";
@@ -325,10 +374,11 @@ GpuKernel flashfft_gpu_kernel() {
     p->fused_steps = f.fused_steps;
     p->cost = flashfft_cost(f);
     const flashfft_gpu::GpuPrediction g = flashfft_gpu::predict(f);
-    p->brief = fmt::format("GPU: segments of {} = {} x {} points (halo {}, {} stitched), k_f^{} per pass, {:.4f} "
-                           "m16n8k4 and {:.3f} bytes per point and step, {:.0f} GStencil/s predicted on an H200",
-                           f.tile[0], f.rows.length, f.cols.length, f.halo, f.stitched[0], f.fused_steps,
-                           g.mma_per_point, g.bytes_per_point, 1e-9 / g.seconds_per_point);
+    p->brief = fmt::format("GPU: {} of {} x {} points (halo {}, {} x {} stitched), k_f^{} per pass, {:.4f} m16n8k4 "
+                           "and {:.3f} bytes per point and step, {:.0f} GStencil/s predicted on an H200",
+                           f.dims == 1 ? "prime-factor segments" : "tiles (y x x)", f.rows.length, f.cols.length,
+                           f.halo, f.stitched[0], f.dims == 1 ? 1 : f.stitched[1], f.fused_steps, g.mma_per_point,
+                           g.bytes_per_point, 1e-9 / g.seconds_per_point);
     return p;
   };
   k.unsupported_reason = shared_memory_reason;

@@ -1,7 +1,8 @@
-// FlashFFTStencil's 1D pass on FP64 tensor cores (mma.m16n8k4). One warp takes a double-layer tile pair: two
-// overlapping segments of L = L1 L2 points (the first as the real, the second as the imaginary layer) staged in
-// shared memory by diagonal indexing (position l to cell (l mod L1, l mod L2): coalesced global loads, no bank
-// conflicts), then five products without leaving the warp:
+// FlashFFTStencil's 1D and 2D pass on FP64 tensor cores (mma.m16n8k4). One warp takes a double-layer tile pair:
+// two overlapping segments (the first as the real, the second as the imaginary layer) staged in shared memory,
+// in 1D of L = L1 L2 points by diagonal indexing (position l to cell (l mod L1, l mod L2): coalesced global
+// loads, no bank conflicts), in 2D as L1 (y) x L2 (x) tiles row by row; then five products without leaving the
+// warp (in 2D F1 is the y DFT and F2 the x DFT, the same chain):
 //   1  [Pr; Pi] = forward_rows x [xr; xi]        data operand B from shared memory
 //   2  [Qr | Qi] = [Pr | Pi] x G (swizzled)      A fed from step 1's accumulators in registers
 //   3  Q *= k_f^T / N                            in the accumulators (squeezing registers)
@@ -59,20 +60,36 @@ template <int T1, int T2> __global__ void __launch_bounds__(kWarps * 32) flashff
     for (int layer = 0; layer < 2; ++layer) {
       const long long ti = 2 * pair + layer;
       if (ti >= a.tiles) break;
-      const long long s0 = ti * a.S - a.R;
-      int n1 = lane % L1, n2 = lane % L2;
       double* Xl = X + layer * P1 * XS;
-      for (int l = lane; l < L; l += 32) {
-        const long long p = s0 + l;
-        double v;
-        if (p >= 0 && p < a.n) v = a.in[p];
-        else if (a.periodic) v = a.in[((p % a.n) + a.n) % a.n];
-        else v = a.boundary_value;
-        Xl[n1 * XS + n2] = v;
-        n1 += step1;
-        if (n1 >= L1) n1 -= L1;
-        n2 += step2;
-        if (n2 >= L2) n2 -= L2;
+      if (a.dims == 1) { // diagonal indexing: position l to cell (l mod L1, l mod L2)
+        const long long s0 = ti * a.Sx - a.R;
+        int n1 = lane % L1, n2 = lane % L2;
+        for (int l = lane; l < L; l += 32) {
+          const long long p = s0 + l;
+          double v;
+          if (p >= 0 && p < a.nx) v = a.in[p];
+          else if (a.periodic) v = a.in[((p % a.nx) + a.nx) % a.nx];
+          else v = a.boundary_value;
+          Xl[n1 * XS + n2] = v;
+          n1 += step1;
+          if (n1 >= L1) n1 -= L1;
+          n2 += step2;
+          if (n2 >= L2) n2 -= L2;
+        }
+      } else { // row-column: cell (y, x), rows read coalesced
+        const long long x0 = (ti % a.cx) * a.Sx - a.R, y0 = (ti / a.cx) * a.Sy - a.R;
+        for (int i = lane; i < L; i += 32) {
+          const int y = i / L2, x = i - y * L2;
+          long long gx = x0 + x, gy = y0 + y;
+          double v;
+          if (gx >= 0 && gx < a.nx && gy >= 0 && gy < a.ny) v = a.in[gy * a.nx + gx];
+          else if (a.periodic) {
+            gx = ((gx % a.nx) + a.nx) % a.nx;
+            gy = ((gy % a.ny) + a.ny) % a.ny;
+            v = a.in[gy * a.nx + gx];
+          } else v = a.boundary_value;
+          Xl[y * XS + x] = v;
+        }
       }
     }
     __syncwarp();
@@ -201,16 +218,23 @@ template <int T1, int T2> __global__ void __launch_bounds__(kWarps * 32) flashff
     for (int layer = 0; layer < 2; ++layer) {
       const long long ti = 2 * pair + layer;
       if (ti >= a.tiles) break;
-      const long long o0 = ti * a.S;
       const double* Xl = X + layer * P1 * XS;
-      int l = a.R + lane;
-      int n1 = l % L1, n2 = l % L2;
-      for (int i = lane; i < a.S; i += 32) {
-        if (o0 + i < a.n) a.out[o0 + i] = Xl[n1 * XS + n2];
-        n1 += step1;
-        if (n1 >= L1) n1 -= L1;
-        n2 += step2;
-        if (n2 >= L2) n2 -= L2;
+      if (a.dims == 1) {
+        const long long o0 = ti * a.Sx;
+        int n1 = (a.R + lane) % L1, n2 = (a.R + lane) % L2;
+        for (int i = lane; i < a.Sx; i += 32) {
+          if (o0 + i < a.nx) a.out[o0 + i] = Xl[n1 * XS + n2];
+          n1 += step1;
+          if (n1 >= L1) n1 -= L1;
+          n2 += step2;
+          if (n2 >= L2) n2 -= L2;
+        }
+      } else {
+        const long long ox = (ti % a.cx) * a.Sx, oy = (ti / a.cx) * a.Sy;
+        for (int i = lane; i < a.Sx * a.Sy; i += 32) {
+          const int y = i / a.Sx, x = i - y * a.Sx;
+          if (ox + x < a.nx && oy + y < a.ny) a.out[(oy + y) * a.nx + ox + x] = Xl[(y + a.R) * XS + x + a.R];
+        }
       }
     }
     __syncwarp();

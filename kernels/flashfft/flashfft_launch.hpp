@@ -1,5 +1,5 @@
 // Host entry points of the FlashFFTStencil CUDA kernels (FP64 tensor cores, mma.m16n8k4): one fused pass of
-// k_f^T over a 1D grid. The constants (the plan's DFT matrices in swizzled order and k_f^T / N) are packed in
+// k_f^T over a 1D grid (prime-factor segments) or a 2D grid (row-column tiles). The constants (the plan's DFT matrices in swizzled order and k_f^T / N) are packed in
 // fragment order by the runner; launches go to the caller's stream and do not wait.
 #pragma once
 #include <cuda_runtime.h>
@@ -20,12 +20,14 @@ std::size_t constant_doubles(Shape1d s);
 std::size_t shared_bytes(Shape1d s);
 
 struct Pass1dArgs {
-  const double* in = nullptr; // the grid before the pass (n points)
+  const double* in = nullptr; // the grid before the pass (nx x ny points, x fastest)
   double* out = nullptr;      // after T base steps (every point written)
   const double* consts = nullptr;
-  long long n = 0;            // grid points
-  int L1 = 16, L2 = 15;       // the prime-factor split of a segment, L = L1 L2
-  int S = 1, R = 0;           // stitched outputs per segment and halo R = T r
+  int dims = 1;               // 1: prime-factor segments; 2: row-column tiles of L1 (y) x L2 (x)
+  long long nx = 0, ny = 1;   // grid points along x and y
+  int L1 = 16, L2 = 15;       // 1D: the prime-factor split of a segment, L = L1 L2; 2D: tile rows (y), cols (x)
+  int Sx = 1, Sy = 1, R = 0;  // stitched outputs per tile along x and y, halo R = T r
+  long long cx = 1;           // tiles along x (2D)
   long long tiles = 0, pairs = 0;
   int periodic = 0;
   double boundary_value = 0.0;

@@ -33,6 +33,27 @@ Extent line(std::int64_t n) {
   return e;
 }
 
+Extent plane(std::int64_t x, std::int64_t y) {
+  Extent e;
+  e.dims = 2;
+  e.n[0] = x;
+  e.n[1] = y;
+  return e;
+}
+
+Stencil random_2d(int radius, bool star, std::mt19937_64& rng) {
+  Stencil s = make_stencil(2, radius, "random");
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for_each_offset(s, [&](int dx, int dy, int) {
+    if (star && dx != 0 && dy != 0) return;
+    s.at(dx, dy, 0) = u(rng) < 0.25 ? 0.0 : u(rng);
+  });
+  s.at(radius, 0, 0) += 0.05;
+  s.at(0, radius, 0) += 0.05;
+  s.at(0, 0, 0) += 0.5;
+  return normalized(s);
+}
+
 double check_run(const Method& m, const PlanPtr& plan, const Extent& e, BoundaryKind kind, int steps, std::uint64_t seed) {
   MethodRun r;
   r.stencil = plan->stencil;
@@ -57,7 +78,7 @@ double check_run(const Method& m, const PlanPtr& plan, const Extent& e, Boundary
 
 } // namespace
 
-TEST_CASE("FlashFFTStencil's GPU plan is core's plan at a compiled tile; 2D and 3D are refused with the reason",
+TEST_CASE("FlashFFTStencil's GPU plan is core's plan at a compiled tile; 3D is refused with the reason",
           "[flashfft-gpu]") {
   const Stencil h = preset("heat-1d");
   const FlashFftPlan p = flashfft_gpu::plan_for_gpu(h, 14);
@@ -70,7 +91,9 @@ TEST_CASE("FlashFFTStencil's GPU plan is core's plan at a compiled tile; 2D and 
   const FlashFftPlan automatic = flashfft_gpu::plan_for_gpu(h, 0);
   CHECK(automatic.fused_steps >= 1);
   CHECK(flashfft_gpu::predict(automatic).seconds_per_point <= flashfft_gpu::predict(p).seconds_per_point);
-  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("heat-2d"), 1), InputError);
+  CHECK(flashfft_gpu::tile_of(flashfft_gpu::plan_for_gpu(preset("box-2d9p"), 0)) != nullptr);
+  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("heat-3d"), 1), InputError);
+  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("box-2d49p"), 6), InputError); // halo 18 leaves no 32-point tile
   CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(h, 1000), InputError);
 }
 
@@ -142,4 +165,46 @@ TEST_CASE("FlashFFTStencil GPU: set_stencil takes new weights on the running gri
   const ErrorMetrics err = compare(got, ref);
   REQUIRE(err.finite);
   CHECK(err.rel_l2 <= error_bound(Precision::FP64, 20));
+}
+
+TEST_CASE("FlashFFTStencil GPU runs every 2D preset for 1, 7 and 100 steps on awkward sizes", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  std::uint64_t seed = 3900;
+  for (const auto& name : preset_names()) {
+    const Stencil s = preset(name);
+    if (s.dims != 2) continue;
+    for (const int T : {0, 1, 2}) {
+      if (T == 2 && 4 * s.radius >= 16) continue; // the 16-point side of every 2D tile
+      const PlanPtr plan = m.plan(s, T);
+      const int side = 2 * s.radius + 1;
+      for (const Extent& e : {plane(side, side), plane(61, 37), plane(523, 211)}) {
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+          for (const int steps : {1, 7, 100}) {
+            if (e.n[0] > 100 && steps == 100) continue;
+            check_run(m, plan, e, kind, steps, ++seed);
+          }
+      }
+    }
+  }
+}
+
+TEST_CASE("FlashFFTStencil GPU: random 2D stencils up to radius 7, star and box, deepest fusion", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  std::mt19937_64 rng(21);
+  std::uint64_t seed = 5900;
+  for (int radius = 1; radius <= 7; ++radius)
+    for (const bool star : {true, false}) {
+      const Stencil s = random_2d(radius, star, rng);
+      const int deepest = (16 - 1) / (2 * radius); // the 16-point side of every 2D tile
+      for (const int T : {1, deepest}) {
+        const PlanPtr plan = m.plan(s, T);
+        for (const Extent& e : {plane(2 * radius + 1, 2 * radius + 1), plane(97, 41)})
+          for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+            check_run(m, plan, e, kind, 2 * T + 1, ++seed);
+      }
+    }
 }
