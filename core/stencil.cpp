@@ -208,6 +208,8 @@ const PresetInfo kPresets[] = {
     {"star-2d13p", "2D heat with 6th-order Laplacians along each axis, alpha = 0.1 (13-point star)"},
     {"box-2d25p", "2D smoothing, weight 1/(1+d^2) over a 5x5 box, normalised"},
     {"box-2d49p", "2D smoothing, weight 1/(1+d^2) over a 7x7 box, normalised"},
+    {"box-2d225p", "2D smoothing, weight 1/(1+d^2) over a 15x15 box, normalised (SPIDER's Box-2D7R)"},
+    {"1d15p", "1D heat with the 14th-order Laplacian, alpha = 0.25 (15 points, SPIDER's radius-7 1D)"},
     {"heat-3d", "3D heat equation, 7-point star, alpha = 1/10"},
     {"box-3d27p", "3D smoothing, weight 1/(1+d^2) over a 3x3x3 box, normalised"},
 };
@@ -217,7 +219,18 @@ std::vector<double> laplacian_1d(int r) {
   switch (r) {
   case 1: return {-2.0, 1.0};
   case 2: return {-30.0 / 12, 16.0 / 12, -1.0 / 12};
-  default: return {-490.0 / 180, 270.0 / 180, -27.0 / 180, 2.0 / 180};
+  case 3: return {-490.0 / 180, 270.0 / 180, -27.0 / 180, 2.0 / 180};
+  default: {
+    // c_k = 2 (-1)^(k+1) (r!)^2 / (k^2 (r-k)! (r+k)!), c_0 = -2 sum c_k.
+    std::vector<double> c(static_cast<std::size_t>(r) + 1, 0.0);
+    for (int k = 1; k <= r; ++k) {
+      double ratio = 1.0; // (r!)^2 / ((r-k)! (r+k)!) = prod_{j=1..k} (r-k+j) / (r+j)
+      for (int j = 1; j <= k; ++j) ratio *= static_cast<double>(r - k + j) / static_cast<double>(r + j);
+      c[static_cast<std::size_t>(k)] = 2.0 * (k % 2 == 1 ? 1.0 : -1.0) * ratio / (k * k);
+      c[0] -= 2.0 * c[static_cast<std::size_t>(k)];
+    }
+    return c;
+  }
   }
 }
 
@@ -276,6 +289,8 @@ Stencil preset(std::string_view name) {
   }
   if (name == "box-2d25p") return inverse_distance_box(2, 2, "box-2d25p");
   if (name == "box-2d49p") return inverse_distance_box(2, 3, "box-2d49p");
+  if (name == "box-2d225p") return inverse_distance_box(2, 7, "box-2d225p");
+  if (name == "1d15p") return heat_star(1, 7, 0.25, "1d15p");
   if (name == "box-3d27p") return inverse_distance_box(3, 1, "box-3d27p");
   std::string known;
   for (const auto& n : preset_names()) known += (known.empty() ? "" : ", ") + n;

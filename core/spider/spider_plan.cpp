@@ -189,7 +189,9 @@ void build_mmas(SpiderPlan& plan) {
 } // namespace
 
 std::string_view to_string(SpiderVariant v) { return v == SpiderVariant::Sparse ? "spider" : "spider-dense"; }
-std::string_view to_string(SwapParity p) { return p == SwapParity::Odd ? "odd" : "even"; }
+std::string_view to_string(SwapParity p) {
+  return p == SwapParity::Odd ? "odd" : p == SwapParity::Even ? "even" : "pairs";
+}
 
 std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols) {
   const int taps = static_cast<int>(row_weights.size());
@@ -211,6 +213,15 @@ std::vector<int> spider_column_swap(int L, int cols, SwapParity parity) {
     throw InputError(fmt::format("the strided swap pairs column j with j + L over 2L columns; got L = {} and {} "
                                  "columns", L, cols));
   std::vector<int> perm(static_cast<std::size_t>(cols));
+  if (parity == SwapParity::Pairs) {
+    if (L % 2 != 0)
+      throw InputError(fmt::format("the pair-granular strided swap needs an even L; got {}", L));
+    for (int j = 0; j < cols; ++j) {
+      const int q = j / 4, e = j % 4;
+      perm[static_cast<std::size_t>(j)] = e < 2 ? 2 * q + e : 2 * q + L + (e - 2);
+    }
+    return perm;
+  }
   for (int j = 0; j < cols; ++j) {
     const int partner = j < L ? j + L : j - L;
     perm[static_cast<std::size_t>(j)] = swaps(j < L ? j : j - L, L, parity) ? partner : j;
@@ -331,7 +342,10 @@ std::string to_string(const SpiderPlan& plan) {
                      g.L, g.L, 2 * g.radius + g.L, g.band_cols, spider_sparsity_ratio(g.radius, g.L));
   out += fmt::format("  instruction: {} ({})\n",
                      mma_info(sparse ? MmaShape::SP_M16N8K16_F16_F32 : MmaShape::M16N8K16_F16_F32).ptx,
-                     sparse ? fmt::format("strided swap of {} columns j < L with j + L", to_string(plan.options.parity))
+                     sparse ? (plan.options.parity == SwapParity::Pairs
+                                   ? std::string("strided swap of column pairs: pairs L apart interleaved")
+                                   : fmt::format("strided swap of {} columns j < L with j + L",
+                                                 to_string(plan.options.parity)))
                             : "plain band, no swap: the dense-tensor-core ablation");
   out += fmt::format("  A = 16 x 16: {} band block(s) along K, {} kernel row(s) stacked along M; {} K chunk(s) per "
                      "shift\n", g.blocks_along_k, g.parts_along_m, g.k_chunks);

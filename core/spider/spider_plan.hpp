@@ -21,12 +21,18 @@ std::string_view to_string(SpiderVariant v); // "spider", "spider-dense"
 
 // Which band columns j < L trade places with j + L. §3.1.2 of the paper says odd columns; the offset
 // formula of §3.2 (+16(-1)^k on the even elements of B) swaps the even ones. Both give 2:4.
-enum class SwapParity { Odd, Even };
+// Pairs is the GPU kernels' form of the same stride-L swap at the granularity of column pairs: positions 4q, 4q+1
+// hold band columns 2q, 2q+1 and positions 4q+2, 4q+3 hold 2q+L, 2q+L+1 (two columns L apart are never both
+// non-zero in a row, so it is 2:4), which keeps the two halves of every B register adjacent in memory: one 32-bit
+// shared-memory load per register instead of two 16-bit ones.
+enum class SwapParity { Odd, Even, Pairs };
 std::string_view to_string(SwapParity p);
 
 struct SpiderOptions {
   SpiderVariant variant = SpiderVariant::Sparse;
   SwapParity parity = SwapParity::Odd;
+  // GPU kernels only: accumulate in FP16 (mma .f16.f16) instead of FP32; the CPU emulation always sums in FP32.
+  bool accumulate_fp16 = false;
 };
 
 // Stage 1 of the paper's Figure 5: the 2r+1 weights of one kernel row repeated along the diagonal of an

@@ -123,4 +123,36 @@ __device__ __forceinline__ void mma_sp_m16n8k16_f16_f32(float (&d)[4], const std
   mma_sp_m16n8k16_f16_f32(d, a, b, metadata);
 }
 
+// The same with the metadata selector (0..3) as a template argument: four MMAs share one metadata register, each
+// reading it from lanes 4g + Selector (the ISA's sparsity selector must be an immediate).
+template <int Selector>
+__device__ __forceinline__ void mma_sp_m16n8k16_f16_f32_sel(float (&acc)[4], const std::uint32_t (&a)[2],
+                                                            const std::uint32_t (&b)[2], std::uint32_t metadata) {
+  static_assert(Selector >= 0 && Selector <= 3, "m16n8k16 .f16 takes sparsity selectors 0..3");
+  asm("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, "
+      "{%0,%1,%2,%3}, %8, %9;\n"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(metadata), "n"(Selector));
+}
+
+// ------------------------------------------------------------------------------ mma.m16n8k16 .f16 -> .f16
+
+// f16 accumulators, two per register: acc[0] = (row groupID, cols 2t, 2t+1), acc[1] = the same in row groupID + 8.
+__device__ __forceinline__ void mma_m16n8k16_f16_f16(std::uint32_t (&acc)[2], const std::uint32_t (&a)[4],
+                                                     const std::uint32_t (&b)[2]) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};\n"
+      : "+r"(acc[0]), "+r"(acc[1])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+template <int Selector>
+__device__ __forceinline__ void mma_sp_m16n8k16_f16_f16_sel(std::uint32_t (&acc)[2], const std::uint32_t (&a)[2],
+                                                            const std::uint32_t (&b)[2], std::uint32_t metadata) {
+  static_assert(Selector >= 0 && Selector <= 3, "m16n8k16 .f16 takes sparsity selectors 0..3");
+  asm("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4,%5}, "
+      "{%0,%1}, %6, %7;\n"
+      : "+r"(acc[0]), "+r"(acc[1])
+      : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(metadata), "n"(Selector));
+}
+
 } // namespace se::ptx

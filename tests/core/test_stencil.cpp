@@ -18,7 +18,7 @@ TEST_CASE("every preset is valid, sums to 1 and has the papers' point count") {
   const std::map<std::string, int> points = {{"heat-1d", 3},    {"1d5p", 5},       {"1d7p", 7},
                                              {"heat-2d", 5},    {"box-2d9p", 9},   {"star-2d13p", 13},
                                              {"box-2d25p", 25}, {"box-2d49p", 49}, {"heat-3d", 7},
-                                             {"box-3d27p", 27}};
+                                             {"box-3d27p", 27}, {"box-2d225p", 225}, {"1d15p", 15}};
   REQUIRE(preset_names().size() == points.size());
   for (const auto& name : preset_names()) {
     INFO(name);

@@ -1,0 +1,151 @@
+#include "kernels/spider/spider_gpu_tables.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/fragment/fragment_layout.hpp"
+#include "core/fragment/mma_emulation.hpp"
+#include "core/half.hpp"
+
+namespace se::spider_gpu {
+
+int gpu_radius(const Stencil& s) { return std::max(1, s.radius); }
+
+SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp16) {
+  Stencil w = s;
+  if (s.radius < 1) {
+    w = make_stencil(s.dims, 1, s.name);
+    for (const Tap& t : taps(s)) w.at(t.dx, t.dy, t.dz) = t.w;
+  }
+  SpiderOptions o;
+  o.variant = variant;
+  o.parity = SwapParity::Pairs; // the dense variant's band is unswapped whatever the parity
+  o.accumulate_fp16 = accumulate_fp16;
+  return make_spider_plan(w, o);
+}
+
+namespace {
+
+std::uint32_t pack2(Half lo, Half hi) {
+  return static_cast<std::uint32_t>(lo.bits) | (static_cast<std::uint32_t>(hi.bits) << 16);
+}
+
+// Bank conflicts of the B loads for a row stride `sw` (halves): for each load, the most distinct 32-bit words one
+// bank serves (lanes reading the same word share it). Summed over the loads of one shift.
+int conflict_ways(const std::vector<std::int32_t>& boff, int loads) {
+  int total = 0;
+  for (int l = 0; l < loads; ++l) {
+    std::array<std::set<int>, 32> banks;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int word = boff[static_cast<std::size_t>(l * 32 + lane)] / 2;
+      banks[static_cast<std::size_t>(word % 32)].insert(word);
+    }
+    int worst = 0;
+    for (const auto& b : banks) worst = std::max(worst, static_cast<int>(b.size()));
+    total += worst;
+  }
+  return total;
+}
+
+} // namespace
+
+Tables make_tables(const SpiderPlan& plan) {
+  const SpiderGeometry& pg = plan.geometry;
+  Tables t;
+  t.g = geometry(pg.dims, pg.radius);
+  const Geometry& g = t.g;
+  if (pg.radius < 1 || pg.radius > 7)
+    throw InputError(fmt::format("SPIDER's GPU kernels take radius 1 to 7; got {}", pg.radius));
+  if (g.L != pg.L || g.px != pg.blocks_along_k || g.kc != pg.k_chunks || g.py != pg.parts_along_m ||
+      g.tile_x != pg.tile_x || g.tile_y != pg.tile_y || g.shift0 != pg.shift_begin ||
+      g.shift0 + g.nshift != pg.shift_end)
+    throw InputError("internal: SPIDER's plan geometry differs from the one its GPU kernels are compiled for");
+  t.sparse = plan.options.variant == SpiderVariant::Sparse;
+  t.acc16 = plan.options.accumulate_fp16;
+  t.aregs = t.sparse ? 2 : 4;
+  t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
+  const int r = g.radius;
+
+  // A and metadata for every (shift, chunk) in kernel order; the plan skips all-zero tiles, the kernel does not.
+  t.a.assign(static_cast<std::size_t>(g.nmma * t.aregs * 32), 0u);
+  t.meta.assign(static_cast<std::size_t>(t.nmeta * 32), 0u);
+  const MmaShape shape = t.sparse ? MmaShape::SP_M16N8K16_F16_F32 : MmaShape::M16N8K16_F16_F32;
+  for (int s = 0; s < g.nshift; ++s)
+    for (int q = 0; q < g.kc; ++q) {
+      const int idx = s * g.kc + q;
+      std::vector<double> a(256, 0.0);
+      for (const SpiderMma& m : plan.mmas)
+        if (m.shift == g.shift0 + s && m.k_chunk == q) a = m.a;
+      std::vector<Half> h;
+      if (t.sparse) {
+        const Compressed24 c = compress_2to4(a.data(), 16, 16, 16);
+        for (const double v : c.values) h.push_back(Half(v));
+        const SparseMetadata md = pack_metadata(c, idx % 4);
+        for (int lane = 0; lane < 32; ++lane)
+          t.meta[static_cast<std::size_t>((idx / 4) * 32 + lane)] |= md.per_lane[static_cast<std::size_t>(lane)];
+      } else {
+        for (const double v : a) h.push_back(Half(v));
+      }
+      const WarpFragment<Half> f = load_fragment(shape, Operand::A, h.data(), t.sparse ? 8 : 16);
+      const int per_lane = f.layout.regs_per_lane;
+      for (int lane = 0; lane < 32; ++lane)
+        for (int reg = 0; reg < t.aregs; ++reg) {
+          const std::size_t base = static_cast<std::size_t>(lane * per_lane + 2 * reg);
+          t.a[static_cast<std::size_t>((idx * t.aregs + reg) * 32 + lane)] = pack2(f.regs[base], f.regs[base + 1]);
+        }
+    }
+
+  // B: register h of chunk q holds rows k = 16q + 2t + 8h and k + 1 (column g). Their input x offsets are adjacent
+  // (the pair swap moves pairs), and even relative to x - r, so one 32-bit load fetches both.
+  std::vector<int> dx(static_cast<std::size_t>(16 * g.kc));
+  for (int k = 0; k < 16 * g.kc; ++k) {
+    const SpiderInputRow& in = plan.input_rows[static_cast<std::size_t>(k)];
+    dx[static_cast<std::size_t>(k)] = in.block < 0 ? -r + (k & 1) : in.dx;
+  }
+  for (int k = 0; k < 16 * g.kc; k += 2)
+    if (dx[static_cast<std::size_t>(k + 1)] != dx[static_cast<std::size_t>(k)] + 1 ||
+        (dx[static_cast<std::size_t>(k)] + r) % 2 != 0)
+      throw InputError(fmt::format("internal: SPIDER's B rows {} and {} are not an aligned pair (dx {} and {})", k,
+                                   k + 1, dx[static_cast<std::size_t>(k)], dx[static_cast<std::size_t>(k + 1)]));
+  const int dx_min = *std::min_element(dx.begin(), dx.end()), dx_max = *std::max_element(dx.begin(), dx.end());
+  if (dx_min < -r) throw InputError("internal: a SPIDER B row reads left of the halo");
+  const auto fill_boff = [&](int col_stride) {
+    std::vector<std::int32_t> b(static_cast<std::size_t>(g.kc * 2 * 32));
+    for (int q = 0; q < g.kc; ++q)
+      for (int h = 0; h < 2; ++h)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int gi = lane >> 2, ti = lane & 3;
+          const int k = 16 * q + 2 * ti + 8 * h;
+          b[static_cast<std::size_t>((q * 2 + h) * 32 + lane)] = gi * col_stride + r + dx[static_cast<std::size_t>(k)];
+        }
+    return b;
+  };
+  if (g.dims == 1) {
+    t.sh = 1;
+    t.sw = g.block_x - g.tile_x + 7 * g.rpp + r + dx_max + 2;
+    t.sw += t.sw % 2;
+    t.boff = fill_boff(g.rpp);
+    t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2);
+  } else {
+    t.sh = g.block_y + 2 * r;
+    const int sw_min = g.block_x - g.tile_x + r + dx_max + 1 + 1;
+    int best = -1;
+    for (int sw = sw_min + sw_min % 2; sw < sw_min + 64; sw += 2) {
+      auto b = fill_boff(g.py * sw);
+      const int ways = conflict_ways(b, g.kc * 2);
+      if (best < 0 || ways < best) {
+        best = ways;
+        t.sw = sw;
+        t.boff = std::move(b);
+      }
+    }
+    t.bank_conflict_ways = best;
+  }
+  return t;
+}
+
+} // namespace se::spider_gpu

@@ -1,0 +1,77 @@
+// SPIDER on the GPU, the host side: core's plan (kernel rows as L x 2L bands, the strided swap to 2:4, compressed
+// values and packed metadata, the input row map) turned into what each lane of the kernel holds. Plain C++ (its
+// tests run without a GPU); the kernels are kernels/spider/spider_kernels.cuh.
+//
+// The GPU plan is core's plan with the strided swap taken at the granularity of column pairs (SwapParity::Pairs):
+// the two halves of every B register are then adjacent in shared memory, one 32-bit load per register. The swap
+// itself lives only in the per-lane shared-memory offsets below (boff): the kernel's arithmetic is the same for
+// spider (swapped, mma.sp) and spider-dense (unswapped, mma).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/spider/spider_plan.hpp"
+
+namespace se::spider_gpu {
+
+constexpr int kWarps = 8; // warps per block
+
+// The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
+struct Geometry {
+  int dims = 2, radius = 1, L = 4, px = 1, py = 1, kc = 1, rpp = 4; // rpp: rows per part = px * L
+  int tile_x = 0, tile_y = 1, nshift = 1, shift0 = 0, nmma = 1;
+  int block_x = 0, block_y = 1; // outputs of one block tile
+  int warp_tiles = 0;           // warp tiles per block tile
+};
+constexpr Geometry geometry(int dims, int r) {
+  Geometry g;
+  g.dims = dims;
+  g.radius = r;
+  g.L = 2 * r + 2;
+  const int bc = 2 * g.L;
+  g.px = ((bc + 15) / 16) * 16 / bc;
+  g.kc = (g.px * bc + 15) / 16;
+  g.rpp = g.px * g.L;
+  g.py = dims == 1 ? 1 : (16 / g.rpp > 1 ? 16 / g.rpp : 1);
+  g.tile_x = dims == 1 ? 8 * g.rpp : g.rpp;
+  g.tile_y = dims == 1 ? 1 : 8 * g.py;
+  g.nshift = dims == 1 ? 1 : 2 * r + g.py;
+  g.shift0 = dims == 1 ? 0 : -r;
+  g.nmma = g.nshift * g.kc;
+  if (dims == 1) {
+    g.warp_tiles = 4 * kWarps; // each warp two pairs of adjacent tiles
+    g.block_x = g.warp_tiles * g.tile_x;
+    g.block_y = 1;
+  } else {
+    const int wty = 64 / g.tile_y; // 4 or 8 rows of warp tiles, 8 across
+    g.warp_tiles = 8 * wty;
+    g.block_x = 8 * g.tile_x;
+    g.block_y = wty * g.tile_y;
+  }
+  return g;
+}
+
+struct Tables {
+  Geometry g;
+  bool sparse = true;
+  bool acc16 = false;
+  int aregs = 2;                   // 32-bit A registers per MMA and lane: 2 (compressed) or 4 (dense)
+  int nmeta = 0;                   // metadata registers per lane (sparse): one per four MMAs
+  int sw = 0, sh = 0;              // shared tile: row stride in halves (even), rows
+  std::vector<std::uint32_t> a;    // [mma][reg][lane]
+  std::vector<std::uint32_t> meta; // [register][lane]
+  std::vector<std::int32_t> boff;  // [chunk][half h][lane]: shared-memory half index of B register h's first half
+                                   // relative to the warp tile's corner (lane column, radius and dx folded in)
+  int bank_conflict_ways = 0;      // the largest number of distinct words one bank serves in a B load
+  std::size_t shared_bytes() const { return static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh) * 2; }
+};
+
+// The radius the kernels run: radius 0 stencils run as radius 1 (zero weights around the centre).
+int gpu_radius(const Stencil& s);
+// Core's plan for the GPU: the stencil widened to gpu_radius, the pair-granular swap (sparse) or the plain band.
+SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp16);
+// Throws InputError if the plan's geometry is not the one the kernels are compiled for.
+Tables make_tables(const SpiderPlan& plan);
+
+} // namespace se::spider_gpu
