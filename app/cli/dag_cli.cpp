@@ -74,7 +74,7 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
   dag->add_option("--backend,-b", o.backend, "cpu or gpu (default: gpu where the GPU strategies can run, else cpu)");
   dag->add_option("--json", o.json, "write the program's analysis and every run as JSON to this file");
   dag->add_option("--print", o.print,
-                  "comma-separated: buckets, tensors, fusion, source (with no --strategy: print only, run nothing)");
+                  "comma-separated: buckets, tensors, fusion, costs, source (with no --strategy: print only, run nothing)");
   dag->add_option("--seed", o.seed_text, "seed of the random inputs, 0 to 2^64-1 (default 1)");
   dag->add_option("--seconds", o.seconds_text, "target time of each strategy's timed runs (GPU)")->capture_default_str();
   return dag;
@@ -100,8 +100,9 @@ int cmd_dag(const DagCliOptions& o) {
   for (std::size_t pos = 0; pos < o.print.size();) {
     const std::size_t end = std::min(o.print.find(',', pos), o.print.size());
     const std::string w = o.print.substr(pos, end - pos);
-    if (w != "buckets" && w != "tensors" && w != "source" && w != "fusion")
-      throw InputError(fmt::format("--print takes buckets, tensors, fusion or source (comma-separated); got '{}'", w));
+    if (w != "buckets" && w != "tensors" && w != "source" && w != "fusion" && w != "costs")
+      throw InputError(
+          fmt::format("--print takes buckets, tensors, fusion, costs or source (comma-separated); got '{}'", w));
     prints.push_back(w);
     pos = end + 1;
   }
@@ -119,6 +120,16 @@ int cmd_dag(const DagCliOptions& o) {
   if (printed("buckets")) std::printf("%s", format_buckets(p, a).c_str());
   if (printed("tensors")) std::printf("%s", format_tensors(p, a).c_str());
   if (printed("fusion")) std::printf("%s", format_fusion(p, plan_producer_consumer(p)).c_str());
+  if (printed("costs")) {
+    std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "
+                "once; FLOPs with recomputation):\n",
+                p.name.c_str(), domain[0], domain[1], domain[2]);
+    for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
+      const Cost c = strategy_cost(p, a, s, domain);
+      std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
+                  c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
+    }
+  }
   if (printed("source"))
     for (Strategy s : strategies) {
       const GeneratedCode g = generate_cuda(p, s, domain);
