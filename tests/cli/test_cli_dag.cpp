@@ -1,0 +1,66 @@
+// `stencil-bench dag`: bad programs end with exit 2 and file:line:column; the CPU strategies run and match the
+// interpreter; --print and --json write what they promise.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/run_command.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+se::testing::CommandResult bench(const std::string& args) {
+  return se::testing::run_command(std::string(SE_BENCH_EXE) + " " + args);
+}
+std::string dags() { return std::string(SE_SOURCE_DIR) + "/assets/dags/"; }
+} // namespace
+
+TEST_CASE("dag: a refused program exits 2 with file, line and column", "[dag]") {
+  const fs::path f = fs::temp_directory_path() / "se_test_cli_dag_bad.dag";
+  std::ofstream(f) << "input a f64\nb = a[0,0,7]\nc = b + zz\n";
+  const auto r = bench("dag --backend cpu -f " + f.string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(f.string() + ":2:11: offset 7 is beyond radius 3"));
+  CHECK_THAT(r.output, Catch::Contains(":3:5: 'b' is defined on line 2, which has an error"));
+  CHECK_THAT(r.output, Catch::Contains(":3:9: unknown grid 'zz'"));
+  fs::remove(f);
+  CHECK(bench("dag -f /nonexistent/x.dag").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --strategy fastest").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --size 0").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --print everything").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy graph").exit_code == 2);
+}
+
+TEST_CASE("dag: the CPU strategies run, match the interpreter and write JSON", "[dag]") {
+  const fs::path j = fs::temp_directory_path() / "se_test_cli_dag.json";
+  const auto r = bench("dag --backend cpu -f " + dags() + "hdiff.dag --size 16x12x8 --strategy all --json " + j.string());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("producer-consumer") && Catch::Contains("fastest:"));
+  std::ifstream in(j);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  CHECK(doc["program"] == "hdiff");
+  CHECK(doc["domain"] == nlohmann::json::array({16, 12, 8}));
+  CHECK(doc["buckets"].size() == 4);
+  REQUIRE(doc["results"].size() == 3); // no graph on the CPU
+  for (const auto& x : doc["results"]) {
+    CHECK(x["passed"] == true);
+    CHECK(x["rel_l2_error"].get<double>() < 1e-12);
+  }
+  fs::remove(j);
+}
+
+TEST_CASE("dag: --print shows buckets, tensors, fusion, costs and source without running", "[dag]") {
+  const auto r = bench("dag -f " + dags() + "p_grad_c.dag --print buckets,tensors,fusion,costs,source --strategy parallel "
+                       "--backend cpu --size 8");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("bucket 0: wk") && Catch::Contains("bucket 1: uout vout"));
+  CHECK_THAT(r.output, Catch::Contains("adjacency matrix") && Catch::Contains("uout = concat[5 grids]"));
+  CHECK_THAT(r.output, Catch::Contains("__global__") && Catch::Contains("bucket_1"));
+  const auto only = bench("dag -f " + dags() + "p_grad_c.dag --print buckets");
+  CHECK(only.exit_code == 0);
+  CHECK_THAT(only.output, !Catch::Contains("strategy "));
+}
