@@ -496,7 +496,6 @@ std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int 
 // memory, small beside them with the current step's blocks outlined.
 void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step) {
   const LoraLoop& l = mem.lora;
-  ImGui::TextWrapped("%s", l.term.c_str());
   publish(ctx, "fragments.loop_term", l.term);
   const GatherTile& g = l.tile;
   const FragmentLayout& cl = hardware_fragment_layout(g.shape, Operand::C);
@@ -504,10 +503,22 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const int inner = g.x_cols;
   const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
+  float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
                                                    (avail.y - 3.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                        static_cast<float>(2 * g.tile_rows + 1)),
                                           ui_px(8.0f), ui_px(48.0f)));
+  // Where T above T' does not fit the page's height (a lecture's 1280x720: the step's text takes most of it, and
+  // T' and the flying registers were below the window's edge), T' goes beside T, their titles short (the term's
+  // sentence and what the labels mean go to T's tooltip), and the operands go beside them where they fit, else
+  // under them (issue 17).
+  const float term_h = ImGui::CalcTextSize(l.term.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+  const float tile_h = static_cast<float>(g.tile_rows) * std::max(big, ImGui::GetTextLineHeight() * kMinCellTextScale + ui_px(2.0f)) + title_h;
+  const bool compact = term_h + 2.0f * tile_h + big + ImGui::GetTextLineHeightWithSpacing() > avail.y;
+  if (!compact) ImGui::TextWrapped("%s", l.term.c_str());
+  if (compact)
+    big = std::floor(std::clamp(std::min(0.45f * avail.x / static_cast<float>(inner),
+                                         (avail.y - title_h - ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.tile_rows)),
+                                ui_px(8.0f), ui_px(48.0f)));
   const float small = std::max(ui_px(5.0f), std::floor(big * 0.42f));
   ValuePalette palette;
   palette.add(l.band.u_band), palette.add(l.band.v_swapped);
@@ -520,7 +531,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   ImGui::BeginGroup();
   MatrixPicture t;
   t.id = "T";
-  t.title = "T = U·X in C fragments (colour: lane; label: T's column)";
+  t.title = compact ? "T = U·X in C fragments" : "T = U·X in C fragments (colour: lane; label: T's column)";
   t.title_color = kRankOneTitleColor;
   t.rows = g.tile_rows, t.cols = inner;
   t.coloring = CellColoring::Custom;
@@ -534,15 +545,19 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   t.cell = big;
   t.column_group = g.n;
   if (vertical) t.outlined = block_outline(t.rows, t.cols, 0, t.rows, step.nb * g.n, step.nb * g.n + g.n);
-  t.tooltip = [cl, n = g.n](int r, int c) {
+  t.tooltip = [cl, n = g.n, note = compact ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int c) {
     const FragmentOwner o = cl.owner(r, c % n);
-    return fmt::format("C fragment {}: lane {}, register {}", c / n, o.lane, o.reg);
+    return fmt::format("C fragment {}: lane {}, register {}{}", c / n, o.lane, o.reg, note);
   };
   const MatrixDrawn td = draw_matrix(t);
-  ImGui::Dummy(ImVec2(0, td.cell));
+  probe_rect(ctx.state, "fragments.T", td.min, td.max);
+  if (compact)
+    ImGui::SameLine(0, std::max(td.cell, ui_px(16.0f)));
+  else
+    ImGui::Dummy(ImVec2(0, td.cell));
   MatrixPicture tp;
   tp.id = "Tp";
-  tp.title = "T' in A fragments (label: the column of T each register holds)";
+  tp.title = compact ? "T' in A fragments" : "T' in A fragments (label: the column of T each register holds)";
   tp.title_color = kRankOneTitleColor;
   tp.rows = g.tile_rows, tp.cols = inner;
   tp.coloring = CellColoring::Custom;
@@ -558,13 +573,18 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   if (horizontal) tp.outlined = block_outline(tp.rows, tp.cols, 0, tp.rows, step.kb * g.k, step.kb * g.k + g.k);
   tp.tooltip = [al, k_dim = g.k, perm = l.swap.permutation](int r, int k) {
     const FragmentOwner o = al.owner(r, k % k_dim);
-    return fmt::format("A block {}: lane {}, register {}; holds T column {}", k / k_dim, o.lane, o.reg,
+    return fmt::format("A block {}: lane {}, register {}; holds T column {} (the label)", k / k_dim, o.lane, o.reg,
                        perm[static_cast<std::size_t>(k)]);
   };
   const MatrixDrawn tpd = draw_matrix(tp);
+  probe_rect(ctx.state, "fragments.Tp", tpd.min, tpd.max);
   ImGui::EndGroup();
 
-  ImGui::SameLine(0, 2.0f * big);
+  const float operands_w = std::max({ImGui::CalcTextSize("V' (registers, rows permuted)").x,
+                                     ImGui::CalcTextSize("X (shared memory)").x,
+                                     static_cast<float>(inner) * small});
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (!compact || right - ImGui::GetItemRectMax().x - 2.0f * big >= operands_w) ImGui::SameLine(0, 2.0f * big);
   ImGui::BeginGroup();
   ImGui::TextDisabled("operands from memory");
   MatrixPicture u;

@@ -157,3 +157,15 @@ TEST_CASE("SPIDER's metadata table lies inside the window at 1280x720 in lecture
     check_inside(ex, "sparse24", "sparse24.metadata");
   }
 }
+
+// Issue 17: LoRAStencil's butterfly step drew T' under T, below the window's bottom edge at a lecture's 1280x720
+// (the step's text takes most of the page), so the registers flew out of sight; T' now goes beside T there.
+TEST_CASE("the butterfly step shows T and T' inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-2d25p", "box-2d49p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "fragments", "loop:lorastencil");
+    check_inside(ex, "fragments", "fragments.T");
+    check_inside(ex, "fragments", "fragments.Tp");
+  }
+}
