@@ -56,17 +56,47 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   const long long y0 = DIMS >= 2 ? static_cast<long long>(blockIdx.y) * BY : 0;
   const long long z0 = DIMS == 3 ? static_cast<long long>(blockIdx.z) * BZ : 0;
 
-  // 1. stencil2row through the lookup table.
-  for (int i = tid; i < IN_PLANES * IN_ROWS * ROWD; i += blockDim.x) {
-    const int slot = i % ROWD, row = (i / ROWD) % IN_ROWS, plane = i / (ROWD * IN_ROWS);
-    const int col = table[slot];
-    double v = 0.0;
-    if (col >= 0) {
-      if constexpr (DIMS == 1) v = cs_load(a, x0 + static_cast<long long>(row) * TW + col - R, 0, 0);
-      else v = cs_load(a, x0 + col - R, y0 + row - R, DIMS == 3 ? z0 + plane - R : 0);
+  // 1. stencil2row through the lookup table: a warp per tile row, each lane keeping its slots' columns in
+  // registers. Blocks whose whole window lies inside the grid read without boundary checks.
+  constexpr int SLOTS = ROWD / 32, WARPS = NWY * NWZ;
+  int cols[SLOTS];
+#pragma unroll
+  for (int j = 0; j < SLOTS; ++j) cols[j] = table[lane + 32 * j];
+  bool interior;
+  if constexpr (DIMS == 1) interior = x0 - R >= 0 && x0 + static_cast<long long>(BY) * TW + R <= a.nx;
+  else
+    interior = x0 - R >= 0 && x0 + TW + R <= a.nx && y0 - R >= 0 && y0 + BY + R <= a.ny &&
+               (DIMS == 2 || (z0 - R >= 0 && z0 + BZ + R <= a.nz));
+  for (int rr = warp; rr < IN_PLANES * IN_ROWS; rr += WARPS) {
+    const int row = rr % IN_ROWS, plane = rr / IN_ROWS;
+    double* dst = s2r + rr * ROWD;
+    long long gx0, gy, gz;
+    if constexpr (DIMS == 1) {
+      gx0 = x0 + static_cast<long long>(row) * TW - R;
+      gy = 0;
+      gz = 0;
+    } else {
+      gx0 = x0 - R;
+      gy = y0 + row - R;
+      gz = DIMS == 3 ? z0 + plane - R : 0;
     }
-    s2r[i] = v;
+    if (interior) { // asynchronous copies: every load of the block in flight at once
+      const double* src = a.in + (gz * a.ny + gy) * a.nx + gx0;
+#pragma unroll
+      for (int j = 0; j < SLOTS; ++j) {
+        if (cols[j] >= 0) {
+          const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst + lane + 32 * j));
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src + cols[j]) : "memory");
+        } else {
+          dst[lane + 32 * j] = 0.0;
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < SLOTS; ++j) dst[lane + 32 * j] = cols[j] >= 0 ? cs_load(a, gx0 + cols[j], gy, gz) : 0.0;
+    }
   }
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
   __syncthreads();
 
   // 2. dual tessellation on the tensor cores.

@@ -79,7 +79,8 @@ Extent extent_of(int dims, int salt) {
 
 TEST_CASE("ConvStencil GPU: every preset, both boundaries, 1, 2T+1 and 101 steps, fused depths 1-3",
           "[convstencil-gpu]") {
-  const Method& m = find_method(all_methods(), "convstencil", Backend::GPU);
+  const std::vector<Method> methods = all_methods(); // find_method returns a reference into this list
+  const Method& m = find_method(methods, "convstencil", Backend::GPU);
   REQUIRE(m.unavailable_reason().empty());
   int salt = 0;
   for (const auto& name : preset_names()) {
@@ -101,7 +102,8 @@ TEST_CASE("ConvStencil GPU: every preset, both boundaries, 1, 2T+1 and 101 steps
 
 TEST_CASE("ConvStencil GPU: random stencils up to radius 7 (3D: 3), symmetric or not, awkward sizes",
           "[convstencil-gpu]") {
-  const Method& m = find_method(all_methods(), "convstencil", Backend::GPU);
+  const std::vector<Method> methods = all_methods(); // find_method returns a reference into this list
+  const Method& m = find_method(methods, "convstencil", Backend::GPU);
   REQUIRE(m.unavailable_reason().empty());
   std::mt19937_64 rng(2024);
   int salt = 0;
@@ -116,7 +118,8 @@ TEST_CASE("ConvStencil GPU: random stencils up to radius 7 (3D: 3), symmetric or
 }
 
 TEST_CASE("ConvStencil GPU: grids smaller than one warp tile and one point past it", "[convstencil-gpu]") {
-  const Method& m = find_method(all_methods(), "convstencil", Backend::GPU);
+  const std::vector<Method> methods = all_methods(); // find_method returns a reference into this list
+  const Method& m = find_method(methods, "convstencil", Backend::GPU);
   for (const char* name : {"heat-1d", "box-2d9p", "box-2d49p", "heat-3d", "box-3d27p"}) {
     const Stencil s = preset(name);
     const std::vector<std::string> sizes = s.dims == 1   ? std::vector<std::string>{"7", "129", "4097"}
