@@ -64,15 +64,19 @@ std::vector<Experiment> plan_experiments(const SuiteOptions& o) {
 std::vector<const Method*> select_methods(const std::vector<Method>& methods, const SuiteOptions& o,
                                           std::vector<SuiteSkip>& skipped) {
   std::vector<const Method*> out;
+  // "id" names every backend of a method, "id:gpu" (or ":emulate", ":cpu") only that one.
+  const auto base_id = [](const std::string& id) { return id.substr(0, id.find(':')); };
   if (!o.method_ids.empty())
     for (const auto& id : o.method_ids)
-      if (std::none_of(methods.begin(), methods.end(), [&](const Method& m) { return m.id == id; })) {
+      if (std::none_of(methods.begin(), methods.end(), [&](const Method& m) { return m.id == base_id(id); })) {
         std::string known;
         for (const auto& m : methods) known += (known.empty() ? "" : ", ") + m.id;
         throw InputError(fmt::format("unknown method '{}' in --methods (known: {})", id, known));
       }
   for (const auto& m : methods) {
-    const bool named = std::find(o.method_ids.begin(), o.method_ids.end(), m.id) != o.method_ids.end();
+    const bool named = std::any_of(o.method_ids.begin(), o.method_ids.end(), [&](const std::string& id) {
+      return id == m.id || id == m.id + ":" + std::string(to_string(m.backend));
+    });
     if (!o.method_ids.empty() && !named) continue;
     if (!o.quick && !named && m.backend == Backend::Emulate) { // minutes per step at the papers' sizes
       skipped.push_back({m.id, "", "fragment-level CPU emulation: too slow at the papers' sizes (use --quick, or name it in --methods)"});
