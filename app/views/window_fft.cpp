@@ -543,23 +543,41 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   };
   MatrixPicture kf = spectrum_map("kf", "Re k_f", base.kernel_spectrum);
   MatrixPicture kft = spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum);
-  // Cells keep their numbers, so at lecture sizes the two maps may not fit side by side: then k_fᵀ goes under
-  // k_f and each may take the whole width, drawn at a smaller font (down to half) where even that is too narrow;
-  // the plot goes beside them where it keeps a third of the width, else under them.
-  bool side_by_side = measure_matrix(kf).size.x + gap + measure_matrix(kft).size.x <= avail;
-  float font_scale = 1.0f;
-  if (!side_by_side) {
-    kf.max_width = kft.max_width = avail;
-    const float widest = std::max(measure_matrix(kf).size.x, measure_matrix(kft).size.x);
-    if (widest > avail) font_scale = std::max(0.5f, std::floor(100.0f * avail / widest) / 100.0f);
-  }
-  ImGui::SetWindowFontScale(font_scale);
+  // Both maps in view, side by side (the tour's step is about k_fᵀ, which lay below the window's edge at every
+  // size once k_f took the width, its numbers drawn at half the font). Numbers where they fit the cells at the
+  // smallest cell font; else the maps fit the page's height in colours, with the scale beside and the value of a
+  // cell in its tooltip, the same values along one line in the plot (issue 17).
+  const float height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ui_px(4.0f);
+  kf.max_width = kft.max_width = std::floor((avail - gap) / 2.0f);
+  kf.max_height = kft.max_height = std::max(height, ui_px(120.0f));
+  const ImVec2 with_numbers_a = measure_matrix(kf).size, with_numbers_b = measure_matrix(kft).size;
+  const bool numbers = with_numbers_a.x + gap + with_numbers_b.x <= avail &&
+                       std::max(with_numbers_a.y, with_numbers_b.y) <= kf.max_height;
+  if (!numbers) kf.numbers = kft.numbers = false;
   ImGui::BeginGroup();
   const MatrixDrawn kd = draw_matrix(kf);
-  if (side_by_side) ImGui::SameLine(0, gap);
+  ImGui::SameLine(0, gap);
   const MatrixDrawn kdt = draw_matrix(kft);
+  if (!numbers) {
+    // The colour scale: −1 blue, 0 light, +1 red (diverging_scale = 1), then where to read the numbers.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float bar_w = ui_px(160.0f), bar_h = ImGui::GetTextLineHeight();
+    ImGui::TextUnformatted("−1");
+    ImGui::SameLine();
+    const ImVec2 bar = ImGui::GetCursorScreenPos();
+    constexpr int kSteps = 32;
+    for (int i = 0; i < kSteps; ++i) {
+      const float x0 = bar.x + bar_w * static_cast<float>(i) / kSteps, x1 = bar.x + bar_w * static_cast<float>(i + 1) / kSteps;
+      dl->AddRectFilled(ImVec2(x0, bar.y), ImVec2(x1 + 0.5f, bar.y + bar_h),
+                        diverging_color(-1.0 + 2.0 * (static_cast<double>(i) + 0.5) / kSteps));
+    }
+    ImGui::Dummy(ImVec2(bar_w, bar_h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted("+1");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(too many cells for numbers: hover a cell)");
+  }
   ImGui::EndGroup();
-  ImGui::SetWindowFontScale(1.0f);
   const ImVec2 maps_min = kd.min, maps_max = ImGui::GetItemRectMax();
   probe_rect(ctx.state, "fft.kf", kd.min, kd.max);
   probe_rect(ctx.state, "fft.kfT", kdt.min, kdt.max);
