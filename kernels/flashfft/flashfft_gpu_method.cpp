@@ -48,21 +48,27 @@ const Tile1d* tile_of(const FlashFftPlan& p) {
   return nullptr;
 }
 
-GpuPrediction predict(const FlashFftPlan& p) {
+namespace {
+// The prediction from the geometry alone (the plan's tile and stitched sizes follow from it), so the search over
+// tiles and depths builds only the plan it keeps.
+GpuPrediction predict_tile(int dims, const Tile1d& t, int T, int radius) {
   GpuPrediction g;
-  const Tile1d* t = tile_of(p);
-  if (!t) return g;
-  const double per_pair_mma = 64.0 * t->t1 * t->t2 * (t->t1 + t->t2); // steps 1, 2, 4, 5
-  double in = 1, out = 1;
-  for (int d = 0; d < p.dims; ++d) {
-    in *= p.tile[static_cast<std::size_t>(d)];
-    out *= p.stitched[static_cast<std::size_t>(d)];
-  }
-  const double outputs = 2.0 * out * p.fused_steps;
+  const double shrink = 2.0 * T * radius;
+  const double in = static_cast<double>(t.L1) * t.L2;
+  const double out = dims == 1 ? in - shrink : (t.L1 - shrink) * (t.L2 - shrink);
+  if (out < 1) return g;
+  const double per_pair_mma = 64.0 * t.t1 * t.t2 * (t.t1 + t.t2); // steps 1, 2, 4, 5
+  const double outputs = 2.0 * out * T;
   g.mma_per_point = per_pair_mma / outputs;
   g.bytes_per_point = 8.0 * (2.0 * in + 2.0 * out) / outputs;
   g.seconds_per_point = std::max(g.mma_per_point * 1024.0 / kMmaFlops, g.bytes_per_point / kBandwidth);
   return g;
+}
+} // namespace
+
+GpuPrediction predict(const FlashFftPlan& p) {
+  const Tile1d* t = tile_of(p);
+  return t ? predict_tile(p.dims, *t, p.fused_steps, p.stencil.radius) : GpuPrediction{};
 }
 
 FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
@@ -74,32 +80,32 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
   const int lo = fused_steps > 0 ? fused_steps : 1, hi = fused_steps > 0 ? fused_steps : most;
   const auto& tiles = s.dims == 1 ? tiles_1d() : tiles_2d();
   double best = std::numeric_limits<double>::infinity();
-  FlashFftPlan chosen;
-  bool found = false;
+  const Tile1d* best_tile = nullptr;
+  int best_T = 0;
   int longest = 0; // the most points along the shortest side of a tile
   for (const Tile1d& t : tiles) longest = std::max(longest, s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2));
   for (int T = lo; T <= hi; ++T)
     for (const Tile1d& t : tiles) {
       const int shortest = s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2);
       if (shortest - 2 * T * s.radius < 1) continue;
-      FlashFftOptions o;
-      o.fused_steps = T;
-      o.rows = t.L1;
-      o.cols = t.L2;
-      FlashFftPlan p = make_flashfft_plan(s, o);
-      const double time = predict(p).seconds_per_point;
+      const double time = predict_tile(s.dims, t, T, s.radius).seconds_per_point;
       if (time < best * (1 - 1e-9)) {
         best = time;
-        chosen = std::move(p);
-        found = true;
+        best_tile = &t;
+        best_T = T;
       }
     }
-  if (!found)
+  if (!best_tile)
     throw InputError(fmt::format("FlashFFTStencil's GPU kernel cannot fuse T = {} steps of radius {}: the halo of {} "
                                  "points per side leaves no output in its tiles ({} points along their shortest side); fuse "
                                  "at most {}",
                                  fused_steps, s.radius, fused_steps * s.radius, longest,
                                  (longest - 1) / (2 * std::max(1, s.radius))));
+  FlashFftOptions options;
+  options.fused_steps = best_T;
+  options.rows = best_tile->L1;
+  options.cols = best_tile->L2;
+  FlashFftPlan chosen = make_flashfft_plan(s, options);
   // The error of k_f^T, measured (core's fusion-error curve on one periodic tile of this size, against T steps of
   // the FP64 reference): a depth past kFusionErrorLimit is refused with the figure.
   const auto fusion_error = [&](const FlashFftPlan& p) {
