@@ -42,6 +42,7 @@ add_library(se_gui STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/sim/grid_slice.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/heatmap_renderer.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/widgets/matrix_widget.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/widgets/node_editor.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_egl.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform_glfw.cpp

@@ -25,6 +25,7 @@ const std::vector<ViewEntry>& explorer_views() {
       {"performance", "Performance", draw_performance_window},
       {"baselines", "Baselines: CUDA cores against tensor cores", draw_baselines_window},
       {"table2", "Table 2 (SPIDER): per-point costs", draw_table2_window},
+      {"dag", "Complex stencils (Plasticine): DAG editor", draw_dag_window},
   };
   return views;
 }

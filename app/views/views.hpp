@@ -149,6 +149,7 @@ void draw_compare_window(ViewContext& ctx);
 void draw_performance_window(ViewContext& ctx);
 void draw_baselines_window(ViewContext& ctx);
 void draw_table2_window(ViewContext& ctx);
+void draw_dag_window(ViewContext& ctx);
 void draw_status_line(ViewContext& ctx);
 // The main menu (open views, show one large, lecture mode) and, while touring, the lecture bar below it;
 // both set layout.top before the views are placed.

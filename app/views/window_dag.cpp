@@ -1,0 +1,988 @@
+// Complex stencils (Plasticine, issue 15): a program of const grids and stencil operators edited as a node graph
+// (app/widgets/node_editor), its text in the format of core/dag (round-trips), its S-DAG buckets coloured, the
+// producer-consumer and parallelism fusions explained on the program, and the strategies run live on the CPU (and,
+// where the GPU backend can run, on the GPU) off the UI thread, each checked against the interpreter, with the
+// generated CUDA source of each strategy.
+//
+// The document the editor changes is a list of statements (one per line of the program's text): a change composes
+// the text, which core/dag parses; a problem is shown on the node of the line it names (line and column) and the
+// text the user typed is kept. Every change is one undo step (Ctrl+Z / Ctrl+Y, or the buttons).
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/sim/benchmark_job.hpp"
+#include "app/views/views.hpp"
+#include "app/widgets/node_editor.hpp"
+#include "app/widgets/ui_units.hpp"
+#include "core/dag/dag.hpp"
+#include "kernels/dag/dag_gpu.hpp"
+
+namespace se {
+namespace {
+
+constexpr const char* kView = "dag";
+constexpr const char* kTitle = "Complex stencils (Plasticine): DAG editor";
+
+// ---- The document ---------------------------------------------------------------------------------------------
+
+struct Statement {
+  bool input = true;
+  std::string name;
+  std::string type = "f64";
+  bool type_given = false;   // a stencil written with ': type'
+  std::string domain;        // an input's own domain ("128x128x64"), "" for none
+  std::string expr;          // a stencil's expression, as typed
+  ImVec2 pos{0, 0};          // where its node is on the canvas
+};
+
+struct Document {
+  std::string name = "program";
+  std::array<int, 3> domain{128, 128, 128};
+  std::vector<Statement> items;
+};
+// Lines before the first statement: "program", "domain".
+constexpr int kHeaderLines = 2;
+
+std::string statement_line(const Statement& s) {
+  if (s.input) return "input " + s.name + " " + s.type + (s.domain.empty() ? "" : " " + s.domain);
+  return s.name + (s.type_given ? " : " + s.type : "") + " = " + s.expr;
+}
+
+std::string compose(const Document& d) {
+  std::string t = "program " + d.name + "\n" + fmt::format("domain {} {} {}\n", d.domain[0], d.domain[1], d.domain[2]);
+  for (const Statement& s : d.items) t += statement_line(s) + "\n";
+  return t;
+}
+
+// Node positions: inputs in the first column, bucket b's operators in column b + 1.
+// Inputs (title only) stack closer than operators (title and expression field).
+void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a) {
+  const float column = ui_px(250.0f);
+  std::map<int, float> next_y;
+  for (std::size_t i = 0; i < d.items.size() && i < p.nodes.size(); ++i) {
+    const int col = p.nodes[i].is_input ? 0 : a.bucket_of[i] + 1;
+    float& y = next_y.try_emplace(col, ui_px(12.0f)).first->second;
+    d.items[i].pos = ImVec2(ui_px(16.0f) + static_cast<float>(col) * column, y);
+    y += p.nodes[i].is_input ? ui_px(62.0f) : ui_px(96.0f);
+  }
+}
+
+// The document of a valid program; positions of statements that keep their name are kept.
+Document from_program(const dag::Program& p, const Document* old) {
+  Document d;
+  d.name = p.name;
+  d.domain = p.domain;
+  for (const dag::Node& n : p.nodes) {
+    Statement s;
+    s.input = n.is_input;
+    s.name = n.name;
+    s.type = dag::to_string(n.type);
+    s.type_given = n.type_given;
+    if (n.is_input && n.domain_given) s.domain = fmt::format("{}x{}x{}", p.domain[0], p.domain[1], p.domain[2]);
+    if (!n.is_input) s.expr = dag::print_expression(p, n);
+    d.items.push_back(std::move(s));
+  }
+  if (old != nullptr)
+    for (Statement& s : d.items)
+      for (const Statement& o : old->items)
+        if (o.name == s.name) s.pos = o.pos;
+  return d;
+}
+
+// ---- Runs ------------------------------------------------------------------------------------------------------
+
+struct RunRow {
+  std::string label;       // "interpreter", "CPU sequential", "GPU graph"
+  std::string strategy;    // "interpreter" or to_string(Strategy)
+  bool gpu = false;
+  double seconds = 0;
+  double rel_l2 = 0, max_abs = 0;
+  bool checked = false, passed = false;
+  std::string detail;      // GPU: launches, compile time, schedule; or why the run failed
+};
+
+struct RunResults {
+  std::mutex mutex;
+  std::vector<RunRow> rows;
+  std::array<int, 3> domain{0, 0, 0};
+  std::string program;
+};
+
+// ---- The view's memory -----------------------------------------------------------------------------------------
+
+struct DagView {
+  bool started = false;
+  Document doc;
+  std::vector<Document> undo, redo;
+  // Derived from doc.
+  std::string text;                    // compose(doc)
+  bool valid = false;
+  dag::Program program;
+  dag::Analysis analysis;
+  dag::FusionPlan fusion;
+  std::vector<dag::Diagnostic> diagnostics;
+  std::vector<std::string> item_errors; // per statement: its diagnostics, "" for none
+  std::string header_errors;           // diagnostics on the header lines or unplaced
+  std::string canonical;               // print_program(program) when valid
+  bool roundtrip = false;
+  std::map<std::string, std::string> sources; // strategy -> generated CUDA source (lazily)
+  std::string source_strategy = "sequential";
+  // Editing.
+  std::vector<std::string> expr_buffers; // per statement, what its field holds while edited
+  NodeEditor editor;
+  int selected = -1;
+  bool moving = false;                 // a node drag in progress (one undo step)
+  std::string text_pane;               // the text pane's buffer
+  bool text_pane_edited = false;
+  std::vector<dag::Diagnostic> text_pane_errors;
+  std::string path;
+  UiMessage message;
+  std::vector<std::string> examples;   // assets/dags/*.dag
+  std::filesystem::path examples_dir;
+  // Runs.
+  int run_size = 1;                    // index into kRunSizes
+  BenchmarkJob job;
+  std::shared_ptr<RunResults> results = std::make_shared<RunResults>();
+  std::string gpu_reason;
+  bool gpu_checked = false;
+};
+
+constexpr int kRunSizes[] = {32, 64, 128, 0}; // 0: the program's own domain
+
+std::optional<std::filesystem::path> find_dags_dir() {
+  std::error_code ec;
+  std::vector<std::filesystem::path> starts;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) starts.push_back(exe.parent_path());
+  starts.push_back(std::filesystem::current_path(ec));
+  for (auto dir : starts)
+    for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path()) {
+      const auto candidate = dir / "assets" / "dags";
+      if (std::filesystem::is_directory(candidate, ec)) return candidate;
+      if (dir == dir.parent_path()) break;
+    }
+  return std::nullopt;
+}
+
+ImU32 bucket_color(int b) {
+  static const ImU32 colors[] = {IM_COL32(126, 200, 255, 255), IM_COL32(255, 176, 96, 255), IM_COL32(140, 220, 140, 255),
+                                 IM_COL32(230, 140, 220, 255), IM_COL32(250, 226, 110, 255), IM_COL32(120, 220, 210, 255),
+                                 IM_COL32(255, 130, 130, 255), IM_COL32(180, 170, 255, 255)};
+  return colors[static_cast<std::size_t>(b) % (sizeof colors / sizeof colors[0])];
+}
+constexpr ImU32 kInputColor = IM_COL32(170, 172, 182, 255);
+
+std::string hex_color(ImU32 c) {
+  return fmt::format("#{:02x}{:02x}{:02x}", c & 0xff, (c >> 8) & 0xff, (c >> 16) & 0xff);
+}
+
+// Recomputes everything derived from the document.
+void refresh(DagView& v) {
+  v.text = compose(v.doc);
+  v.diagnostics.clear();
+  v.program = dag::parse_program(v.text, v.diagnostics, v.doc.name);
+  v.valid = v.diagnostics.empty();
+  v.item_errors.assign(v.doc.items.size(), "");
+  v.header_errors.clear();
+  for (const dag::Diagnostic& d : v.diagnostics) {
+    const int item = d.pos.line - kHeaderLines - 1;
+    std::string& to = item >= 0 && item < static_cast<int>(v.doc.items.size()) ? v.item_errors[item] : v.header_errors;
+    to += (to.empty() ? "" : "\n") + d.to_string();
+  }
+  v.sources.clear();
+  v.analysis = {};
+  v.fusion = {};
+  v.canonical.clear();
+  v.roundtrip = false;
+  if (v.valid) {
+    v.analysis = dag::analyse(v.program);
+    v.fusion = dag::plan_producer_consumer(v.program);
+    v.canonical = dag::print_program(v.program);
+    std::vector<dag::Diagnostic> again;
+    const dag::Program reparsed = dag::parse_program(v.canonical, again, v.doc.name);
+    v.roundtrip = again.empty() && dag::print_program(reparsed) == v.canonical;
+  }
+  v.expr_buffers.resize(v.doc.items.size());
+  for (std::size_t i = 0; i < v.doc.items.size(); ++i) v.expr_buffers[i] = v.doc.items[i].expr;
+  if (!v.text_pane_edited) v.text_pane = v.valid ? v.canonical : v.text;
+}
+
+// One undo step: the document before `change`.
+template <typename Change> void edit(DagView& v, Change&& change) {
+  v.undo.push_back(v.doc);
+  if (v.undo.size() > 200) v.undo.erase(v.undo.begin());
+  v.redo.clear();
+  change(v.doc);
+  refresh(v);
+}
+
+void undo(DagView& v) {
+  if (v.undo.empty()) return;
+  v.redo.push_back(v.doc);
+  v.doc = v.undo.back();
+  v.undo.pop_back();
+  v.text_pane_edited = false;
+  refresh(v);
+}
+
+void redo(DagView& v) {
+  if (v.redo.empty()) return;
+  v.undo.push_back(v.doc);
+  v.doc = v.redo.back();
+  v.redo.pop_back();
+  v.text_pane_edited = false;
+  refresh(v);
+}
+
+// Replaces the document by a program's text; false (and the diagnostics) when the text is refused.
+bool apply_text(DagView& v, const std::string& text, const std::string& default_name, bool layout) {
+  std::vector<dag::Diagnostic> diags;
+  const dag::Program p = dag::parse_program(text, diags, default_name);
+  v.text_pane_errors = diags;
+  if (!diags.empty()) return false;
+  const Document old = v.doc;
+  edit(v, [&](Document& d) { d = from_program(p, &old); });
+  if (layout) {
+    auto_layout(v.doc, v.program, v.analysis);
+  }
+  v.text_pane_edited = false;
+  refresh(v);
+  return true;
+}
+
+bool load_file(DagView& v, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    v.message.set("cannot read " + path, true);
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string stem = std::filesystem::path(path).stem().string();
+  if (!apply_text(v, ss.str(), stem, true)) {
+    v.text_pane = ss.str(); // kept, with the errors under it
+    v.text_pane_edited = true;
+    v.message.set(path + ": refused (see the errors under the text)", true);
+    return false;
+  }
+  v.path = path;
+  v.message.set("loaded " + path, false);
+  return true;
+}
+
+void save_file(DagView& v) {
+  if (!v.valid) {
+    v.message.set("not saved: the program has errors (shown on its nodes)", true);
+    return;
+  }
+  std::ofstream out(v.path);
+  out << v.canonical;
+  if (!out) {
+    v.message.set("cannot write " + v.path, true);
+    return;
+  }
+  v.message.set("saved " + v.path, false);
+}
+
+std::string fresh_name(const Document& d, const std::string& stem) {
+  for (int i = 1;; ++i) {
+    const std::string name = stem + std::to_string(i);
+    if (std::none_of(d.items.begin(), d.items.end(), [&](const Statement& s) { return s.name == name; })) return name;
+  }
+}
+
+void start(DagView& v) {
+  v.started = true;
+  if (const auto dir = find_dags_dir()) {
+    v.examples_dir = *dir;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(*dir, ec))
+      if (e.path().extension() == ".dag") v.examples.push_back(e.path().filename().string());
+    std::sort(v.examples.begin(), v.examples.end());
+    if (load_file(v, (*dir / "p_grad_c.dag").string())) {
+      v.undo.clear(); // the default scene is where undo starts
+      v.message.clear();
+    }
+  } else {
+    v.message.set("assets/dags not found above the program or the working directory: load a .dag file by its path", true);
+    refresh(v);
+  }
+}
+
+// ---- Runs off the UI thread ----------------------------------------------------------------------------------
+
+void start_runs(DagView& v) {
+  if (!v.valid || v.job.running()) return;
+  const int n = kRunSizes[v.run_size];
+  const std::array<int, 3> domain = n > 0 ? std::array<int, 3>{n, n, n} : v.program.domain;
+  auto results = std::make_shared<RunResults>();
+  results->domain = domain;
+  results->program = v.program.name;
+  v.results = results;
+  const dag::Program p = v.program;
+  const bool gpu = v.gpu_reason.empty();
+  v.job.start("runs of " + p.name, [p, domain, gpu, results](BenchmarkJob::Control& c) {
+    using clock = std::chrono::steady_clock;
+    const dag::Strategy cpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel};
+    const dag::Strategy gpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel,
+                                            dag::Strategy::Graph};
+    const int total = 1 + 3 + (gpu ? 4 : 0);
+    int done = 0;
+    c.progress(done, total, "interpreter");
+    const dag::State inputs = dag::make_inputs(p, domain, 7);
+    dag::State reference = inputs;
+    const auto t0 = clock::now();
+    dag::interpret(p, reference);
+    RunRow ref{"interpreter (reference)", "interpreter", false,
+               std::chrono::duration<double>(clock::now() - t0).count(), 0, 0, false, false, ""};
+    {
+      std::lock_guard lock(results->mutex);
+      results->rows.push_back(ref);
+    }
+    bool f32 = false;
+    for (const dag::Node& node : p.nodes) f32 = f32 || node.type == dag::Type::F32;
+    const double bound = f32 ? 1e-5 : 1e-12;
+    auto record = [&](RunRow row, const dag::State& got) {
+      const dag::Compare cmp = dag::compare_outputs(p, got, reference);
+      row.rel_l2 = cmp.rel_l2, row.max_abs = cmp.max_abs;
+      row.checked = true;
+      row.passed = cmp.finite && cmp.rel_l2 < bound;
+      std::lock_guard lock(results->mutex);
+      results->rows.push_back(std::move(row));
+    };
+    for (dag::Strategy s : cpu_strategies) {
+      if (c.stop.stop_requested()) return;
+      c.progress(++done, total, std::string("CPU ") + dag::to_string(s));
+      dag::State state = inputs;
+      const auto t = clock::now();
+      dag::run_cpu(p, s, state);
+      RunRow row{std::string("CPU ") + dag::to_string(s), dag::to_string(s), false,
+                 std::chrono::duration<double>(clock::now() - t).count()};
+      record(row, state);
+    }
+    if (gpu)
+      for (dag::Strategy s : gpu_strategies) {
+        if (c.stop.stop_requested()) return;
+        c.progress(++done, total, std::string("GPU ") + dag::to_string(s));
+        RunRow row{std::string("GPU ") + dag::to_string(s), dag::to_string(s), true};
+        try {
+          dag::State state = inputs;
+          const dag::GpuTiming t = dag::run_gpu(p, s, inputs, state);
+          row.seconds = t.seconds;
+          row.detail = fmt::format("{} launches, NVRTC {:.2f} s, {} registers{}{}", t.launches, t.compile_seconds,
+                                   t.registers, t.schedule.empty() ? "" : ", ", t.schedule);
+          record(row, state);
+        } catch (const std::exception& e) {
+          row.detail = e.what();
+          std::lock_guard lock(results->mutex);
+          results->rows.push_back(row);
+        }
+      }
+    c.progress(total, total, "done");
+  });
+}
+
+// ---- Pages -----------------------------------------------------------------------------------------------------
+
+void draw_toolbar(ViewContext& ctx, DagView& v) {
+  ImGui::BeginDisabled(v.undo.empty());
+  if (ImGui::Button("Undo")) undo(v);
+  probe_last_item(ctx.state, "dag.undo");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(v.redo.empty());
+  if (ImGui::Button("Redo")) redo(v);
+  probe_last_item(ctx.state, "dag.redo");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("+ input")) {
+    const std::string name = fresh_name(v.doc, "in");
+    const ImVec2 at(ui_px(16.0f) - v.editor.scroll.x, ui_px(16.0f) - v.editor.scroll.y);
+    edit(v, [&](Document& d) {
+      Statement s;
+      s.input = true, s.name = name, s.pos = at;
+      // Inputs come before the operators (a grid is defined before it is read).
+      const auto first_stencil = std::find_if(d.items.begin(), d.items.end(), [](const Statement& x) { return !x.input; });
+      d.items.insert(first_stencil, s);
+    });
+  }
+  probe_last_item(ctx.state, "dag.add_input");
+  ImGui::SameLine();
+  if (ImGui::Button("+ operator")) {
+    const std::string name = fresh_name(v.doc, "s");
+    std::string reads = "0";
+    for (const Statement& s : v.doc.items)
+      if (s.input) {
+        reads = s.name;
+        break;
+      }
+    const ImVec2 at(ui_px(300.0f) - v.editor.scroll.x, ui_px(16.0f) - v.editor.scroll.y);
+    edit(v, [&](Document& d) {
+      Statement s;
+      s.input = false, s.name = name, s.expr = reads, s.pos = at;
+      d.items.push_back(s);
+    });
+    v.selected = static_cast<int>(v.doc.items.size()) - 1;
+  }
+  probe_last_item(ctx.state, "dag.add_operator");
+  ImGui::SameLine();
+  const bool can_delete = v.selected >= 0 && v.selected < static_cast<int>(v.doc.items.size());
+  ImGui::BeginDisabled(!can_delete);
+  if (ImGui::Button("Delete node") && can_delete) {
+    const int i = v.selected;
+    edit(v, [&](Document& d) { d.items.erase(d.items.begin() + i); });
+    v.selected = -1;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Deletes the selected node (click a node's title to select it); its readers then show the error.");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!v.valid);
+  if (ImGui::Button("Arrange by bucket") && v.valid)
+    edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis); });
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ui_px(150.0f));
+  if (ImGui::BeginCombo("##example", "Examples")) {
+    for (const std::string& e : v.examples)
+      if (ImGui::Selectable(e.c_str())) load_file(v, (v.examples_dir / e).string());
+    ImGui::EndCombo();
+  }
+  probe_last_item(ctx.state, "dag.examples");
+  // The path field, as the other views' JSON fields.
+  ImGui::SetNextItemWidth(std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("LoadSave").x -
+                                                      4.0f * ImGui::GetStyle().FramePadding.x - 2.0f * ImGui::GetStyle().ItemSpacing.x));
+  ImGui::InputTextWithHint("##path", "program file (.dag)", &v.path);
+  probe_last_item(ctx.state, "dag.path");
+  ImGui::SameLine();
+  if (ImGui::Button("Load")) load_file(v, v.path);
+  probe_last_item(ctx.state, "dag.load");
+  ImGui::SameLine();
+  if (ImGui::Button("Save")) save_file(v);
+  probe_last_item(ctx.state, "dag.save");
+  draw_message(v.message);
+}
+
+void draw_legend(ViewContext& ctx, DagView& v) {
+  if (!v.valid) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float sw = ImGui::GetTextLineHeight();
+  auto swatch = [&](ImU32 c) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw), c, ui_px(2.0f));
+    ImGui::Dummy(ImVec2(sw, sw));
+    ImGui::SameLine();
+  };
+  swatch(kInputColor);
+  ImGui::TextUnformatted("inputs");
+  for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
+    std::string names;
+    for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[n].name;
+    const std::string label = fmt::format("bucket {}: {}", b, names);
+    same_line_if_fits(sw + ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().ItemSpacing.x * 2);
+    swatch(bucket_color(static_cast<int>(b)));
+    ImGui::TextUnformatted(label.c_str());
+    publish(ctx, fmt::format("dag.bucket_color.{}", b), hex_color(bucket_color(static_cast<int>(b))));
+  }
+}
+
+void draw_editor_page(ViewContext& ctx, DagView& v) {
+  draw_toolbar(ctx, v);
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float text_w = std::clamp(avail_w * 0.34f, ui_px(240.0f), ui_px(460.0f));
+  const float canvas_w = avail_w - text_w - ImGui::GetStyle().ItemSpacing.x;
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  const float h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - legend_h);
+
+  // The canvas.
+  std::vector<NodeEditorNode> nodes(v.doc.items.size());
+  const float line = ImGui::GetTextLineHeight();
+  for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
+    const Statement& s = v.doc.items[i];
+    NodeEditorNode& n = nodes[i];
+    n.pos = s.pos;
+    n.input_pin = !s.input;
+    n.error = !v.item_errors[i].empty();
+    n.selected = static_cast<int>(i) == v.selected;
+    if (s.input) {
+      n.title = s.name;
+      n.detail = "input, " + s.type + (s.domain.empty() ? "" : " " + s.domain);
+      n.header = kInputColor;
+    } else {
+      n.title = s.name;
+      const bool known = v.valid && i < v.program.nodes.size();
+      const int b = known ? v.analysis.bucket_of[i] : -1;
+      n.detail = known ? fmt::format("bucket {}, {}{}", b, dag::to_string(v.program.nodes[i].type),
+                                     v.analysis.info(static_cast<int>(i)).radius > 0
+                                         ? fmt::format(", radius {}", v.analysis.info(static_cast<int>(i)).radius) : "")
+                       : "operator";
+      n.header = b >= 0 ? bucket_color(b) : IM_COL32(150, 150, 150, 255);
+      n.body_height = ImGui::GetFrameHeight() + (n.error ? line * static_cast<float>(1 + std::count(v.item_errors[i].begin(), v.item_errors[i].end(), '\n')) * 1.0f + ui_px(4.0f) : 0.0f);
+    }
+  }
+  std::vector<NodeEditorLink> links;
+  if (v.valid)
+    for (int j : v.program.stencils())
+      for (int g : v.analysis.info(j).reads) {
+        NodeEditorLink l;
+        l.from = g, l.to = j;
+        l.color = v.program.nodes[g].is_input ? IM_COL32(190, 192, 200, 170)
+                                              : (bucket_color(v.analysis.bucket_of[g]) & 0x00ffffff) | 0xd0000000;
+        links.push_back(l);
+      }
+  const float node_w = ui_px(215.0f);
+  NodeEditor::Frame f = v.editor.begin("##canvas", ImVec2(canvas_w, h), nodes, links, node_w);
+  probe_rect(ctx.state, "dag.canvas", f.canvas_min, f.canvas_max);
+  bool commit_expr = false;
+  int commit_index = -1;
+  for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
+    const std::string& name = v.doc.items[i].name;
+    probe_rect(ctx.state, "dag.node." + name, f.node_min[i], ImVec2(f.node_max[i].x, f.node_min[i].y + f.title_height));
+    probe_rect(ctx.state, "dag.pin.out." + name, ImVec2(f.out_pin[i].x - 1, f.out_pin[i].y - 1),
+               ImVec2(f.out_pin[i].x + 1, f.out_pin[i].y + 1));
+    if (v.doc.items[i].input) continue;
+    probe_rect(ctx.state, "dag.pin.in." + name, ImVec2(f.in_pin[i].x - 1, f.in_pin[i].y - 1),
+               ImVec2(f.in_pin[i].x + 1, f.in_pin[i].y + 1));
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::SetCursorScreenPos(f.body_min(static_cast<int>(i)));
+    ImGui::SetNextItemWidth(f.body_width);
+    ImGui::InputText("##expr", &v.expr_buffers[i]);
+    probe_last_item(ctx.state, "dag.expr." + name);
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s = %s", name.c_str(), v.expr_buffers[i].c_str());
+    if (ImGui::IsItemDeactivatedAfterEdit()) commit_expr = true, commit_index = static_cast<int>(i);
+    if (!v.item_errors[i].empty()) {
+      ImGui::SetCursorScreenPos(ImVec2(f.body_min(static_cast<int>(i)).x, ImGui::GetCursorScreenPos().y + ui_px(2.0f)));
+      ImGui::PushTextWrapPos(f.body_min(static_cast<int>(i)).x + f.body_width);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.45f, 1.0f));
+      ImGui::TextUnformatted(v.item_errors[i].c_str());
+      ImGui::PopStyleColor();
+      ImGui::PopTextWrapPos();
+      probe_last_item(ctx.state, "dag.error." + name);
+    }
+    ImGui::PopID();
+  }
+  v.editor.end(f);
+  // Events, after the frame.
+  if (commit_expr && commit_index >= 0 && v.expr_buffers[commit_index] != v.doc.items[commit_index].expr) {
+    const std::string typed = v.expr_buffers[commit_index];
+    edit(v, [&](Document& d) { d.items[commit_index].expr = typed; });
+  }
+  if (f.clicked >= 0) v.selected = f.clicked;
+  // A node drag is one undo step: the document before its first moved frame.
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].pos.x != v.doc.items[i].pos.x || nodes[i].pos.y != v.doc.items[i].pos.y) {
+      if (!v.moving) {
+        v.undo.push_back(v.doc);
+        v.redo.clear();
+        v.moving = true;
+      }
+      v.doc.items[i].pos = nodes[i].pos;
+    }
+  if (f.moving < 0) v.moving = false;
+  if (f.link_from >= 0 && f.link_to >= 0) {
+    const int from = f.link_from, to = f.link_to;
+    const std::string grid = v.doc.items[from].name, op = v.doc.items[to].name;
+    bool reads = false;
+    if (v.valid)
+      for (int g : v.analysis.info(to).reads) reads = reads || g == from;
+    if (reads) {
+      v.message.set(op + " already reads " + grid, false);
+    } else if (from == to) {
+      v.message.set("an operator cannot read its own output", true);
+    } else {
+      edit(v, [&](Document& d) {
+        Statement& target = d.items[to];
+        target.expr = "(" + target.expr + ") + " + grid;
+        // A grid is defined before it is read: an operator connected to a later grid moves below it.
+        if (from > to) {
+          Statement moved = target;
+          d.items.erase(d.items.begin() + to);
+          d.items.insert(d.items.begin() + from, moved);
+        }
+      });
+      v.message.set(fmt::format("{} now reads {}: '+ {}' added to its expression (edit it to weight the term)", op, grid, grid),
+                    false);
+    }
+  }
+
+  ImGui::SameLine();
+  // The text pane: the program's text, editable; Apply parses it into the graph.
+  ImGui::BeginGroup();
+  ImGui::TextDisabled(v.valid ? (v.roundtrip ? "Program text (round-trips)" : "Program text") : "Program text (with errors)");
+  const float buttons_h = ImGui::GetFrameHeightWithSpacing();
+  const float errors_h = v.text_pane_errors.empty() && v.header_errors.empty() ? 0.0f : line * 3.0f;
+  ImGui::InputTextMultiline("##text", &v.text_pane,
+                            ImVec2(text_w, std::max(ui_px(80.0f), h - buttons_h - errors_h - ImGui::GetTextLineHeightWithSpacing())));
+  probe_last_item(ctx.state, "dag.text");
+  if (ImGui::IsItemEdited()) v.text_pane_edited = true;
+  ImGui::BeginDisabled(!v.text_pane_edited);
+  if (ImGui::Button("Apply text")) {
+    const std::string text = v.text_pane;
+    if (!apply_text(v, text, v.doc.name, false)) v.text_pane = text;
+  }
+  probe_last_item(ctx.state, "dag.apply_text");
+  ImGui::SameLine();
+  if (ImGui::Button("Revert")) {
+    v.text_pane_edited = false;
+    v.text_pane_errors.clear();
+    refresh(v);
+  }
+  ImGui::EndDisabled();
+  if (!v.text_pane_errors.empty() || !v.header_errors.empty()) {
+    ImGui::BeginChild("##text_errors", ImVec2(text_w, errors_h), false);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.45f, 1.0f));
+    ImGui::PushTextWrapPos(0.0f);
+    for (const dag::Diagnostic& d : v.text_pane_errors) ImGui::TextUnformatted(d.to_string().c_str());
+    if (!v.header_errors.empty()) ImGui::TextUnformatted(v.header_errors.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::EndChild();
+    if (!v.text_pane_errors.empty()) publish(ctx, "dag.text_error", v.text_pane_errors.front().to_string());
+  }
+  ImGui::EndGroup();
+  draw_legend(ctx, v);
+}
+
+void draw_text_block(const char* id, const std::string& text, ImVec2 size) {
+  std::string copy = text; // read-only: ImGui wants a mutable buffer
+  ImGui::InputTextMultiline(id, &copy, size, ImGuiInputTextFlags_ReadOnly);
+}
+
+void draw_buckets_page(ViewContext& ctx, DagView& v) {
+  if (!v.valid) {
+    ImGui::TextWrapped("The program has errors (see the Editor page): no buckets.");
+    return;
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("The S-DAG keeps the stencil operators and the edges between them (inputs are const). Buckets are "
+                     "found by repeatedly removing every operator whose in-degree is zero: those read only inputs and "
+                     "operators already removed, so they can run side by side. Bucket b runs after bucket b-1.");
+  ImGui::PopTextWrapPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float left_w = std::min(w * 0.5f, ui_px(520.0f));
+  ImGui::BeginChild("##bucket_steps", ImVec2(left_w, 0), false);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float sw = ImGui::GetTextLineHeight();
+  std::vector<bool> removed(v.program.nodes.size(), false);
+  for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw), bucket_color(static_cast<int>(b)), ui_px(2.0f));
+    ImGui::Dummy(ImVec2(sw, sw));
+    ImGui::SameLine();
+    std::string names;
+    for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[n].name;
+    ImGui::Text("Step %zu: bucket %zu = {%s}", b + 1, b, names.c_str());
+    publish(ctx, fmt::format("dag.bucket.{}", b), names);
+    // Why: each one's producers are inputs or removed already.
+    ImGui::Indent(sw + ImGui::GetStyle().ItemSpacing.x);
+    for (int n : v.analysis.buckets[b]) {
+      std::string producers;
+      for (int g : v.analysis.info(n).stencil_producers) producers += (producers.empty() ? "" : ", ") + v.program.nodes[g].name;
+      ImGui::TextDisabled("%s: %s", v.program.nodes[n].name.c_str(),
+                          producers.empty() ? "reads inputs only" : ("in-degree 0 once {" + producers + "} removed").c_str());
+    }
+    ImGui::Unindent(sw + ImGui::GetStyle().ItemSpacing.x);
+    for (int n : v.analysis.buckets[b]) removed[n] = true;
+  }
+  ImGui::Spacing();
+  ImGui::Text("%s: %zu operators, %zu inputs, %d edges", v.analysis.benchmark_name().c_str(), v.program.stencils().size(),
+              v.program.inputs().size(), v.analysis.edges);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("Adjacency matrix (row feeds column) and neighbour-access tensors");
+  // The adjacency matrix over the nodes.
+  const std::size_t n = v.program.nodes.size();
+  const float cell = ui_px(18.0f);
+  const float label_w = [&] {
+    float m = 0;
+    for (const dag::Node& node : v.program.nodes) m = std::max(m, ImGui::CalcTextSize(node.name.c_str()).x);
+    return m + ui_px(6.0f);
+  }();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* gdl = ImGui::GetWindowDrawList();
+  for (std::size_t i = 0; i < n; ++i) {
+    const ImU32 c = v.program.nodes[i].is_input ? kInputColor : bucket_color(v.analysis.bucket_of[i]);
+    gdl->AddText(ImVec2(o.x, o.y + static_cast<float>(i) * cell), c, v.program.nodes[i].name.c_str());
+    for (std::size_t j = 0; j < n; ++j) {
+      const ImVec2 a(o.x + label_w + static_cast<float>(j) * cell, o.y + static_cast<float>(i) * cell);
+      const bool on = v.analysis.adjacency[i][j] != 0;
+      gdl->AddRectFilled(a, ImVec2(a.x + cell - 2, a.y + cell - 2), on ? c : IM_COL32(50, 52, 60, 255));
+    }
+  }
+  ImGui::Dummy(ImVec2(label_w + static_cast<float>(n) * cell, static_cast<float>(n) * cell));
+  draw_text_block("##tensors", dag::format_buckets(v.program, v.analysis) + "\n" + dag::format_tensors(v.program, v.analysis),
+                  ImVec2(std::max(ui_px(200.0f), ImGui::GetContentRegionAvail().x), std::max(ui_px(80.0f), ImGui::GetContentRegionAvail().y)));
+  ImGui::EndGroup();
+}
+
+std::string cost_line(const DagView& v, dag::Strategy s) {
+  const dag::Cost c = dag::strategy_cost(v.program, v.analysis, s, v.program.domain);
+  const double points = static_cast<double>(v.program.domain[0]) * v.program.domain[1] * v.program.domain[2];
+  return fmt::format("{}: {} launches, {:.1f} bytes and {:.1f} FLOPs per point", dag::to_string(s), c.launches,
+                     c.bytes / points, c.flops / points);
+}
+
+void draw_pc_page(ViewContext& ctx, DagView& v) {
+  if (!v.valid) {
+    ImGui::TextWrapped("The program has errors (see the Editor page).");
+    return;
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Producer-consumer fusion (as OpenEarth does): a producer read only by later operators is inlined "
+                     "into its consumers and never written to memory; each consumer recomputes it at every offset it "
+                     "reads (the halo), so the fusion trades re-reading an intermediate grid for recomputing it. Outputs "
+                     "are always written; an intermediate stays materialised where recomputing would cost more than %d "
+                     "times its own work.",
+                     v.fusion.max_recompute);
+  ImGui::PopTextWrapPos();
+  ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "%s", cost_line(v, dag::Strategy::Sequential).c_str());
+  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%s", cost_line(v, dag::Strategy::ProducerConsumer).c_str());
+  int inlined = 0;
+  for (int s : v.program.stencils()) inlined += v.fusion.materialised[s] ? 0 : 1;
+  publish(ctx, "dag.pc.kernels", std::to_string(v.fusion.kernels.size()));
+  publish(ctx, "dag.pc.inlined", std::to_string(inlined));
+  const float h = ImGui::GetContentRegionAvail().y;
+  const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::BeginChild("##pc_kernels", ImVec2(w * 0.55f, h), true);
+  for (std::size_t k = 0; k < v.fusion.kernels.size(); ++k) {
+    const int out = v.fusion.kernel_node[k];
+    std::map<int, int> recomputed; // inlined node -> offsets it is computed at
+    for (const dag::FusionPlan::Value& val : v.fusion.kernels[k])
+      if (val.node != out) ++recomputed[val.node];
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(bucket_color(v.analysis.bucket_of[out])), "kernel %zu writes %s", k,
+                       v.program.nodes[out].name.c_str());
+    ImGui::Indent();
+    if (recomputed.empty()) ImGui::TextDisabled("fuses nothing: reads its grids from memory");
+    for (const auto& [node, count] : recomputed)
+      ImGui::Text("inlines %s, recomputed at %d offset%s per point", v.program.nodes[node].name.c_str(), count,
+                  count == 1 ? "" : "s");
+    std::string loads;
+    for (int g : v.analysis.info(out).reads)
+      if (v.fusion.materialised[g]) loads += (loads.empty() ? "" : ", ") + v.program.nodes[g].name;
+    std::vector<int> seen;
+    for (const dag::FusionPlan::Value& val : v.fusion.kernels[k])
+      if (val.node != out)
+        for (int g : v.analysis.info(val.node).reads)
+          if (v.fusion.materialised[g] && std::find(seen.begin(), seen.end(), g) == seen.end()) seen.push_back(g);
+    for (int g : seen)
+      if (loads.find(v.program.nodes[g].name) == std::string::npos) loads += (loads.empty() ? "" : ", ") + v.program.nodes[g].name;
+    ImGui::TextDisabled("reads from memory: %s", loads.empty() ? "-" : loads.c_str());
+    ImGui::Unindent();
+  }
+  ImGui::EndChild();
+  ImGui::SameLine();
+  draw_text_block("##fusion_text", dag::format_fusion(v.program, v.fusion), ImVec2(0, h));
+}
+
+void draw_parallel_page(ViewContext& ctx, DagView& v) {
+  if (!v.valid) {
+    ImGui::TextWrapped("The program has errors (see the Editor page).");
+    return;
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Parallelism fusion (Plasticine): the operators of one bucket are independent, so one launch runs "
+                     "them all: its thread blocks are mTasks (a tile of %dx%d points on one plane) of different "
+                     "operators, placed on virtual execution units by a resource-aware schedule. Nothing is recomputed: "
+                     "every operator still writes its grid, and a later bucket re-reads it from memory. What it saves "
+                     "is launches and the idle tail of small kernels.",
+                     dag::kTileX, dag::kTileY);
+  ImGui::PopTextWrapPos();
+  ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "%s", cost_line(v, dag::Strategy::Sequential).c_str());
+  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%s", cost_line(v, dag::Strategy::Parallel).c_str());
+  ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f), "%s", cost_line(v, dag::Strategy::Graph).c_str());
+  publish(ctx, "dag.parallel.launches", std::to_string(v.analysis.buckets.size()));
+  ImGui::BeginChild("##par", ImVec2(0, 0), true);
+  const float sw = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    dl->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw), bucket_color(static_cast<int>(b)), ui_px(2.0f));
+    ImGui::Dummy(ImVec2(sw, sw));
+    ImGui::SameLine();
+    std::string names;
+    for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : " + ") + v.program.nodes[n].name;
+    const std::size_t ops = v.analysis.buckets[b].size();
+    ImGui::Text("launch %zu fuses %s", b, names.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled(ops > 1 ? "(%zu operators in one launch)" : "(one operator: nothing to fuse)", ops);
+    std::string rereads;
+    for (int n : v.analysis.buckets[b])
+      for (int g : v.analysis.info(n).stencil_producers)
+        if (rereads.find(v.program.nodes[g].name) == std::string::npos)
+          rereads += (rereads.empty() ? "" : ", ") + v.program.nodes[g].name;
+    if (!rereads.empty()) {
+      ImGui::Indent(sw + ImGui::GetStyle().ItemSpacing.x);
+      ImGui::TextDisabled("re-reads from memory what earlier launches wrote: %s", rereads.c_str());
+      ImGui::Unindent(sw + ImGui::GetStyle().ItemSpacing.x);
+    }
+  }
+  ImGui::EndChild();
+}
+
+void draw_run_page(ViewContext& ctx, DagView& v) {
+  if (!v.gpu_checked) {
+    v.gpu_reason = dag::gpu_strategies_unavailable_reason();
+    v.gpu_checked = true;
+  }
+  if (v.job.running() && ctx.finish_background_work) v.job.wait();
+  ImGui::BeginDisabled(!v.valid || v.job.running());
+  const char* size_labels[] = {"32^3", "64^3", "128^3", "the program's domain"};
+  ImGui::SetNextItemWidth(ui_px(200.0f));
+  ImGui::Combo("grid", &v.run_size, size_labels, 4);
+  ImGui::SameLine();
+  if (ImGui::Button(v.gpu_reason.empty() ? "Run every strategy (CPU and GPU)" : "Run every strategy on the CPU"))
+    start_runs(v);
+  probe_last_item(ctx.state, "dag.run");
+  ImGui::EndDisabled();
+  if (v.job.running()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) v.job.cancel();
+    ImGui::ProgressBar(static_cast<float>(v.job.progress()), ImVec2(-1, 0), v.job.status().c_str());
+  } else if (!v.job.status().empty()) {
+    ImGui::TextDisabled("%s", v.job.status().c_str());
+  }
+  if (!v.gpu_reason.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("GPU strategies cannot run here: %s", v.gpu_reason.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  publish(ctx, "dag.gpu", v.gpu_reason.empty() ? "yes" : "no");
+  std::vector<RunRow> rows;
+  std::array<int, 3> domain{};
+  {
+    std::lock_guard lock(v.results->mutex);
+    rows = v.results->rows;
+    domain = v.results->domain;
+  }
+  const float h = ImGui::GetContentRegionAvail().y;
+  const float table_h = std::min(h * 0.45f, ImGui::GetTextLineHeightWithSpacing() * 10.0f);
+  if (!rows.empty()) ImGui::Text("%s on %dx%dx%d, checked against the interpreter (relative L2 of the outputs):",
+                                 v.results->program.c_str(), domain[0], domain[1], domain[2]);
+  if (ImGui::BeginTable("##runs", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
+                        ImVec2(0, table_h))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("strategy");
+    ImGui::TableSetupColumn("time");
+    ImGui::TableSetupColumn("rel. L2");
+    ImGui::TableSetupColumn("check");
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (const RunRow& r : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TableNextColumn();
+      if (r.seconds > 0) ImGui::Text("%.3f ms", r.seconds * 1e3);
+      ImGui::TableNextColumn();
+      if (r.checked) ImGui::Text("%.2e", r.rel_l2);
+      ImGui::TableNextColumn();
+      if (r.strategy == "interpreter")
+        ImGui::TextDisabled("reference");
+      else if (r.checked)
+        ImGui::TextColored(r.passed ? ImVec4(0.55f, 0.85f, 0.55f, 1.0f) : ImVec4(1.0f, 0.42f, 0.38f, 1.0f), r.passed ? "pass" : "FAIL");
+      else
+        ImGui::TextColored(ImVec4(1.0f, 0.42f, 0.38f, 1.0f), "failed");
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%s", r.detail.c_str());
+      const std::string key = std::string("dag.run.") + (r.gpu ? "gpu." : "cpu.") + r.strategy;
+      publish(ctx, key, r.strategy == "interpreter" ? "reference" : r.checked ? (r.passed ? "pass" : "fail") : "failed");
+    }
+    ImGui::EndTable();
+  }
+  // The generated source of a strategy (read-only).
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Generated CUDA source:");
+  for (const char* s : {"sequential", "producer-consumer", "parallel", "graph"}) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(s, v.source_strategy == s)) v.source_strategy = s;
+    probe_last_item(ctx.state, std::string("dag.source.") + s);
+  }
+  if (v.valid) {
+    auto it = v.sources.find(v.source_strategy);
+    if (it == v.sources.end()) {
+      std::string src;
+      try {
+        const dag::GeneratedCode code = dag::generate_cuda(v.program, dag::parse_strategy(v.source_strategy), v.program.domain);
+        src = fmt::format("// {} kernel{} for {} on {}x{}x{}\n", code.kernels.size(), code.kernels.size() == 1 ? "" : "s",
+                          v.program.name, v.program.domain[0], v.program.domain[1], v.program.domain[2]) + code.source;
+      } catch (const std::exception& e) {
+        src = std::string("// cannot generate: ") + e.what();
+      }
+      it = v.sources.emplace(v.source_strategy, std::move(src)).first;
+    }
+    publish(ctx, "dag.source_lines", std::to_string(std::count(it->second.begin(), it->second.end(), '\n')));
+    draw_text_block("##source", it->second, ImVec2(-1, std::max(ui_px(80.0f), ImGui::GetContentRegionAvail().y)));
+  } else {
+    ImGui::TextDisabled("The program has errors: no source.");
+  }
+}
+
+} // namespace
+
+void draw_dag_window(ViewContext& ctx) {
+  if (!begin_view_window(ctx, kView, kTitle)) {
+    ImGui::End();
+    return;
+  }
+  DagView& v = ctx.memory.get<DagView>(kView);
+  if (!v.started) start(v);
+  // Ctrl+Z / Ctrl+Y while no text field has the keyboard (a text field undoes its own typing).
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && io.KeyCtrl && !io.WantTextInput) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false)) undo(v);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y), false)) redo(v);
+  }
+  const std::string requested = ctx.layout.take_page_request(kView);
+  struct Page {
+    const char* page;
+    const char* label;
+    void (*draw)(ViewContext&, DagView&);
+  };
+  static const Page pages[] = {{"editor", "Editor", draw_editor_page},
+                               {"buckets", "Buckets", draw_buckets_page},
+                               {"producer-consumer", "Producer-consumer fusion", draw_pc_page},
+                               {"parallel", "Parallelism fusion", draw_parallel_page},
+                               {"run", "Strategies", draw_run_page}};
+  if (ImGui::BeginTabBar("##dag_pages")) {
+    for (const Page& page : pages)
+      if (begin_view_page(ctx, kView, page.page, page.label, requested)) {
+        page.draw(ctx, v);
+        ImGui::EndTabItem();
+      }
+    ImGui::EndTabBar();
+  }
+  // Facts for tests and the lecture recorder.
+  publish(ctx, "dag.program", v.doc.name);
+  publish(ctx, "dag.valid", v.valid ? "yes" : "no");
+  publish(ctx, "dag.errors", std::to_string(v.diagnostics.size()));
+  if (!v.diagnostics.empty()) publish(ctx, "dag.first_error", v.diagnostics.front().to_string());
+  publish(ctx, "dag.roundtrip", v.roundtrip ? "yes" : "no");
+  publish(ctx, "dag.undo", std::to_string(v.undo.size()));
+  publish(ctx, "dag.buckets", std::to_string(v.analysis.buckets.size()));
+  for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
+    const Statement& s = v.doc.items[i];
+    if (!s.input) publish(ctx, "dag.expr." + s.name, s.expr);
+    if (v.valid && i < v.program.nodes.size())
+      publish(ctx, "dag.node_color." + s.name,
+              hex_color(s.input ? kInputColor : bucket_color(v.analysis.bucket_of[i])));
+    if (!v.item_errors[i].empty()) publish(ctx, "dag.error." + s.name, v.item_errors[i]);
+  }
+  ImGui::End();
+}
+
+} // namespace se

@@ -1,0 +1,158 @@
+// The node editor of node_editor.hpp: everything drawn on the child window's ImDrawList, the interaction
+// through invisible buttons (titles and pins first, the background last, so nodes take the mouse first).
+#include "app/widgets/node_editor.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "app/widgets/ui_units.hpp"
+
+namespace se {
+namespace {
+
+void draw_link(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
+  const float dx = std::max(std::abs(b.x - a.x) * 0.5f, ui_px(30.0f));
+  dl->AddBezierCubic(a, ImVec2(a.x + dx, a.y), ImVec2(b.x - dx, b.y), b, color, thickness);
+}
+
+float distance2(ImVec2 a, ImVec2 b) { return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y); }
+
+// The input pin under `p` (other than node `except`), or -1.
+int input_pin_at(const NodeEditor::Frame& f, ImVec2 p, int except) {
+  const float reach = f.pin_radius * 2.5f;
+  for (std::size_t i = 0; i < f.in_pin.size(); ++i)
+    if (static_cast<int>(i) != except && (*f.nodes)[i].input_pin && distance2(p, f.in_pin[i]) <= reach * reach)
+      return static_cast<int>(i);
+  return -1;
+}
+
+} // namespace
+
+NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<NodeEditorNode>& nodes,
+                                    const std::vector<NodeEditorLink>& links, float node_width) {
+  Frame f;
+  f.nodes = &nodes;
+  f.links = &links;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(28, 30, 36, 255));
+  ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoMove);
+  ImGui::PopStyleColor();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  f.canvas_min = ImGui::GetWindowPos();
+  f.canvas_max = ImVec2(f.canvas_min.x + ImGui::GetWindowSize().x, f.canvas_min.y + ImGui::GetWindowSize().y);
+  const ImVec2 origin(f.canvas_min.x + scroll.x, f.canvas_min.y + scroll.y);
+
+  // A grid on the background, moving with the canvas.
+  const float step = ui_px(32.0f);
+  for (float x = std::fmod(scroll.x, step); x < f.canvas_max.x - f.canvas_min.x; x += step)
+    dl->AddLine(ImVec2(f.canvas_min.x + x, f.canvas_min.y), ImVec2(f.canvas_min.x + x, f.canvas_max.y), IM_COL32(45, 48, 56, 255));
+  for (float y = std::fmod(scroll.y, step); y < f.canvas_max.y - f.canvas_min.y; y += step)
+    dl->AddLine(ImVec2(f.canvas_min.x, f.canvas_min.y + y), ImVec2(f.canvas_max.x, f.canvas_min.y + y), IM_COL32(45, 48, 56, 255));
+
+  const float line = ImGui::GetTextLineHeight();
+  f.pad = ui_px(6.0f);
+  f.pin_radius = ui_px(6.0f);
+  f.body_width = node_width - 2.0f * f.pad;
+  const std::size_t n = nodes.size();
+  f.node_min.resize(n), f.node_max.resize(n), f.out_pin.resize(n), f.in_pin.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const NodeEditorNode& node = nodes[i];
+    const float title_h = line * (node.detail.empty() ? 1.0f : 2.0f) + 2.0f * f.pad;
+    f.title_height = std::max(f.title_height, title_h);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const NodeEditorNode& node = nodes[i];
+    f.node_min[i] = ImVec2(origin.x + node.pos.x, origin.y + node.pos.y);
+    const float h = f.title_height + (node.body_height > 0 ? node.body_height + 2.0f * f.pad : 0.0f);
+    f.node_max[i] = ImVec2(f.node_min[i].x + node_width, f.node_min[i].y + h);
+    const float pin_y = f.node_min[i].y + f.title_height * 0.5f;
+    f.out_pin[i] = ImVec2(f.node_max[i].x, pin_y);
+    f.in_pin[i] = ImVec2(f.node_min[i].x, pin_y);
+  }
+
+  // Links under the nodes.
+  for (const NodeEditorLink& l : links)
+    if (l.from >= 0 && l.to >= 0 && l.from < static_cast<int>(n) && l.to < static_cast<int>(n))
+      draw_link(dl, f.out_pin[l.from], f.in_pin[l.to], l.color, ui_px(2.0f));
+
+  const float rounding = ui_px(5.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    NodeEditorNode& node = nodes[i];
+    const ImVec2 a = f.node_min[i], b = f.node_max[i];
+    dl->AddRectFilled(a, b, IM_COL32(52, 55, 64, 245), rounding);
+    dl->AddRectFilled(a, ImVec2(b.x, a.y + f.title_height), node.header, rounding,
+                      node.body_height > 0 ? ImDrawFlags_RoundCornersTop : ImDrawFlags_RoundCornersAll);
+    const ImU32 outline = node.error ? IM_COL32(255, 90, 80, 255) : node.selected ? IM_COL32(255, 255, 255, 230)
+                                                                                  : IM_COL32(20, 20, 24, 255);
+    dl->AddRect(a, b, outline, rounding, 0, node.error || node.selected ? ui_px(2.0f) : 1.0f);
+    dl->PushClipRect(a, ImVec2(b.x - f.pin_radius, b.y), true);
+    dl->AddText(ImVec2(a.x + f.pad + (node.input_pin ? f.pin_radius : 0.0f), a.y + f.pad), IM_COL32(16, 16, 20, 255),
+                node.title.c_str());
+    if (!node.detail.empty())
+      dl->AddText(ImVec2(a.x + f.pad + (node.input_pin ? f.pin_radius : 0.0f), a.y + f.pad + line),
+                  IM_COL32(30, 30, 36, 230), node.detail.c_str());
+    dl->PopClipRect();
+
+    // The title drags the node.
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::SetCursorScreenPos(ImVec2(a.x + (node.input_pin ? 2.0f * f.pin_radius : 0.0f), a.y));
+    ImGui::InvisibleButton("title", ImVec2(std::max(1.0f, b.x - a.x - 2.0f * f.pin_radius - (node.input_pin ? 2.0f * f.pin_radius : 0.0f)),
+                                           f.title_height));
+    if (ImGui::IsItemActivated()) moved_ = false;
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+      const ImVec2 d = ImGui::GetIO().MouseDelta;
+      if (d.x != 0 || d.y != 0) {
+        node.pos.x += d.x, node.pos.y += d.y;
+        moved_ = true;
+      }
+      f.moving = static_cast<int>(i);
+    }
+    if (ImGui::IsItemDeactivated()) {
+      if (moved_) f.move_finished = true;
+      else f.clicked = static_cast<int>(i);
+      moved_ = false;
+    }
+    // The output pin: dragged onto an input pin, it asks for a link.
+    const float r = f.pin_radius;
+    ImGui::SetCursorScreenPos(ImVec2(f.out_pin[i].x - 2.0f * r, f.out_pin[i].y - 2.0f * r));
+    ImGui::InvisibleButton("out", ImVec2(4.0f * r, 4.0f * r));
+    const bool out_hovered = ImGui::IsItemHovered() || dragging_pin == static_cast<int>(i);
+    if (ImGui::IsItemActivated()) dragging_pin = static_cast<int>(i);
+    if (ImGui::IsItemDeactivated() && dragging_pin == static_cast<int>(i)) {
+      const int target = input_pin_at(f, ImGui::GetIO().MousePos, dragging_pin);
+      if (target >= 0) f.link_from = dragging_pin, f.link_to = target;
+      dragging_pin = -1;
+    }
+    dl->AddCircleFilled(f.out_pin[i], r, out_hovered ? IM_COL32(255, 220, 120, 255) : IM_COL32(220, 220, 230, 255));
+    dl->AddCircle(f.out_pin[i], r, IM_COL32(20, 20, 24, 255));
+    if (node.input_pin) {
+      ImGui::SetCursorScreenPos(ImVec2(f.in_pin[i].x - 2.0f * r, f.in_pin[i].y - 2.0f * r));
+      ImGui::InvisibleButton("in", ImVec2(4.0f * r, 4.0f * r));
+      dl->AddCircleFilled(f.in_pin[i], r, IM_COL32(150, 200, 255, 255));
+      dl->AddCircle(f.in_pin[i], r, IM_COL32(20, 20, 24, 255));
+    }
+    ImGui::PopID();
+  }
+  return f;
+}
+
+void NodeEditor::end(Frame& f) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // The background pans the canvas (submitted last: nodes and their widgets take the mouse first).
+  ImGui::SetCursorScreenPos(f.canvas_min);
+  ImGui::InvisibleButton("background", ImVec2(std::max(1.0f, f.canvas_max.x - f.canvas_min.x),
+                                              std::max(1.0f, f.canvas_max.y - f.canvas_min.y)));
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+    scroll.x += ImGui::GetIO().MouseDelta.x;
+    scroll.y += ImGui::GetIO().MouseDelta.y;
+  }
+  if (dragging_pin >= 0 && dragging_pin < static_cast<int>(f.out_pin.size())) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int target = input_pin_at(f, mouse, dragging_pin);
+    const ImVec2 end = target >= 0 ? f.in_pin[target] : mouse;
+    draw_link(dl, f.out_pin[dragging_pin], end, IM_COL32(255, 220, 120, 255), ui_px(2.5f));
+    if (target >= 0) dl->AddCircle(f.in_pin[target], f.pin_radius * 1.8f, IM_COL32(255, 220, 120, 255), 0, ui_px(2.0f));
+  }
+  ImGui::EndChild();
+}
+
+} // namespace se
