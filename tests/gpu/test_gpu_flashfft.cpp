@@ -10,7 +10,6 @@
 #include "core/flashfft/flashfft_plan.hpp"
 #include "core/reference.hpp"
 #include "kernels/common/grid_stepper.hpp"
-#include "kernels/flashfft/flashfft_gpu_method.hpp"
 #include "kernels/registry.hpp"
 
 namespace {
@@ -77,25 +76,6 @@ double check_run(const Method& m, const PlanPtr& plan, const Extent& e, Boundary
 }
 
 } // namespace
-
-TEST_CASE("FlashFFTStencil's GPU plan is core's plan at a compiled tile; 3D is refused with the reason",
-          "[flashfft-gpu]") {
-  const Stencil h = preset("heat-1d");
-  const FlashFftPlan p = flashfft_gpu::plan_for_gpu(h, 14);
-  CHECK(p.fused_steps == 14);
-  CHECK(p.halo == 14);
-  CHECK(p.stitched[0] == p.tile[0] - 28);
-  bool compiled = false;
-  for (const auto& t : flashfft_gpu::tiles_1d()) compiled = compiled || (t.L1 == p.rows.length && t.L2 == p.cols.length);
-  CHECK(compiled);
-  const FlashFftPlan automatic = flashfft_gpu::plan_for_gpu(h, 0);
-  CHECK(automatic.fused_steps >= 1);
-  CHECK(flashfft_gpu::predict(automatic).seconds_per_point <= flashfft_gpu::predict(p).seconds_per_point);
-  CHECK(flashfft_gpu::tile_of(flashfft_gpu::plan_for_gpu(preset("box-2d9p"), 0)) != nullptr);
-  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("heat-3d"), 1), InputError);
-  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(preset("box-2d49p"), 6), InputError); // halo 18 leaves no 32-point tile
-  CHECK_THROWS_AS(flashfft_gpu::plan_for_gpu(h, 1000), InputError);
-}
 
 TEST_CASE("FlashFFTStencil GPU runs every 1D preset for 1, 7 and 1000 steps on awkward sizes", "[flashfft-gpu]") {
   const std::vector<Method> methods = all_methods();
