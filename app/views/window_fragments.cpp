@@ -667,9 +667,19 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
                                                     (avail.y - title_h - 3.0f * ImGui::GetTextLineHeightWithSpacing()) /
                                                         static_cast<float>(std::max(info.m, target_rows))),
                                            ui_px(10.0f), ui_px(56.0f)));
+  std::string order;
+  for (int k : feed.k_order) order += (order.empty() ? "" : " ") + std::to_string(k);
+  const std::string note = fmt::format("k-step j, element t reads C column k_order[{} j + t]: [{}]. {}", info.k, order,
+                                       feed.shuffle_free ? "Every element stays in its lane: no shuffle." : feed.problem);
+  // Where the note under the figures would fall below the window's edge (a lecture's 1280x720), it goes beside
+  // them and C's title drops its key (colour: lane; label: column), which its cells' tooltips give (issue 17).
+  const float rows_h = static_cast<float>(std::max(info.m, target_rows)) *
+                       std::max(cell, ImGui::GetTextLineHeight() * kMinCellTextScale + ui_px(2.0f));
+  const bool note_beside =
+      title_h + rows_h + ImGui::CalcTextSize(note.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y > avail.y;
   MatrixPicture c;
   c.id = "C";
-  c.title = "C of the previous MMA (colour: lane; label: column)";
+  c.title = note_beside ? "C of the previous MMA" : "C of the previous MMA (colour: lane; label: column)";
   c.title_color = kRankOneTitleColor;
   c.rows = info.m, c.cols = info.n;
   c.coloring = CellColoring::Custom;
@@ -681,9 +691,10 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
   c.cell = cell;
   c.tooltip = [cl](int r, int col) {
     const FragmentOwner o = cl.owner(r, col);
-    return fmt::format("lane {}, register {}", o.lane, o.reg);
+    return fmt::format("lane {} (the colour), register {}; column {} (the label)", o.lane, o.reg, col);
   };
   const MatrixDrawn cd = draw_matrix(c);
+  probe_rect(ctx.state, "fragments.fftC", cd.min, cd.max);
   ImGui::SameLine(0, 3.0f * cell);
   const bool feeding = step.kind == LoopStep::Kind::FftFeed;
   const float t_move = feeding ? move_progress(mem.step_time) : 0.0f;
@@ -722,10 +733,19 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
       draw_moving_cell(cd.cell_center(e.c.row, e.c.col), dd.cell_center(t.row, t.col), t_move, ImVec2(cd.cell_w, cd.cell),
                        ImVec2(dd.cell_w, dd.cell), lane_color(e.lane), std::to_string(e.c.col));
     }
-  std::string order;
-  for (int k : feed.k_order) order += (order.empty() ? "" : " ") + std::to_string(k);
-  ImGui::TextWrapped("k-step j, element t reads C column k_order[%d j + t]: [%s]. %s", info.k, order.c_str(),
-                     feed.shuffle_free ? "Every element stays in its lane: no shuffle." : feed.problem.c_str());
+  probe_rect(ctx.state, "fragments.fftTarget", dd.min, dd.max);
+  if (note_beside) {
+    ImGui::SameLine(0, ui_px(24.0f));
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(0, title_h));
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x);
+    ImGui::TextUnformatted(note.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+  } else {
+    ImGui::TextWrapped("%s", note.c_str());
+  }
+  probe_last_item(ctx.state, "fragments.fftNote");
   publish(ctx, "fragments.feed_in_lane", same_lane && feed.shuffle_free ? "yes" : "no");
 }
 

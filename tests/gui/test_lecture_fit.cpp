@@ -174,3 +174,16 @@ TEST_CASE("the butterfly step shows T and T' inside the window at 1280x720 in le
     check_inside(ex, "fragments", "fragments.Tp");
   }
 }
+
+// Issue 17: FlashFFTStencil's swizzle step put its k_order sentence under C and A, half below the window's edge at
+// a lecture's 1280x720; it now goes beside them there.
+TEST_CASE("the swizzle step's figures and k_order note lie inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "1d7p", "heat-2d"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "fragments", "loop:flashfft");
+    check_inside(ex, "fragments", "fragments.fftC");
+    check_inside(ex, "fragments", "fragments.fftTarget");
+    check_inside(ex, "fragments", "fragments.fftNote");
+  }
+}
