@@ -31,7 +31,9 @@ struct ParamsMemory {
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
 // the neighbours the CUDA-core taps that finish this GEMM's partial sums read (orange), cells neither needs
 // (dark), the output tile outlined. Returns how many cells are orange.
-int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell) {
+// `room`: the width the picture may take with its title; a narrower room (a lecture's font beside a large P) takes
+// the short title, leaving the colour legend beside it its width (issue 17).
+int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell, float room) {
   const int r = plan.stencil.radius, L = plan.L, side = L + 2 * r;
   // Orange: the neighbour (tx + dx, ty + dy) of every output (ty, tx) of a tap that completes this matrix.
   std::vector<char> needed(static_cast<std::size_t>(side * side), 0);
@@ -44,6 +46,8 @@ int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, floa
   MatrixPicture in;
   in.id = "shifted";
   in.title = p.row_shift == 0 ? "input read by this GEMM" : fmt::format("input read: tile shifted {:+d} rows", p.row_shift);
+  if (ImGui::CalcTextSize(in.title.c_str()).x > room)
+    in.title = p.row_shift == 0 ? "input read" : fmt::format("input, {:+d} rows", p.row_shift);
   in.title_color = kInputTitleColor;
   in.rows = in.cols = side;
   in.coloring = CellColoring::Custom;
@@ -110,13 +114,27 @@ void draw_taps(const TCStencilPlan& plan) {
 }
 
 void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
-  int precision = mem.precision == Precision::FP16 ? 0 : 1;
-  if (ImGui::RadioButton("FP16 (paper, WMMA 16×16×16)", &precision, 0)) mem.precision = Precision::FP16;
-  probe_last_item(ctx.state, "params.tc.fp16");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("FP64 (ours, m8n8k4)", &precision, 1)) mem.precision = Precision::FP64;
-  probe_last_item(ctx.state, "params.tc.fp64");
   const Stencil& s = ctx.state.stencil;
+  // Short labels (the whole in their tooltips) where the full ones would push the matrix selector to a line of its
+  // own: 3D box stencils' long names at a lecture's font, where that line cut P at the window's bottom (issue 17).
+  float widest_name = 0;
+  {
+    const TCStencilPlan& current = mem.tc.get({s, mem.precision}, [&] { return make_tcstencil_plan(s, mem.precision); });
+    for (const ParameterMatrix& m : current.matrices) widest_name = std::max(widest_name, ImGui::CalcTextSize(m.name.c_str()).x);
+  }
+  const char* fp16_full = "FP16 (paper, WMMA 16×16×16)";
+  const char* fp64_full = "FP64 (ours, m8n8k4)";
+  const float line_w = check_width(fp16_full) + ImGui::GetStyle().ItemSpacing.x + check_width(fp64_full) + ui_px(24.0f) +
+                       widest_name + ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const bool short_labels = widest_name > 0 && line_w > ImGui::GetContentRegionAvail().x;
+  int precision = mem.precision == Precision::FP16 ? 0 : 1;
+  if (ImGui::RadioButton(short_labels ? "FP16 (paper)" : fp16_full, &precision, 0)) mem.precision = Precision::FP16;
+  probe_last_item(ctx.state, "params.tc.fp16");
+  if (short_labels && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fp16_full);
+  ImGui::SameLine();
+  if (ImGui::RadioButton(short_labels ? "FP64 (ours)" : fp64_full, &precision, 1)) mem.precision = Precision::FP64;
+  probe_last_item(ctx.state, "params.tc.fp64");
+  if (short_labels && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fp64_full);
   const TCStencilPlan& plan = mem.tc.get({s, mem.precision}, [&] { return make_tcstencil_plan(s, mem.precision); });
   const std::string method = mem.precision == Precision::FP16 ? "TCStencil (FP16)" : "TCStencil (FP64)";
   if (!mem.tc.unsupported.empty()) {
@@ -222,7 +240,12 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   probe_rect(ctx.state, "params.tc.matrix", drawn.min, drawn.max);
   ImGui::SameLine(0, ui_px(16.0f));
   ImGui::BeginGroup();
-  const int orange = draw_shifted_input(plan, p, std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)));
+  // The input's room: what is left beside P less the legend's column (the widest chip), where P's cells show letters.
+  const float input_cell = std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f));
+  const float legend_w = drawn.letters ? palette_legend_width(palette, 5) + ui_px(16.0f) : 0.0f;
+  const float input_room = std::max(static_cast<float>(plan.L + 2 * plan.stencil.radius) * input_cell,
+                                    right - ImGui::GetCursorScreenPos().x - legend_w);
+  const int orange = draw_shifted_input(plan, p, input_cell, input_room);
   publish(ctx, "params.tc.needed_not_read", std::to_string(orange));
   ImGui::EndGroup();
   probe_rect(ctx.state, "params.tc.input", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());

@@ -187,3 +187,16 @@ TEST_CASE("the swizzle step's figures and k_order note lie inside the window at 
     check_inside(ex, "fragments", "fragments.fftNote");
   }
 }
+
+// Issue 17: a 3D box stencil's matrix names pushed TCStencil's matrix selector to a line of its own at a lecture's
+// 1280x720, so P ran past the window's bottom, and the input's title left the colour legend too little width (its
+// values were cut at the right edge). The precision labels shorten and the input's title too where needed.
+TEST_CASE("TCStencil's P and its legend column lie inside the window for box-3d27p at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"box-3d27p", "box-2d25p", "heat-3d"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "params", "tcstencil");
+    check_inside(ex, "params", "params.tc.matrix");
+    check_inside(ex, "params", "params.tc.text");
+  }
+}
