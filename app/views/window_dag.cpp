@@ -77,7 +77,7 @@ void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a) {
     const int col = p.nodes[i].is_input ? 0 : a.bucket_of[i] + 1;
     float& y = next_y.try_emplace(col, ui_px(12.0f)).first->second;
     d.items[i].pos = ImVec2(ui_px(16.0f) + static_cast<float>(col) * column, y);
-    y += p.nodes[i].is_input ? ui_px(62.0f) : ui_px(96.0f);
+    y += p.nodes[i].is_input ? ui_px(42.0f) : ui_px(92.0f);
   }
 }
 
@@ -258,6 +258,7 @@ bool apply_text(DagView& v, const std::string& text, const std::string& default_
   edit(v, [&](Document& d) { d = from_program(p, &old); });
   if (layout) {
     auto_layout(v.doc, v.program, v.analysis);
+    v.editor.fit_pending = true;
   }
   v.text_pane_edited = false;
   refresh(v);
@@ -411,7 +412,7 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   ImGui::SameLine();
   if (ImGui::Button("+ input")) {
     const std::string name = fresh_name(v.doc, "in");
-    const ImVec2 at(ui_px(16.0f) - v.editor.scroll.x, ui_px(16.0f) - v.editor.scroll.y);
+    const ImVec2 at((ui_px(16.0f) - v.editor.scroll.x) / v.editor.zoom, (ui_px(16.0f) - v.editor.scroll.y) / v.editor.zoom);
     edit(v, [&](Document& d) {
       Statement s;
       s.input = true, s.name = name, s.pos = at;
@@ -430,7 +431,7 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
         reads = s.name;
         break;
       }
-    const ImVec2 at(ui_px(300.0f) - v.editor.scroll.x, ui_px(16.0f) - v.editor.scroll.y);
+    const ImVec2 at((ui_px(300.0f) - v.editor.scroll.x) / v.editor.zoom, (ui_px(16.0f) - v.editor.scroll.y) / v.editor.zoom);
     edit(v, [&](Document& d) {
       Statement s;
       s.input = false, s.name = name, s.expr = reads, s.pos = at;
@@ -450,19 +451,22 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Deletes the selected node (click a node's title to select it); its readers then show the error.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("Arrange by bucket").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   ImGui::BeginDisabled(!v.valid);
-  if (ImGui::Button("Arrange by bucket") && v.valid)
+  if (ImGui::Button("Arrange by bucket") && v.valid) {
     edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis); });
+    v.editor.fit_pending = true;
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Inputs in the first column, bucket b's operators in column b + 1; fits the view");
   ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ui_px(150.0f));
+  ImGui::SetNextItemWidth(ui_px(130.0f));
   if (ImGui::BeginCombo("##example", "Examples")) {
     for (const std::string& e : v.examples)
       if (ImGui::Selectable(e.c_str())) load_file(v, (v.examples_dir / e).string());
     ImGui::EndCombo();
   }
   probe_last_item(ctx.state, "dag.examples");
+  ImGui::SameLine();
   // The path field, as the other views' JSON fields.
   ImGui::SetNextItemWidth(std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("LoadSave").x -
                                                       4.0f * ImGui::GetStyle().FramePadding.x - 2.0f * ImGui::GetStyle().ItemSpacing.x));
@@ -519,8 +523,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     n.error = !v.item_errors[i].empty();
     n.selected = static_cast<int>(i) == v.selected;
     if (s.input) {
-      n.title = s.name;
-      n.detail = "input, " + s.type + (s.domain.empty() ? "" : " " + s.domain);
+      n.title = s.name + "  " + s.type + (s.domain.empty() ? "" : " " + s.domain);
       n.header = kInputColor;
     } else {
       n.title = s.name;
@@ -551,7 +554,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
   int commit_index = -1;
   for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
     const std::string& name = v.doc.items[i].name;
-    probe_rect(ctx.state, "dag.node." + name, f.node_min[i], ImVec2(f.node_max[i].x, f.node_min[i].y + f.title_height));
+    probe_rect(ctx.state, "dag.node." + name, f.node_min[i], ImVec2(f.node_max[i].x, f.node_min[i].y + f.title_height[i]));
     probe_rect(ctx.state, "dag.pin.out." + name, ImVec2(f.out_pin[i].x - 1, f.out_pin[i].y - 1),
                ImVec2(f.out_pin[i].x + 1, f.out_pin[i].y + 1));
     if (v.doc.items[i].input) continue;
@@ -672,69 +675,81 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
                      "found by repeatedly removing every operator whose in-degree is zero: those read only inputs and "
                      "operators already removed, so they can run side by side. Bucket b runs after bucket b-1.");
   ImGui::PopTextWrapPos();
-  const float w = ImGui::GetContentRegionAvail().x;
-  const float left_w = std::min(w * 0.5f, ui_px(520.0f));
+  // The adjacency matrix on the right (its own width), the bucket steps and the tensors on the left.
+  const std::size_t n = v.program.nodes.size();
+  const float cell = std::max(ui_px(14.0f), ImGui::CalcTextSize("00").x + ui_px(3.0f));
+  float label_w = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    label_w = std::max(label_w, ImGui::CalcTextSize(fmt::format("{} {}", i, v.program.nodes[i].name).c_str()).x);
+  label_w += ui_px(6.0f);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float matrix_w = std::max(label_w + static_cast<float>(n) * cell,
+                                  ImGui::CalcTextSize("row i feeds column j").x) + 2.0f * style.WindowPadding.x + style.ScrollbarSize;
+  const float left_w = std::max(ui_px(240.0f), ImGui::GetContentRegionAvail().x - matrix_w - style.ItemSpacing.x);
   ImGui::BeginChild("##bucket_steps", ImVec2(left_w, 0), false);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float sw = ImGui::GetTextLineHeight();
-  std::vector<bool> removed(v.program.nodes.size(), false);
   for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     dl->AddRectFilled(p, ImVec2(p.x + sw, p.y + sw), bucket_color(static_cast<int>(b)), ui_px(2.0f));
     ImGui::Dummy(ImVec2(sw, sw));
     ImGui::SameLine();
     std::string names;
-    for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[n].name;
+    for (int node : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[node].name;
     ImGui::Text("Step %zu: bucket %zu = {%s}", b + 1, b, names.c_str());
     publish(ctx, fmt::format("dag.bucket.{}", b), names);
     // Why: each one's producers are inputs or removed already.
-    ImGui::Indent(sw + ImGui::GetStyle().ItemSpacing.x);
-    for (int n : v.analysis.buckets[b]) {
+    ImGui::Indent(sw + style.ItemSpacing.x);
+    ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
+    ImGui::PushTextWrapPos(0.0f);
+    for (int node : v.analysis.buckets[b]) {
       std::string producers;
-      for (int g : v.analysis.info(n).stencil_producers) producers += (producers.empty() ? "" : ", ") + v.program.nodes[g].name;
-      ImGui::TextDisabled("%s: %s", v.program.nodes[n].name.c_str(),
-                          producers.empty() ? "reads inputs only" : ("in-degree 0 once {" + producers + "} removed").c_str());
+      for (int g : v.analysis.info(node).stencil_producers) producers += (producers.empty() ? "" : ", ") + v.program.nodes[g].name;
+      ImGui::TextWrapped("%s: %s", v.program.nodes[node].name.c_str(),
+                         producers.empty() ? "reads inputs only" : ("in-degree 0 once {" + producers + "} removed").c_str());
     }
-    ImGui::Unindent(sw + ImGui::GetStyle().ItemSpacing.x);
-    for (int n : v.analysis.buckets[b]) removed[n] = true;
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::Unindent(sw + style.ItemSpacing.x);
   }
   ImGui::Spacing();
   ImGui::Text("%s: %zu operators, %zu inputs, %d edges", v.analysis.benchmark_name().c_str(), v.program.stencils().size(),
               v.program.inputs().size(), v.analysis.edges);
+  ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("Neighbour-access and multi-grid computation tensors:");
+  ImGui::PopStyleColor();
+  draw_text_block("##tensors", dag::format_tensors(v.program, v.analysis),
+                  ImVec2(-1, std::max(ImGui::GetTextLineHeightWithSpacing() * 4.0f, ImGui::GetContentRegionAvail().y)));
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginGroup();
-  ImGui::TextDisabled("Adjacency matrix (row feeds column) and neighbour-access tensors");
-  // The adjacency matrix over the nodes.
-  const std::size_t n = v.program.nodes.size();
-  const float cell = ui_px(18.0f);
-  const float label_w = [&] {
-    float m = 0;
-    for (const dag::Node& node : v.program.nodes) m = std::max(m, ImGui::CalcTextSize(node.name.c_str()).x);
-    return m + ui_px(6.0f);
-  }();
-  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImGui::BeginChild("##adjacency", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::TextDisabled("row i feeds column j");
   ImDrawList* gdl = ImGui::GetWindowDrawList();
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string idx = std::to_string(j);
+    gdl->AddText(ImVec2(o.x + label_w + static_cast<float>(j) * cell + (cell - ImGui::CalcTextSize(idx.c_str()).x) * 0.5f, o.y),
+                 ImGui::GetColorU32(ImGuiCol_TextDisabled), idx.c_str());
+  }
+  o.y += ImGui::GetTextLineHeightWithSpacing();
   for (std::size_t i = 0; i < n; ++i) {
     const ImU32 c = v.program.nodes[i].is_input ? kInputColor : bucket_color(v.analysis.bucket_of[i]);
-    gdl->AddText(ImVec2(o.x, o.y + static_cast<float>(i) * cell), c, v.program.nodes[i].name.c_str());
+    gdl->AddText(ImVec2(o.x, o.y + static_cast<float>(i) * cell), c, fmt::format("{} {}", i, v.program.nodes[i].name).c_str());
     for (std::size_t j = 0; j < n; ++j) {
-      const ImVec2 a(o.x + label_w + static_cast<float>(j) * cell, o.y + static_cast<float>(i) * cell);
+      const ImVec2 q(o.x + label_w + static_cast<float>(j) * cell, o.y + static_cast<float>(i) * cell);
       const bool on = v.analysis.adjacency[i][j] != 0;
-      gdl->AddRectFilled(a, ImVec2(a.x + cell - 2, a.y + cell - 2), on ? c : IM_COL32(50, 52, 60, 255));
+      gdl->AddRectFilled(q, ImVec2(q.x + cell - 2, q.y + cell - 2), on ? c : IM_COL32(50, 52, 60, 255));
     }
   }
-  ImGui::Dummy(ImVec2(label_w + static_cast<float>(n) * cell, static_cast<float>(n) * cell));
-  draw_text_block("##tensors", dag::format_buckets(v.program, v.analysis) + "\n" + dag::format_tensors(v.program, v.analysis),
-                  ImVec2(std::max(ui_px(200.0f), ImGui::GetContentRegionAvail().x), std::max(ui_px(80.0f), ImGui::GetContentRegionAvail().y)));
-  ImGui::EndGroup();
+  ImGui::Dummy(ImVec2(label_w + static_cast<float>(n) * cell, ImGui::GetTextLineHeightWithSpacing() + static_cast<float>(n) * cell));
+  ImGui::EndChild();
 }
 
 std::string cost_line(const DagView& v, dag::Strategy s) {
   const dag::Cost c = dag::strategy_cost(v.program, v.analysis, s, v.program.domain);
   const double points = static_cast<double>(v.program.domain[0]) * v.program.domain[1] * v.program.domain[2];
-  return fmt::format("{}: {} launches, {:.1f} bytes and {:.1f} FLOPs per point", dag::to_string(s), c.launches,
-                     c.bytes / points, c.flops / points);
+  return fmt::format("{}: {} launch{}, {:.1f} bytes and {:.1f} FLOPs per point", dag::to_string(s), c.launches,
+                     c.launches == 1 ? "" : "es", c.bytes / points, c.flops / points);
 }
 
 void draw_pc_page(ViewContext& ctx, DagView& v) {
@@ -756,9 +771,8 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
   for (int s : v.program.stencils()) inlined += v.fusion.materialised[s] ? 0 : 1;
   publish(ctx, "dag.pc.kernels", std::to_string(v.fusion.kernels.size()));
   publish(ctx, "dag.pc.inlined", std::to_string(inlined));
-  const float h = ImGui::GetContentRegionAvail().y;
-  const float w = ImGui::GetContentRegionAvail().x;
-  ImGui::BeginChild("##pc_kernels", ImVec2(w * 0.55f, h), true);
+  ImGui::BeginChild("##pc_kernels", ImVec2(0, 0), true);
+  ImGui::PushTextWrapPos(0.0f);
   for (std::size_t k = 0; k < v.fusion.kernels.size(); ++k) {
     const int out = v.fusion.kernel_node[k];
     std::map<int, int> recomputed; // inlined node -> offsets it is computed at
@@ -769,8 +783,8 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
     ImGui::Indent();
     if (recomputed.empty()) ImGui::TextDisabled("fuses nothing: reads its grids from memory");
     for (const auto& [node, count] : recomputed)
-      ImGui::Text("inlines %s, recomputed at %d offset%s per point", v.program.nodes[node].name.c_str(), count,
-                  count == 1 ? "" : "s");
+      ImGui::TextWrapped("inlines %s: recomputed at %d offset%s per point, never written", v.program.nodes[node].name.c_str(),
+                         count, count == 1 ? "" : "s");
     std::string loads;
     for (int g : v.analysis.info(out).reads)
       if (v.fusion.materialised[g]) loads += (loads.empty() ? "" : ", ") + v.program.nodes[g].name;
@@ -781,12 +795,13 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
           if (v.fusion.materialised[g] && std::find(seen.begin(), seen.end(), g) == seen.end()) seen.push_back(g);
     for (int g : seen)
       if (loads.find(v.program.nodes[g].name) == std::string::npos) loads += (loads.empty() ? "" : ", ") + v.program.nodes[g].name;
-    ImGui::TextDisabled("reads from memory: %s", loads.empty() ? "-" : loads.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("reads from memory: %s", loads.empty() ? "-" : loads.c_str());
+    ImGui::PopStyleColor();
     ImGui::Unindent();
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
-  ImGui::SameLine();
-  draw_text_block("##fusion_text", dag::format_fusion(v.program, v.fusion), ImVec2(0, h));
 }
 
 void draw_parallel_page(ViewContext& ctx, DagView& v) {
@@ -870,7 +885,8 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
     domain = v.results->domain;
   }
   const float h = ImGui::GetContentRegionAvail().y;
-  const float table_h = std::min(h * 0.45f, ImGui::GetTextLineHeightWithSpacing() * 10.0f);
+  const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float table_h = std::min(h * 0.45f, row_h * (static_cast<float>(v.gpu_reason.empty() ? 9 : 5) + 1.0f) + ui_px(4.0f));
   if (!rows.empty()) ImGui::Text("%s on %dx%dx%d, checked against the interpreter (relative L2 of the outputs):",
                                  v.results->program.c_str(), domain[0], domain[1], domain[2]);
   if (ImGui::BeginTable("##runs", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,

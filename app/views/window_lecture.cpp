@@ -30,6 +30,10 @@ const std::vector<LectureStep>& general_steps() {
       {"baselines", "", "CUDA cores against tensor cores",
        "The fastest CUDA-core method and the fastest tensor-core method for this stencil, by recorded GPU runs, with "
        "the bytes and FLOPs per point their plans count. The bars show how much of the speed-up fewer bytes explain."},
+      {"dag", "editor", "Complex stencils: a DAG of grids and operators", "Grey nodes are input grids; each operator defines a grid by an expression over grids at neighbour offsets. Drag a pin onto an operator to connect; edit an expression in place."},
+      {"dag", "buckets", "Complex stencils: buckets of the S-DAG", "Operators whose inputs are all ready (in-degree zero) are removed together: each removal is a bucket, whose operators can run side by side. Colours are buckets, in the editor too."},
+      {"dag", "producer-consumer", "Producer-consumer fusion", "A producer is inlined into its consumers and never written: each consumer recomputes it at every offset it reads (the halo). Fewer bytes re-read, more FLOPs."},
+      {"dag", "parallel", "Parallelism fusion", "One launch per bucket: its thread blocks are tiles of different operators. Nothing is recomputed; every grid is still written and a later bucket re-reads it. Fewer launches."},
   };
   return steps;
 }

@@ -2,6 +2,7 @@
 // through invisible buttons (titles and pins first, the background last, so nodes take the mouse first).
 #include "app/widgets/node_editor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -39,6 +40,29 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
   ImDrawList* dl = ImGui::GetWindowDrawList();
   f.canvas_min = ImGui::GetWindowPos();
   f.canvas_max = ImVec2(f.canvas_min.x + ImGui::GetWindowSize().x, f.canvas_min.y + ImGui::GetWindowSize().y);
+  if (fit_pending && !nodes.empty()) {
+    fit_pending = false;
+    // Every node inside the canvas, with a margin; never enlarged beyond zoom 1.
+    ImVec2 lo(1e30f, 1e30f), hi(-1e30f, -1e30f);
+    for (const NodeEditorNode& n : nodes) {
+      const float title = (n.detail.empty() ? 1.0f : 2.0f) * ImGui::GetTextLineHeight() + ui_px(12.0f);
+      lo = ImVec2(std::min(lo.x, n.pos.x), std::min(lo.y, n.pos.y));
+      hi = ImVec2(std::max(hi.x, n.pos.x + node_width), std::max(hi.y, n.pos.y + title + n.body_height + ui_px(12.0f)));
+    }
+    const float margin = ui_px(12.0f);
+    const float w = f.canvas_max.x - f.canvas_min.x - 2.0f * margin, h = f.canvas_max.y - f.canvas_min.y - 2.0f * margin;
+    zoom = std::clamp(std::min(w / std::max(1.0f, hi.x - lo.x), h / std::max(1.0f, hi.y - lo.y)), 0.3f, 1.0f);
+    scroll = ImVec2(margin - lo.x * zoom, margin - lo.y * zoom);
+  }
+  // The mouse wheel over the canvas zooms about the mouse.
+  if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0) {
+    const float old = zoom;
+    zoom = std::clamp(zoom * (ImGui::GetIO().MouseWheel > 0 ? 1.1f : 1.0f / 1.1f), 0.3f, 2.0f);
+    const ImVec2 m(ImGui::GetIO().MousePos.x - f.canvas_min.x, ImGui::GetIO().MousePos.y - f.canvas_min.y);
+    scroll = ImVec2(m.x - (m.x - scroll.x) * zoom / old, m.y - (m.y - scroll.y) * zoom / old);
+  }
+  ImGui::SetWindowFontScale(zoom);
+  node_width *= zoom;
   const ImVec2 origin(f.canvas_min.x + scroll.x, f.canvas_min.y + scroll.y);
 
   // A grid on the background, moving with the canvas.
@@ -54,17 +78,14 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
   f.body_width = node_width - 2.0f * f.pad;
   const std::size_t n = nodes.size();
   f.node_min.resize(n), f.node_max.resize(n), f.out_pin.resize(n), f.in_pin.resize(n);
+  f.title_height.resize(n);
+  for (std::size_t i = 0; i < n; ++i) f.title_height[i] = line * (nodes[i].detail.empty() ? 1.0f : 2.0f) + 2.0f * f.pad;
   for (std::size_t i = 0; i < n; ++i) {
     const NodeEditorNode& node = nodes[i];
-    const float title_h = line * (node.detail.empty() ? 1.0f : 2.0f) + 2.0f * f.pad;
-    f.title_height = std::max(f.title_height, title_h);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const NodeEditorNode& node = nodes[i];
-    f.node_min[i] = ImVec2(origin.x + node.pos.x, origin.y + node.pos.y);
-    const float h = f.title_height + (node.body_height > 0 ? node.body_height + 2.0f * f.pad : 0.0f);
+    f.node_min[i] = ImVec2(origin.x + node.pos.x * zoom, origin.y + node.pos.y * zoom);
+    const float h = f.title_height[i] + (node.body_height > 0 ? node.body_height * zoom + 2.0f * f.pad : 0.0f);
     f.node_max[i] = ImVec2(f.node_min[i].x + node_width, f.node_min[i].y + h);
-    const float pin_y = f.node_min[i].y + f.title_height * 0.5f;
+    const float pin_y = f.node_min[i].y + f.title_height[i] * 0.5f;
     f.out_pin[i] = ImVec2(f.node_max[i].x, pin_y);
     f.in_pin[i] = ImVec2(f.node_min[i].x, pin_y);
   }
@@ -79,7 +100,7 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
     NodeEditorNode& node = nodes[i];
     const ImVec2 a = f.node_min[i], b = f.node_max[i];
     dl->AddRectFilled(a, b, IM_COL32(52, 55, 64, 245), rounding);
-    dl->AddRectFilled(a, ImVec2(b.x, a.y + f.title_height), node.header, rounding,
+    dl->AddRectFilled(a, ImVec2(b.x, a.y + f.title_height[i]), node.header, rounding,
                       node.body_height > 0 ? ImDrawFlags_RoundCornersTop : ImDrawFlags_RoundCornersAll);
     const ImU32 outline = node.error ? IM_COL32(255, 90, 80, 255) : node.selected ? IM_COL32(255, 255, 255, 230)
                                                                                   : IM_COL32(20, 20, 24, 255);
@@ -96,12 +117,12 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
     ImGui::PushID(static_cast<int>(i));
     ImGui::SetCursorScreenPos(ImVec2(a.x + (node.input_pin ? 2.0f * f.pin_radius : 0.0f), a.y));
     ImGui::InvisibleButton("title", ImVec2(std::max(1.0f, b.x - a.x - 2.0f * f.pin_radius - (node.input_pin ? 2.0f * f.pin_radius : 0.0f)),
-                                           f.title_height));
+                                           f.title_height[i]));
     if (ImGui::IsItemActivated()) moved_ = false;
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
       const ImVec2 d = ImGui::GetIO().MouseDelta;
       if (d.x != 0 || d.y != 0) {
-        node.pos.x += d.x, node.pos.y += d.y;
+        node.pos.x += d.x / zoom, node.pos.y += d.y / zoom;
         moved_ = true;
       }
       f.moving = static_cast<int>(i);

@@ -20,8 +20,8 @@ struct NodeEditorNode {
   std::string title;
   std::string detail;       // a second, dimmer line in the title bar ("" for none)
   ImU32 header = IM_COL32(80, 80, 90, 255);
-  ImVec2 pos{0, 0};         // canvas coordinates of the top-left corner (moved by dragging the title)
-  float body_height = 0;    // room under the title for the caller's widgets
+  ImVec2 pos{0, 0};         // canvas coordinates of the top-left corner at zoom 1 (moved by dragging the title)
+  float body_height = 0;    // room under the title for the caller's widgets, at zoom 1
   bool input_pin = false;   // a pin on the left that output pins connect to
   bool error = false;       // outlined in red
   bool selected = false;    // outlined in white
@@ -37,8 +37,9 @@ public:
   struct Frame {
     // Geometry in screen coordinates, per node (filled by begin()).
     std::vector<ImVec2> node_min, node_max, out_pin, in_pin;
-    float body_width = 0, title_height = 0, pin_radius = 0;
-    ImVec2 body_min(int i) const { return ImVec2(node_min[i].x + pad, node_min[i].y + title_height + pad); }
+    std::vector<float> title_height; // one line, or two with a detail
+    float body_width = 0, pin_radius = 0;
+    ImVec2 body_min(int i) const { return ImVec2(node_min[i].x + pad, node_min[i].y + title_height[i] + pad); }
     ImVec2 canvas_min{0, 0}, canvas_max{0, 0};
     float pad = 0;
     // Events of this frame.
@@ -52,13 +53,16 @@ public:
   };
 
   // Opens a child window of `size` and draws links, node frames, titles and pins. Node i is moved in
-  // `nodes[i].pos` while its title is dragged.
+  // `nodes[i].pos` while its title is dragged. `node_width` is at zoom 1; inside the child the font is scaled
+  // by the zoom, so the caller's widgets in the bodies scale with the nodes.
   Frame begin(const char* id, ImVec2 size, std::vector<NodeEditorNode>& nodes, const std::vector<NodeEditorLink>& links,
               float node_width);
   // Panning by the background and the link being dragged; closes the child window.
   void end(Frame& f);
 
-  ImVec2 scroll{0, 0};      // canvas offset (panning)
+  ImVec2 scroll{0, 0};      // canvas offset (panning), in screen pixels
+  float zoom = 1;           // node sizes and positions are drawn times this (the mouse wheel over the canvas zooms)
+  bool fit_pending = false; // set: the next begin() chooses zoom and scroll so every node is inside the canvas
   int dragging_pin = -1;    // node whose output pin is being dragged
 
 private:

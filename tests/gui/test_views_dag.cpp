@@ -2,6 +2,7 @@
 // shows a parse error on the node that has it and keeps what was typed, undoes with Ctrl+Z, makes a connection
 // from a synthetic pin-to-pin drag, and runs the CPU strategies off the UI thread, each checked against the
 // interpreter.
+#include <cstdlib>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -109,4 +110,6 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
     CHECK(ex.fact(std::string("dag.run.cpu.") + s) == "pass");
   }
   CHECK(std::stoi(ex.fact("dag.source_lines")) > 10);
+  // SE_DAG_SCREENSHOT=path: the page with its results, to look at.
+  if (const char* path = std::getenv("SE_DAG_SCREENSHOT")) write_png(ex.screenshot(), path);
 }
