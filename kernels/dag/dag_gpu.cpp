@@ -67,13 +67,12 @@ struct Module {
   }
 };
 
-void compile(const GeneratedCode& g, const DeviceInfo& dev, Module& m) {
+std::vector<char> compile_cubin(const GeneratedCode& g, int cc_major, int cc_minor) {
   Nvrtc& n = nvrtc();
   if (!n.lib.loaded()) throw InputError(n.lib.failure());
-  const auto t0 = std::chrono::steady_clock::now();
   nvrtcProgram prog = nullptr;
   check_nvrtc(n.create(&prog, g.source.c_str(), "dag.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
-  const std::string arch = fmt::format("--gpu-architecture=sm_{}{}", dev.cc_major, dev.cc_minor);
+  const std::string arch = fmt::format("--gpu-architecture=sm_{}{}", cc_major, cc_minor);
   const char* opts[] = {arch.c_str(), "--std=c++17", "-default-device"};
   const nvrtcResult r = n.compile(prog, 3, opts);
   if (r != NVRTC_SUCCESS) {
@@ -90,6 +89,12 @@ void compile(const GeneratedCode& g, const DeviceInfo& dev, Module& m) {
   std::vector<char> cubin(size);
   check_nvrtc(n.cubin(prog, cubin.data()), "nvrtcGetCUBIN");
   n.destroy(&prog);
+  return cubin;
+}
+
+void compile(const GeneratedCode& g, const DeviceInfo& dev, Module& m) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<char> cubin = compile_cubin(g, dev.cc_major, dev.cc_minor);
   SE_CUDA_CHECK(cudaLibraryLoadData(&m.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
   for (const KernelInfo& k : g.kernels) {
     cudaKernel_t kernel = nullptr;
@@ -179,6 +184,12 @@ double median(std::vector<double> v) {
 }
 
 } // namespace
+
+std::string nvrtc_unavailable_reason_for_dag() { return nvrtc().lib.loaded() ? std::string() : nvrtc().lib.failure(); }
+
+std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor) {
+  return compile_cubin(g, cc_major, cc_minor).size();
+}
 
 std::string gpu_strategies_unavailable_reason() {
   const DeviceInfo dev = query_device();

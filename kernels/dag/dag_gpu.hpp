@@ -24,6 +24,12 @@ struct GpuTiming {
   std::string device;
 };
 
+// Empty when NVRTC loads; otherwise why not. Needs no device.
+std::string nvrtc_unavailable_reason_for_dag();
+// Compiles generated source with NVRTC for sm_<cc> without any device (a check the CI can run where NVRTC is
+// installed); returns the size of the cubin, throws InputError without NVRTC and CudaError with NVRTC's log.
+std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor);
+
 // Uploads `inputs`' input fields, runs strategy `s` (warm-up, then timed runs for at least `target_seconds`),
 // and returns the timing; `result` receives every field the strategy writes (the outputs always).
 GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds = 0.3);

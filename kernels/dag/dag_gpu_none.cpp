@@ -5,6 +5,12 @@ namespace se::dag {
 
 std::string gpu_strategies_unavailable_reason() { return "this build has no CUDA support"; }
 
+std::string nvrtc_unavailable_reason_for_dag() { return "this build has no CUDA support"; }
+
+std::size_t compile_only(const GeneratedCode&, int, int) {
+  throw InputError("NVRTC: this build has no CUDA support");
+}
+
 GpuTiming run_gpu(const Program&, Strategy, const State&, State&, double) {
   throw InputError("the GPU strategies need a CUDA build; this build has no CUDA support");
 }

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/dag/dag.hpp"
+#include "kernels/dag/dag_gpu.hpp"
 #include "tests/run_command.hpp"
 
 namespace fs = std::filesystem;
@@ -63,4 +65,24 @@ TEST_CASE("dag: --print shows buckets, tensors, fusion, costs and source without
   const auto only = bench("dag -f " + dags() + "p_grad_c.dag --print buckets");
   CHECK(only.exit_code == 0);
   CHECK_THAT(only.output, !Catch::Contains("strategy "));
+}
+
+TEST_CASE("dag: every strategy's generated CUDA compiles with NVRTC, no device needed", "[dag]") {
+  if (const std::string why = se::dag::nvrtc_unavailable_reason_for_dag(); !why.empty()) {
+    WARN("NVRTC unavailable, generated sources not compiled: " << why);
+    return;
+  }
+  using namespace se::dag;
+  for (const auto& e : fs::directory_iterator(dags())) {
+    if (e.path().extension() != ".dag") continue;
+    const Program p = load_program(e.path().string());
+    for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel}) {
+      INFO(e.path().filename().string() << " " << to_string(s));
+      // Producer-consumer on a small domain for sm_80: summed offsets reach past it and take the general wrap.
+      if (s == Strategy::ProducerConsumer)
+        CHECK(compile_only(generate_cuda(p, s, {7, 5, 3}), 8, 0) > 0);
+      else
+        CHECK(compile_only(generate_cuda(p, s, {128, 128, 128}), 9, 0) > 0);
+    }
+  }
 }
