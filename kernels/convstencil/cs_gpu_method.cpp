@@ -47,6 +47,7 @@ template <typename T> T* device_copy(const std::vector<T>& host, const char* wha
 // One pass depth: its plan, block shape, tables on the device and (Dirichlet, depth > 1) the band fix.
 struct Pass {
   ConvStencilPlan plan;
+  int steps = 1; // base steps the launch advances
   conv_gpu::CsBlockShape shape;
   conv_gpu::CsPassArgs args;
   double* kfrag = nullptr;
@@ -70,6 +71,7 @@ public:
   }
   ~ConvStencilStepper() override {
     passes_.clear();
+    twice_.reset();
     for (double* g : grid_) cudaFree(g);
     cudaFree(weights_);
   }
@@ -85,8 +87,10 @@ public:
   void advance(int steps) override {
     if (steps < 0) throw InputError("the number of steps cannot be negative");
     const int T = plan_.fused_steps;
-    for (int i = 0; i < steps / T; ++i) run_pass(T);
-    if (steps % T) run_pass(steps % T);
+    if (twice_)
+      for (; steps >= 2 * T; steps -= 2 * T) run_pass(*twice_);
+    for (; steps >= T; steps -= T) run_pass(*passes_[static_cast<std::size_t>(T - 1)]);
+    if (steps > 0) run_pass(*passes_[static_cast<std::size_t>(steps - 1)]);
   }
   void download(std::span<double> values) override {
     if (values.size() != static_cast<std::size_t>(extent_.points()))
@@ -96,7 +100,7 @@ public:
     check(cudaStreamSynchronize(stream()), "the ConvStencil passes");
   }
   DeviceGridView view() const override { return {grid_[current_], Precision::FP64, make_packed_layout(extent_)}; }
-  int fused_steps() const override { return plan_.fused_steps; }
+  int fused_steps() const override { return twice_ ? 2 * plan_.fused_steps : plan_.fused_steps; }
   bool set_stencil(const MethodPlan& plan) override { // the grid is packed (no halo): any radius fits
     set_plan(plan_value<ConvStencilPlan>(plan));
     return true;
@@ -108,56 +112,65 @@ private:
     if (const std::string why = conv_gpu::unsupported_reason(plan); !why.empty()) throw InputError(why);
     check(cudaStreamSynchronize(stream()), "the ConvStencil passes"); // nothing queued reads the old tables
     passes_.clear();
+    twice_.reset();
     cudaFree(weights_);
     weights_ = nullptr;
     plan_ = plan;
     weights_ = device_copy(plan.stencil.weights, "the stencil weights");
-    // Every depth a run can need (T and the shallower remainder) is built here: advance() only launches.
+    // Every depth a run can need (T and the shallower remainder; in 1D two passes of T in one launch) is built
+    // here: advance() only launches.
     passes_.resize(static_cast<std::size_t>(plan.fused_steps));
-    for (int d = 1; d <= plan.fused_steps; ++d) {
-      auto p = std::make_unique<Pass>();
-      p->plan = d == plan.fused_steps ? plan : make_convstencil_plan(plan.stencil, {d});
-      p->shape = conv_gpu::block_shape(p->plan, extent_);
-      p->kfrag = device_copy(conv_gpu::kernel_fragments(p->plan), "the kernel fragments");
-      p->table = device_copy(conv_gpu::stencil2row_table(p->plan), "the stencil2row table");
-      conv_gpu::CsPassArgs& a = p->args;
-      a.kfrag = p->kfrag;
-      a.table = p->table;
-      a.nx = extent_.n[0];
-      a.ny = extent_.n[1];
-      a.nz = extent_.n[2];
-      a.periodic = boundary_.kind == BoundaryKind::Periodic;
-      a.boundary_value = boundary_.value;
-      a.k = p->plan.k;
-      a.dims = extent_.dims;
-      if (boundary_.kind == BoundaryKind::Dirichlet && d > 1) {
-        const std::size_t budget = lora_gpu::band_fix_shared_budget();
-        const std::vector<lora_gpu::FixBox> boxes = lora_gpu::band_fix_boxes(extent_, plan.stencil.radius, d, budget);
-        p->boxes = device_copy(boxes, "the band boxes");
-        lora_gpu::BandFixArgs& f = p->fix;
-        f.boxes = p->boxes;
-        f.weights = weights_;
-        f.nx = extent_.n[0];
-        f.ny = extent_.n[1];
-        f.nz = extent_.n[2];
-        f.dims = extent_.dims;
-        f.radius = plan.stencil.radius;
-        f.steps = d;
-        f.box_count = static_cast<int>(boxes.size());
-        f.boundary_value = boundary_.value;
-        const long long halo = 2LL * d * plan.stencil.radius;
-        std::size_t region = 0;
-        for (const lora_gpu::FixBox& b : boxes)
-          region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
-                                                                          (extent_.dims >= 3 ? b.bz + halo : 1)));
-        f.shared_bytes = (plan.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
-      }
-      passes_[static_cast<std::size_t>(d - 1)] = std::move(p);
-    }
+    for (int d = 1; d <= plan.fused_steps; ++d)
+      passes_[static_cast<std::size_t>(d - 1)] =
+          make_pass(d == plan.fused_steps ? plan : make_convstencil_plan(plan.stencil, {d}), d, false);
+    twice_ = extent_.dims == 1 ? make_pass(plan, 2 * plan.fused_steps, true) : nullptr;
   }
 
-  void run_pass(int depth) {
-    Pass& p = *passes_[static_cast<std::size_t>(depth - 1)];
+  // A launch of `plan` advancing `steps` base steps (twice: two passes of W^T).
+  std::unique_ptr<Pass> make_pass(const ConvStencilPlan& plan, int steps, bool twice) {
+    auto p = std::make_unique<Pass>();
+    p->plan = plan;
+    p->steps = steps;
+    p->shape = conv_gpu::block_shape(plan, extent_, twice);
+    p->kfrag = device_copy(conv_gpu::kernel_fragments(plan), "the kernel fragments");
+    p->table = device_copy(conv_gpu::stencil2row_table(plan), "the stencil2row table");
+    conv_gpu::CsPassArgs& a = p->args;
+    a.kfrag = p->kfrag;
+    a.table = p->table;
+    a.nx = extent_.n[0];
+    a.ny = extent_.n[1];
+    a.nz = extent_.n[2];
+    a.periodic = boundary_.kind == BoundaryKind::Periodic;
+    a.boundary_value = boundary_.value;
+    a.k = plan.k;
+    a.dims = extent_.dims;
+    if (boundary_.kind == BoundaryKind::Dirichlet && steps > 1) {
+      const int r = plan.stencil.radius;
+      const std::vector<lora_gpu::FixBox> boxes =
+          lora_gpu::band_fix_boxes(extent_, r, steps, lora_gpu::band_fix_shared_budget());
+      p->boxes = device_copy(boxes, "the band boxes");
+      lora_gpu::BandFixArgs& f = p->fix;
+      f.boxes = p->boxes;
+      f.weights = weights_;
+      f.nx = extent_.n[0];
+      f.ny = extent_.n[1];
+      f.nz = extent_.n[2];
+      f.dims = extent_.dims;
+      f.radius = r;
+      f.steps = steps;
+      f.box_count = static_cast<int>(boxes.size());
+      f.boundary_value = boundary_.value;
+      const long long halo = 2LL * steps * r;
+      std::size_t region = 0;
+      for (const lora_gpu::FixBox& b : boxes)
+        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
+                                                                        (extent_.dims >= 3 ? b.bz + halo : 1)));
+      f.shared_bytes = (plan.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
+    }
+    return p;
+  }
+
+  void run_pass(Pass& p) {
     double* in = grid_[current_];
     double* out = grid_[1 - current_];
     p.args.in = in;
@@ -173,7 +186,7 @@ private:
       lora_gpu::launch_band_fix(p.fix, stream());
     }
     current_ = 1 - current_;
-    record_pass(depth);
+    record_pass(p.steps);
   }
 
   Extent extent_;
@@ -182,7 +195,8 @@ private:
   double* grid_[2] = {nullptr, nullptr};
   double* weights_ = nullptr;
   int current_ = 0;
-  std::vector<std::unique_ptr<Pass>> passes_;
+  std::vector<std::unique_ptr<Pass>> passes_; // by depth 1 .. T
+  std::unique_ptr<Pass> twice_;               // 1D: two passes of T per launch
 };
 #endif
 

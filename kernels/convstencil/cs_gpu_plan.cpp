@@ -6,7 +6,7 @@
 
 namespace se::conv_gpu {
 
-CsBlockShape block_shape(const ConvStencilPlan& p, const Extent& e) {
+CsBlockShape block_shape(const ConvStencilPlan& p, const Extent& e, bool twice) {
   const int k = p.k, dims = p.stencil.dims, R = p.fused.radius, U = p.segment;
   CsBlockShape s;
   s.rows_per_warp = cs_rows_per_warp(k, dims);
@@ -25,8 +25,11 @@ CsBlockShape block_shape(const ConvStencilPlan& p, const Extent& e) {
                    (s.kernel_in_registers ? 0 : static_cast<std::size_t>(s.kernel_fragments) * 32 * sizeof(double)) +
                    static_cast<std::size_t>(s.row_doubles) * sizeof(int);
   const long long tw = static_cast<long long>(kSegmentsPerWarp) * U;
+  s.twice = twice && dims == 1;
+  if (s.twice) s.shared_bytes += static_cast<std::size_t>(by * tw) * sizeof(double);
   if (dims == 1) {
-    s.tiles_x = (e.n[0] + by * tw - 1) / (by * tw);
+    const long long strips = s.twice ? by - 1 : by;
+    s.tiles_x = (e.n[0] + strips * tw - 1) / (strips * tw);
   } else {
     s.tiles_x = (e.n[0] + tw - 1) / tw;
     s.tiles_y = (e.n[1] + by - 1) / by;

@@ -14,7 +14,8 @@ namespace se::conv_gpu {
 // Shared memory an H100/H200 block may opt into.
 constexpr std::size_t kSharedPerBlock = 227 * 1024;
 
-CsBlockShape block_shape(const ConvStencilPlan& plan, const Extent& extent);
+// twice (1D only): the block shape of two passes per launch.
+CsBlockShape block_shape(const ConvStencilPlan& plan, const Extent& extent, bool twice = false);
 
 // Slot p of a tile row (16 segments x 8 * chunks doubles, swizzled) -> the input column of the tile it holds,
 // -1 for a zero pad. Built from the plan's Stencil2RowLayout (its 8 segments, repeated for segments 8-15).

@@ -31,9 +31,12 @@ __device__ __forceinline__ double cs_load(const CsPassArgs& a, long long gx, lon
   return __ldg(a.in + (gz * a.ny + gy) * a.nx + gx);
 }
 
-template <int K, int DIMS>
+// TWICE (1D only): two passes of W^T per launch, the first on the block's window widened by R on each side
+// into shared memory (P), the second from P; the block writes (strips - 1) x 16U outputs.
+template <int K, int DIMS, bool TWICE>
 __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS))
     cs_pass_kernel(const CsPassArgs a) {
+  static_assert(!TWICE || DIMS == 1, "two passes per launch are 1D only");
   constexpr int R = (K - 1) / 2, U = K + 1, CH = (K + 3) / 4, E = 2 * CH, NT = (U + 7) / 8;
   constexpr int SS = 8 * CH, ROWD = kSegmentsPerWarp * SS, TW = kSegmentsPerWarp * U;
   constexpr int RW = cs_rows_per_warp(K, DIMS), NWY = cs_warps_y(K, DIMS), NWZ = cs_warps_z(K, DIMS);
@@ -45,14 +48,16 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   extern __shared__ __align__(16) double smem[];
   double* s2r = smem;
   double* ksm = s2r + IN_PLANES * IN_ROWS * ROWD;
-  int* table = reinterpret_cast<int*>(ksm + (KREG ? 0 : NKF * 32));
+  double* P = ksm + (KREG ? 0 : NKF * 32); // TWICE: the first pass's BY x 16U outputs
+  int* table = reinterpret_cast<int*>(P + (TWICE ? BY * TW : 0));
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   for (int i = tid; i < ROWD; i += blockDim.x) table[i] = a.table[i];
   if constexpr (!KREG)
     for (int i = tid; i < NKF * 32; i += blockDim.x) ksm[i] = a.kfrag[i];
   __syncthreads();
 
-  const long long x0 = DIMS == 1 ? static_cast<long long>(blockIdx.x) * BY * TW : static_cast<long long>(blockIdx.x) * TW;
+  constexpr int OUT_STRIPS = TWICE ? BY - 1 : BY; // 1D strips a block writes
+  const long long x0 = DIMS == 1 ? static_cast<long long>(blockIdx.x) * OUT_STRIPS * TW : static_cast<long long>(blockIdx.x) * TW;
   const long long y0 = DIMS >= 2 ? static_cast<long long>(blockIdx.y) * BY : 0;
   const long long z0 = DIMS == 3 ? static_cast<long long>(blockIdx.z) * BZ : 0;
 
@@ -62,8 +67,10 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   int cols[SLOTS];
 #pragma unroll
   for (int j = 0; j < SLOTS; ++j) cols[j] = table[lane + 32 * j];
+  // The first pass of TWICE starts R early: its outputs cover [x0 - R, x0 - R + BY 16U).
+  const long long xs = TWICE ? x0 - R : x0;
   bool interior;
-  if constexpr (DIMS == 1) interior = x0 - R >= 0 && x0 + static_cast<long long>(BY) * TW + R <= a.nx;
+  if constexpr (DIMS == 1) interior = xs - R >= 0 && xs + static_cast<long long>(BY) * TW + R <= a.nx;
   else
     interior = x0 - R >= 0 && x0 + TW + R <= a.nx && y0 - R >= 0 && y0 + BY + R <= a.ny &&
                (DIMS == 2 || (z0 - R >= 0 && z0 + BZ + R <= a.nz));
@@ -72,7 +79,7 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
     double* dst = s2r + rr * ROWD;
     long long gx0, gy, gz;
     if constexpr (DIMS == 1) {
-      gx0 = x0 + static_cast<long long>(row) * TW - R;
+      gx0 = xs + static_cast<long long>(row) * TW - R;
       gy = 0;
       gz = 0;
     } else {
@@ -114,45 +121,73 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
     for (int f = 0; f < NKF; ++f) kreg[f] = __ldg(a.kfrag + f * 32 + lane);
   }
   double acc[RW][NT][4];
+  const auto compute = [&]() {
 #pragma unroll
-  for (int o = 0; o < RW; ++o)
+    for (int o = 0; o < RW; ++o)
 #pragma unroll
-    for (int nt = 0; nt < NT; ++nt)
+      for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-      for (int v = 0; v < 4; ++v) acc[o][nt][v] = 0.0;
-
-  const auto plane = [&](int pz) {
-    const double* base = s2r + ((wz + pz) * IN_ROWS + wy * RW) * ROWD;
+        for (int v = 0; v < 4; ++v) acc[o][nt][v] = 0.0;
+    const auto plane = [&](int pz) {
+      const double* base = s2r + ((wz + pz) * IN_ROWS + wy * RW) * ROWD;
 #pragma unroll
-    for (int ir = 0; ir < RW + KR - 1; ++ir) {
-      const double* row = base + ir * ROWD;
-      double f0[E], f1[E];
+      for (int ir = 0; ir < RW + KR - 1; ++ir) {
+        const double* row = base + ir * ROWD;
+        double f0[E], f1[E];
 #pragma unroll
-      for (int e = 0; e < E; ++e) {
-        f0[e] = row[off0[e]];
-        f1[e] = row[off1[e]];
+        for (int e = 0; e < E; ++e) {
+          f0[e] = row[off0[e]];
+          f1[e] = row[off1[e]];
+        }
+#pragma unroll
+        for (int o = 0; o < RW; ++o) {
+          const int i = ir - o;
+          if (i < 0 || i >= KR) continue;
+#pragma unroll
+          for (int e = 0; e < E; ++e)
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+              const int f = ((pz * KR + i) * E + e) * NT + nt;
+              const double b = KREG ? kreg[KREG ? f : 0] : ksm[f * 32 + lane];
+              ptx::mma_m16n8k4_f64(acc[o][nt], f0[e], f1[e], b);
+            }
+        }
       }
+    };
+    if constexpr (KREG) {
 #pragma unroll
-      for (int o = 0; o < RW; ++o) {
-        const int i = ir - o;
-        if (i < 0 || i >= KR) continue;
-#pragma unroll
-        for (int e = 0; e < E; ++e)
-#pragma unroll
-          for (int nt = 0; nt < NT; ++nt) {
-            const int f = ((pz * KR + i) * E + e) * NT + nt;
-            const double b = KREG ? kreg[KREG ? f : 0] : ksm[f * 32 + lane];
-            ptx::mma_m16n8k4_f64(acc[o][nt], f0[e], f1[e], b);
-          }
-      }
+      for (int pz = 0; pz < KP; ++pz) plane(pz);
+    } else {
+#pragma unroll 1
+      for (int pz = 0; pz < KP; ++pz) plane(pz);
     }
   };
-  if constexpr (KREG) {
+  compute();
+
+  if constexpr (TWICE) {
+    // The first pass's outputs into P (outside the grid under Dirichlet: the fixed value, as the reference
+    // holds it), then stencil2row of P for the second pass, which writes strips 0 .. BY - 2.
 #pragma unroll
-    for (int pz = 0; pz < KP; ++pz) plane(pz);
-  } else {
-#pragma unroll 1
-    for (int pz = 0; pz < KP; ++pz) plane(pz);
+    for (int o = 0; o < RW; ++o)
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int u = 0; u < 2; ++u) {
+            const int t = 8 * nt + 2 * q + u;
+            if (t >= U) continue;
+            const int at = (wy * RW + o) * TW + (g + 8 * h) * U + t;
+            const long long gx = xs + at;
+            P[at] = a.periodic || (gx >= 0 && gx < a.nx) ? acc[o][nt][2 * h + u] : a.boundary_value;
+          }
+    __syncthreads();
+    for (int rr = warp; rr < OUT_STRIPS; rr += WARPS) {
+#pragma unroll
+      for (int j = 0; j < SLOTS; ++j) s2r[rr * ROWD + lane + 32 * j] = cols[j] >= 0 ? P[rr * TW + cols[j]] : 0.0;
+    }
+    __syncthreads();
+    compute();
   }
 
   // 3. store.
@@ -162,7 +197,7 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
     const long long gz = z0 + wz;
     if constexpr (DIMS == 1) {
       xb = x0 + static_cast<long long>(wy * RW + o) * TW;
-      gy = 0;
+      gy = wy * RW + o < OUT_STRIPS ? 0 : a.ny; // TWICE: the last strip is not written
     } else {
       xb = x0;
       gy = y0 + wy * RW + o;
@@ -183,8 +218,9 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   }
 }
 
-template <int K, int DIMS> void cs_launch(const CsPassArgs& a, const CsBlockShape& s, cudaStream_t stream) {
-  const auto kernel = cs_pass_kernel<K, DIMS>;
+template <int K, int DIMS, bool TWICE = false>
+void cs_launch(const CsPassArgs& a, const CsBlockShape& s, cudaStream_t stream) {
+  const auto kernel = cs_pass_kernel<K, DIMS, TWICE>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(s.shared_bytes));
   const dim3 grid(static_cast<unsigned>(s.tiles_x), static_cast<unsigned>(s.tiles_y), static_cast<unsigned>(s.tiles_z));
   kernel<<<grid, s.threads(), s.shared_bytes, stream>>>(a);

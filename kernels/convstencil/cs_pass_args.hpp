@@ -42,6 +42,7 @@ struct CsBlockShape {
   int row_doubles = 0;    // one stencil2row row of a warp tile in shared memory: 16 segments x (A + B) x 4 chunks
   int in_rows = 1, in_planes = 1;
   std::size_t shared_bytes = 0;
+  bool twice = false;     // 1D: two passes of W^T per launch (the first into shared memory)
   long long tiles_x = 1, tiles_y = 1, tiles_z = 1;
   int threads() const { return 32 * warps_y * warps_z; }
 };
