@@ -260,3 +260,48 @@ TEST_CASE("dag: generated CUDA source has one kernel per node, bucket or fused g
   CHECK(cp.flops > cs.flops);
   CHECK(cs.bytes == 8.0 * 64 * 64 * 8 * (11 + 6)); // 11 edges read once, 6 grids written once
 }
+
+TEST_CASE("dag: mangled programs are refused or parsed, never crash, and what parses round-trips", "[dag]") {
+  std::uint64_t state = 12345;
+  const auto next = [&state]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  const std::string alphabet = "abcxyz019+-*/()[],=:#. \n\tsqrtminf64f32input";
+  int parsed = 0, refused = 0;
+  for (const auto& f : example_files()) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string original = ss.str();
+    for (int trial = 0; trial < 60; ++trial) {
+      std::string text = original;
+      const int edits = 1 + static_cast<int>(next() % 4);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        const std::size_t at = next() % text.size();
+        switch (next() % 3) {
+        case 0: text.erase(at, 1 + next() % 3); break;
+        case 1: text.insert(at, 1, alphabet[next() % alphabet.size()]); break;
+        default: text[at] = alphabet[next() % alphabet.size()];
+        }
+      }
+      std::vector<Diagnostic> d;
+      const Program p = parse_program(text, d);
+      if (!d.empty()) {
+        ++refused;
+        for (const auto& x : d) {
+          CHECK(!x.message.empty());
+          CHECK(x.pos.line >= 0);
+        }
+        continue;
+      }
+      ++parsed;
+      CHECK(validate(p).empty());
+      const std::string printed = print_program(p);
+      CHECK(print_program(parse_program(printed)) == printed);
+      CHECK_NOTHROW(analyse(p));
+    }
+  }
+  CHECK(parsed > 0);
+  CHECK(refused > 0);
+}
