@@ -287,10 +287,31 @@ void draw_cost_lines(const PyramidFigure& f) {
       ImGui::TextWrapped("LoRAStencil's plan runs the %s split instead: %d MMAs per %s warp tile (%.4g per point).",
                          std::string(to_string(f.planned_kind)).c_str(), f.plan_tile_mma, tile.c_str(), f.mma_per_point);
   } else {
+    // Where the window is short (a lecture's font at 1280x720: star-2d13p's C1 and R1 ran past the window's bottom),
+    // the obstacle goes to a tooltip and the cross split's sentence takes its short form (issue 17).
+    const bool short_window = ImGui::GetContentRegionAvail().y < ui_px(520.0f);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.72f, 0.4f, 1.0f));
-    ImGui::TextWrapped("No pyramid: %s.", f.pyramid_obstacle.c_str());
+    if (short_window) {
+      ImGui::TextUnformatted("No pyramid (hover: why).");
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ui_px(520.0f));
+        ImGui::Text("No pyramid: %s.", f.pyramid_obstacle.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    } else {
+      ImGui::TextWrapped("No pyramid: %s.", f.pyramid_obstacle.c_str());
+    }
     ImGui::PopStyleColor();
-    if (f.decomposition.kind == DecompositionKind::Cross)
+    if (f.decomposition.kind == DecompositionKind::Cross && short_window) {
+      ImGui::TextWrapped("Cross split: %d term(s) on tensor cores, %s = %d MMAs per %s warp tile (%.4g per point) "
+                         "against the SVD's %d (%.4g per point).",
+                         f.decomposition.tensor_core_terms(), term_sum(f.drawn_term_mma).c_str(), f.drawn_tile_mma,
+                         tile.c_str(), f.mma_per_point, f.svd_tile_mma, f.svd_mma_per_point);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("each term gathered by a single product where u or v is one weight");
+    } else if (f.decomposition.kind == DecompositionKind::Cross)
       ImGui::TextWrapped("LoRAStencil's plan takes the cross split below: %d term(s) on tensor cores, each gathered by a "
                          "single product where u or v is one weight: %s = %d MMAs per %s warp tile (%.4g per point) "
                          "against the SVD's %d (%.4g per point).",
@@ -457,6 +478,10 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   const float levels_h = mem.level == 0 ? 0.0f : std::max(ImGui::GetContentRegionAvail().y, level_h);
   ImGui::BeginChild("levels", ImVec2(levels_w, levels_h), false, ImGuiWindowFlags_HorizontalScrollbar);
   for (std::size_t i = first; i < last; ++i) draw_level(d, i, palette, cell, digits);
+  // The levels' last cells: the cursor less the spacing draw_level leaves under a level (1.5 + the Dummy's 1).
+  probe_rect(ctx.state, "pyramid.levels", ImGui::GetWindowPos(),
+             ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
+                    ImGui::GetCursorScreenPos().y - 2.5f * ImGui::GetStyle().ItemSpacing.y));
   ImGui::EndChild();
   if (probe.letters) {
     ImGui::SameLine();

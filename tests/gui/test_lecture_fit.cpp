@@ -200,3 +200,14 @@ TEST_CASE("TCStencil's P and its legend column lie inside the window for box-3d2
     check_inside(ex, "params", "params.tc.text");
   }
 }
+
+// Issue 17: star-2d13p's page (no pyramid: the cross split) spent five lines on why and what instead, and C1 and R1
+// ran past the window's bottom at a lecture's 1280x720; where the window is short the reason goes to a tooltip.
+TEST_CASE("the pyramid page's first level lies inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"star-2d13p", "heat-2d", "box-2d25p", "box-2d49p", "box-3d27p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "pyramid", "");
+    check_inside(ex, "pyramid", "pyramid.levels");
+  }
+}
