@@ -314,7 +314,9 @@ void start(DagView& v) {
     for (const auto& e : std::filesystem::directory_iterator(*dir, ec))
       if (e.path().extension() == ".dag") v.examples.push_back(e.path().filename().string());
     std::sort(v.examples.begin(), v.examples.end());
-    if (load_file(v, (*dir / "p_grad_c.dag").string())) {
+    std::error_code ec2;
+    const std::filesystem::path shown = std::filesystem::proximate(*dir / "p_grad_c.dag", ec2); // short where it can be
+    if (load_file(v, (ec2 ? *dir / "p_grad_c.dag" : shown).string())) {
       v.undo.clear(); // the default scene is where undo starts
       v.message.clear();
     }

@@ -4,6 +4,7 @@
 // interpreter.
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -58,6 +59,13 @@ TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui
   CHECK(ex.fact("dag.program") == "hdiff");
   CHECK(ex.fact("dag.valid") == "yes");
   CHECK(ex.fact("dag.buckets") == std::to_string(dag::analyse(dag::load_program(kDags + "hdiff.dag")).buckets.size()));
+  // Save writes the canonical text, which loads back as the same program.
+  se::test::TempDir dir;
+  const std::string saved = (dir.path() / "saved.dag").string();
+  ex.replace_text("dag.path", saved);
+  ex.click("dag.save");
+  const dag::Program back = dag::load_program(saved);
+  CHECK(dag::print_program(back) == dag::print_program(dag::load_program(kDags + "hdiff.dag")));
 }
 
 TEST_CASE("dag view shows a parse error in place and keeps the text and undo restores", "[gui][egl][dag-gui]") {
@@ -112,4 +120,28 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
   CHECK(std::stoi(ex.fact("dag.source_lines")) > 10);
   // SE_DAG_SCREENSHOT=path: the page with its results, to look at.
   if (const char* path = std::getenv("SE_DAG_SCREENSHOT")) write_png(ex.screenshot(), path);
+}
+
+TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[gui][egl][dag-gui]") {
+  HeadlessExplorer ex(PlatformKind::Egl, dag_view(true), 1280, 720);
+  const std::vector<LectureStep> steps = lecture_steps();
+  int seen = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].view != "dag") continue;
+    ++seen;
+    INFO(steps[i].page);
+    go_to_lecture_step(ex.app().layout(), ex.app().lecture(), static_cast<int>(i));
+    ex.frames(2);
+    CHECK(ex.fact("dag.page") == steps[i].page);
+    const WidgetRect window = ex.probe("dag.window");
+    for (const char* probe : {"dag.canvas", "dag.text", "dag.apply_text", "dag.path"}) {
+      if (steps[i].page != "editor") break;
+      INFO(probe);
+      const WidgetRect r = ex.probe(probe);
+      CHECK(r.x0 >= window.x0);
+      CHECK(r.x1 <= window.x1);
+      CHECK(r.y1 <= window.y1);
+    }
+  }
+  CHECK(seen == 4); // the editor, the buckets and the two fusions
 }
