@@ -418,8 +418,9 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
   ImGui::SameLine(0, ui_px(40.0f));
   const MatrixDrawn fd = draw_matrix(map_picture("frequencies", "frequency map: cell (k1, k2) holds k", p.frequency_map));
   probe_rect(ctx.state, "fft.crt.frequencies", fd.min, fd.max);
-  // The diagonal walk of l = 0, 1, 2, ...: a line through consecutive cells while they stay diagonal neighbours,
-  // a ring where the walk wraps.
+  // The diagonal walk of l = 0, 1, 2, ...: a stroke across the shared corner of consecutive cells while they stay
+  // diagonal neighbours, a frame round the cell where the walk wraps; both keep clear of the cells' numbers (lines
+  // through the centres and rings over them hid 8, 4, 10 and 5 at a lecture's cell size, issue 17).
   if (!p.diagonal_order.empty()) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float thick = ui_px(2.0f);
@@ -427,10 +428,16 @@ void draw_crt(ViewContext& ctx, FftMemory& mem) {
     for (int l = 0; l + 1 < steps; ++l) {
       const int a = p.diagonal_order[static_cast<std::size_t>(l)], b = p.diagonal_order[static_cast<std::size_t>(l + 1)];
       const int ar = a / cols, ac = a % cols, br = b / cols, bc = b % cols;
-      if (br == ar + 1 && bc == ac + 1)
-        dl->AddLine(d.cell_center(ar, ac), d.cell_center(br, bc), IM_COL32(255, 255, 255, 200), thick);
-      else
-        dl->AddCircle(d.cell_center(br, bc), 0.3f * d.cell, IM_COL32(255, 255, 255, 200), 12, thick);
+      const ImVec2 ca = d.cell_center(ar, ac), cb = d.cell_center(br, bc);
+      if (br == ar + 1 && bc == ac + 1) {
+        const float ox = 0.3f * d.cell_w, oy = 0.3f * d.cell;
+        dl->AddLine(ImVec2(ca.x + ox, ca.y + oy), ImVec2(cb.x - ox, cb.y - oy), IM_COL32(255, 255, 255, 220), thick);
+      } else {
+        const ImVec2 m = d.cell_min(br, bc);
+        dl->AddRect(ImVec2(m.x + 0.5f * thick, m.y + 0.5f * thick),
+                    ImVec2(m.x + d.cell_w - 0.5f * thick, m.y + d.cell - 0.5f * thick), IM_COL32(255, 255, 255, 220), 0.0f, 0,
+                    thick);
+      }
     }
   }
   publish(ctx, "fft.crt.map", fmt::format("{}x{}", L1, L2));
