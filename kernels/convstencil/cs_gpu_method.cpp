@@ -88,7 +88,7 @@ public:
     if (steps < 0) throw InputError("the number of steps cannot be negative");
     const int T = plan_.fused_steps;
     if (twice_)
-      for (; steps >= 2 * T; steps -= 2 * T) run_pass(*twice_);
+      for (; steps >= twice_->steps; steps -= twice_->steps) run_pass(*twice_);
     for (; steps >= T; steps -= T) run_pass(*passes_[static_cast<std::size_t>(T - 1)]);
     if (steps > 0) run_pass(*passes_[static_cast<std::size_t>(steps - 1)]);
   }
@@ -100,7 +100,7 @@ public:
     check(cudaStreamSynchronize(stream()), "the ConvStencil passes");
   }
   DeviceGridView view() const override { return {grid_[current_], Precision::FP64, make_packed_layout(extent_)}; }
-  int fused_steps() const override { return twice_ ? 2 * plan_.fused_steps : plan_.fused_steps; }
+  int fused_steps() const override { return twice_ ? twice_->steps : plan_.fused_steps; }
   bool set_stencil(const MethodPlan& plan) override { // the grid is packed (no halo): any radius fits
     set_plan(plan_value<ConvStencilPlan>(plan));
     return true;
@@ -117,16 +117,16 @@ private:
     weights_ = nullptr;
     plan_ = plan;
     weights_ = device_copy(plan.stencil.weights, "the stencil weights");
-    // Every depth a run can need (T and the shallower remainder; in 1D two passes of T in one launch) is built
+    // Every depth a run can need (T and the shallower remainder; in 1D several passes of T in one launch) is built
     // here: advance() only launches.
     passes_.resize(static_cast<std::size_t>(plan.fused_steps));
     for (int d = 1; d <= plan.fused_steps; ++d)
       passes_[static_cast<std::size_t>(d - 1)] =
           make_pass(d == plan.fused_steps ? plan : make_convstencil_plan(plan.stencil, {d}), d, false);
-    twice_ = extent_.dims == 1 ? make_pass(plan, 2 * plan.fused_steps, true) : nullptr;
+    twice_ = extent_.dims == 1 ? make_pass(plan, conv_gpu::kPassesPerLaunch1d * plan.fused_steps, true) : nullptr;
   }
 
-  // A launch of `plan` advancing `steps` base steps (twice: two passes of W^T).
+  // A launch of `plan` advancing `steps` base steps (twice: kPassesPerLaunch1d passes of W^T).
   std::unique_ptr<Pass> make_pass(const ConvStencilPlan& plan, int steps, bool twice) {
     auto p = std::make_unique<Pass>();
     p->plan = plan;
@@ -196,7 +196,7 @@ private:
   double* weights_ = nullptr;
   int current_ = 0;
   std::vector<std::unique_ptr<Pass>> passes_; // by depth 1 .. T
-  std::unique_ptr<Pass> twice_;               // 1D: two passes of T per launch
+  std::unique_ptr<Pass> twice_;               // 1D: kPassesPerLaunch1d passes of T per launch
 };
 #endif
 

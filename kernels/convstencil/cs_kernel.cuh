@@ -31,12 +31,13 @@ __device__ __forceinline__ double cs_load(const CsPassArgs& a, long long gx, lon
   return __ldg(a.in + (gz * a.ny + gy) * a.nx + gx);
 }
 
-// TWICE (1D only): two passes of W^T per launch, the first on the block's window widened by R on each side
-// into shared memory (P), the second from P; the block writes (strips - 1) x 16U outputs.
-template <int K, int DIMS, bool TWICE>
+// NPASS (1D only): passes of W^T per launch. Pass p computes BY x 16U outputs from x0 - (NPASS - p) R into
+// shared memory (P), the next pass reads them from P; the last writes (strips - 1) x 16U outputs to the grid.
+template <int K, int DIMS, int NPASS>
 __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS))
     cs_pass_kernel(const CsPassArgs a) {
-  static_assert(!TWICE || DIMS == 1, "two passes per launch are 1D only");
+  static_assert(NPASS == 1 || DIMS == 1, "several passes per launch are 1D only");
+  constexpr bool TWICE = NPASS > 1;
   constexpr int R = (K - 1) / 2, U = K + 1, CH = (K + 3) / 4, E = 2 * CH, NT = (U + 7) / 8;
   constexpr int SS = 8 * CH, ROWD = kSegmentsPerWarp * SS, TW = kSegmentsPerWarp * U;
   constexpr int RW = cs_rows_per_warp(K, DIMS), NWY = cs_warps_y(K, DIMS), NWZ = cs_warps_z(K, DIMS);
@@ -67,8 +68,8 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   int cols[SLOTS];
 #pragma unroll
   for (int j = 0; j < SLOTS; ++j) cols[j] = table[lane + 32 * j];
-  // The first pass of TWICE starts R early: its outputs cover [x0 - R, x0 - R + BY 16U).
-  const long long xs = TWICE ? x0 - R : x0;
+  // The first pass starts (NPASS - 1) R early: its outputs cover [xs, xs + BY 16U).
+  const long long xs = x0 - static_cast<long long>(NPASS - 1) * R;
   bool interior;
   if constexpr (DIMS == 1) interior = xs - R >= 0 && xs + static_cast<long long>(BY) * TW + R <= a.nx;
   else
@@ -165,29 +166,39 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   compute();
 
   if constexpr (TWICE) {
-    // The first pass's outputs into P (outside the grid under Dirichlet: the fixed value, as the reference
-    // holds it), then stencil2row of P for the second pass, which writes strips 0 .. BY - 2.
+    // Each pass's outputs into P (outside the grid under Dirichlet: the fixed value, as the reference holds it),
+    // then stencil2row of P for the next pass. P[i] is the point xs + (p - 1) R + i after pass p.
+#pragma unroll 1
+    for (int p = 1; p < NPASS; ++p) {
 #pragma unroll
-    for (int o = 0; o < RW; ++o)
+      for (int o = 0; o < RW; ++o)
 #pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
+        for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+          for (int h = 0; h < 2; ++h)
 #pragma unroll
-          for (int u = 0; u < 2; ++u) {
-            const int t = 8 * nt + 2 * q + u;
-            if (t >= U) continue;
-            const int at = (wy * RW + o) * TW + (g + 8 * h) * U + t;
-            const long long gx = xs + at;
-            P[at] = a.periodic || (gx >= 0 && gx < a.nx) ? acc[o][nt][2 * h + u] : a.boundary_value;
-          }
-    __syncthreads();
-    for (int rr = warp; rr < OUT_STRIPS; rr += WARPS) {
+            for (int u = 0; u < 2; ++u) {
+              const int t = 8 * nt + 2 * q + u;
+              if (t >= U) continue;
+              const int at = (wy * RW + o) * TW + (g + 8 * h) * U + t;
+              const long long gx = xs + static_cast<long long>(p - 1) * R + at;
+              P[at] = a.periodic || (gx >= 0 && gx < a.nx) ? acc[o][nt][2 * h + u] : a.boundary_value;
+            }
+      __syncthreads();
+      // Strip BY - 1 reaches 2R past P: zeros there. Its last 2R outputs are wrong after each pass, so after
+      // pass p the valid points end 2R (p - 1) before P's end; the last pass reads no further than
+      // (BY - 1) 16U + 2R, which stays valid while 2R (NPASS - 1) <= 16U.
+      static_assert(2 * R * (NPASS - 1) <= TW, "too many passes per launch for this width");
+      for (int rr = warp; rr < BY; rr += WARPS) {
 #pragma unroll
-      for (int j = 0; j < SLOTS; ++j) s2r[rr * ROWD + lane + 32 * j] = cols[j] >= 0 ? P[rr * TW + cols[j]] : 0.0;
+        for (int j = 0; j < SLOTS; ++j) {
+          const int at = rr * TW + cols[j];
+          s2r[rr * ROWD + lane + 32 * j] = cols[j] >= 0 && at < BY * TW ? P[at] : 0.0;
+        }
+      }
+      __syncthreads();
+      compute();
     }
-    __syncthreads();
-    compute();
   }
 
   // 3. store.
@@ -218,9 +229,9 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
   }
 }
 
-template <int K, int DIMS, bool TWICE = false>
+template <int K, int DIMS, int NPASS = 1>
 void cs_launch(const CsPassArgs& a, const CsBlockShape& s, cudaStream_t stream) {
-  const auto kernel = cs_pass_kernel<K, DIMS, TWICE>;
+  const auto kernel = cs_pass_kernel<K, DIMS, NPASS>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(s.shared_bytes));
   const dim3 grid(static_cast<unsigned>(s.tiles_x), static_cast<unsigned>(s.tiles_y), static_cast<unsigned>(s.tiles_z));
   kernel<<<grid, s.threads(), s.shared_bytes, stream>>>(a);

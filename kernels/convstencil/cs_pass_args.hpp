@@ -12,6 +12,8 @@ constexpr int kSegmentsPerWarp = 16;
 constexpr int cs_rows_per_warp(int k, int dims) { return dims == 3 ? (k <= 5 ? 8 : 4) : (k <= 7 ? 8 : 4); }
 constexpr int cs_warps_y(int, int dims) { return dims == 3 ? 1 : 4; }
 constexpr int cs_warps_z(int k, int dims) { return dims == 3 ? (k <= 3 ? 8 : k == 5 ? 4 : 2) : 1; }
+// 1D: passes of W^T one launch runs (the intermediate ones in shared memory).
+constexpr int kPassesPerLaunch1d = 3;
 constexpr int cs_max_k(int dims) { return dims == 3 ? 7 : 15; }
 // Position of chunk e (A's chunks, then B's) of segment s in the segment's shared-memory slots, in 4-double
 // units: rotated per segment so that the 16 lanes of a half warp (4 segments x 4 consecutive K) hit 16
@@ -42,7 +44,7 @@ struct CsBlockShape {
   int row_doubles = 0;    // one stencil2row row of a warp tile in shared memory: 16 segments x (A + B) x 4 chunks
   int in_rows = 1, in_planes = 1;
   std::size_t shared_bytes = 0;
-  bool twice = false;     // 1D: two passes of W^T per launch (the first into shared memory)
+  bool twice = false;     // 1D: kPassesPerLaunch1d passes of W^T per launch (all but the last into shared memory)
   long long tiles_x = 1, tiles_y = 1, tiles_z = 1;
   int threads() const { return 32 * warps_y * warps_z; }
 };
