@@ -71,7 +71,7 @@ std::string compose(const Document& d) {
 // Node positions: inputs in the first column, bucket b's operators in column b + 1.
 // Inputs (title only) stack closer than operators (title and expression field).
 void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a) {
-  const float column = ui_px(250.0f);
+  const float column = ui_px(225.0f);
   std::map<int, float> next_y;
   for (std::size_t i = 0; i < d.items.size() && i < p.nodes.size(); ++i) {
     const int col = p.nodes[i].is_input ? 0 : a.bucket_of[i] + 1;
@@ -138,6 +138,8 @@ struct DagView {
   std::vector<std::string> item_errors; // per statement: its diagnostics, "" for none
   std::string header_errors;           // diagnostics on the header lines or unplaced
   std::string canonical;               // print_program(program) when valid
+  std::map<std::string, int> last_bucket; // the last valid program's buckets and reads, by name (kept through errors)
+  std::vector<std::pair<std::string, std::string>> last_links;
   bool roundtrip = false;
   std::map<std::string, std::string> sources; // strategy -> generated CUDA source (lazily)
   std::string source_strategy = "sequential";
@@ -211,6 +213,12 @@ void refresh(DagView& v) {
   if (v.valid) {
     v.analysis = dag::analyse(v.program);
     v.fusion = dag::plan_producer_consumer(v.program);
+    v.last_bucket.clear();
+    v.last_links.clear();
+    for (int j : v.program.stencils()) {
+      v.last_bucket[v.program.nodes[j].name] = v.analysis.bucket_of[j];
+      for (int g : v.analysis.info(j).reads) v.last_links.emplace_back(v.program.nodes[g].name, v.program.nodes[j].name);
+    }
     v.canonical = dag::print_program(v.program);
     std::vector<dag::Diagnostic> again;
     const dag::Program reparsed = dag::parse_program(v.canonical, again, v.doc.name);
@@ -515,6 +523,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
   const float h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - legend_h);
 
   // The canvas.
+  const float node_w = ui_px(190.0f);
   std::vector<NodeEditorNode> nodes(v.doc.items.size());
   const float line = ImGui::GetTextLineHeight();
   for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
@@ -530,26 +539,35 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     } else {
       n.title = s.name;
       const bool known = v.valid && i < v.program.nodes.size();
-      const int b = known ? v.analysis.bucket_of[i] : -1;
+      // While the program has errors, the buckets of the last valid program (by name) keep their colours.
+      const auto last = v.last_bucket.find(s.name);
+      const int b = known ? v.analysis.bucket_of[i] : last != v.last_bucket.end() ? last->second : -1;
       n.detail = known ? fmt::format("bucket {}, {}{}", b, dag::to_string(v.program.nodes[i].type),
                                      v.analysis.info(static_cast<int>(i)).radius > 0
                                          ? fmt::format(", radius {}", v.analysis.info(static_cast<int>(i)).radius) : "")
-                       : "operator";
+                       : b >= 0 ? fmt::format("bucket {} before the edit", b) : "operator";
       n.header = b >= 0 ? bucket_color(b) : IM_COL32(150, 150, 150, 255);
-      n.body_height = ImGui::GetFrameHeight() + (n.error ? line * static_cast<float>(1 + std::count(v.item_errors[i].begin(), v.item_errors[i].end(), '\n')) * 1.0f + ui_px(4.0f) : 0.0f);
+      // The expression field, and under it the errors wrapped to the body's width (at zoom 1).
+      n.body_height = ImGui::GetFrameHeight() +
+                      (n.error ? ImGui::CalcTextSize(v.item_errors[i].c_str(), nullptr, false, node_w - ui_px(12.0f)).y + ui_px(2.0f) : 0.0f);
     }
   }
+  // Links: the reads of the program, or while it has errors those of the last valid one (by name, dimmed).
   std::vector<NodeEditorLink> links;
-  if (v.valid)
-    for (int j : v.program.stencils())
-      for (int g : v.analysis.info(j).reads) {
-        NodeEditorLink l;
-        l.from = g, l.to = j;
-        l.color = v.program.nodes[g].is_input ? IM_COL32(190, 192, 200, 170)
-                                              : (bucket_color(v.analysis.bucket_of[g]) & 0x00ffffff) | 0xd0000000;
-        links.push_back(l);
-      }
-  const float node_w = ui_px(215.0f);
+  auto index_of = [&](const std::string& name) {
+    for (std::size_t k = 0; k < v.doc.items.size(); ++k)
+      if (v.doc.items[k].name == name) return static_cast<int>(k);
+    return -1;
+  };
+  for (const auto& [from_name, to_name] : v.last_links) {
+    NodeEditorLink l;
+    l.from = index_of(from_name), l.to = index_of(to_name);
+    if (l.from < 0 || l.to < 0 || v.doc.items[l.to].input) continue;
+    const auto b = v.last_bucket.find(from_name);
+    l.color = b == v.last_bucket.end() ? IM_COL32(190, 192, 200, 170) : (bucket_color(b->second) & 0x00ffffff) | 0xd0000000;
+    if (!v.valid) l.color = (l.color & 0x00ffffff) | 0x60000000;
+    links.push_back(l);
+  }
   NodeEditor::Frame f = v.editor.begin("##canvas", ImVec2(canvas_w, h), nodes, links, node_w);
   probe_rect(ctx.state, "dag.canvas", f.canvas_min, f.canvas_max);
   bool commit_expr = false;
@@ -563,6 +581,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     probe_rect(ctx.state, "dag.pin.in." + name, ImVec2(f.in_pin[i].x - 1, f.in_pin[i].y - 1),
                ImVec2(f.in_pin[i].x + 1, f.in_pin[i].y + 1));
     ImGui::PushID(static_cast<int>(i));
+    f.enter(static_cast<int>(i));
     ImGui::SetCursorScreenPos(f.body_min(static_cast<int>(i)));
     ImGui::SetNextItemWidth(f.body_width);
     ImGui::InputText("##expr", &v.expr_buffers[i]);
@@ -571,7 +590,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     if (ImGui::IsItemDeactivatedAfterEdit()) commit_expr = true, commit_index = static_cast<int>(i);
     if (!v.item_errors[i].empty()) {
       ImGui::SetCursorScreenPos(ImVec2(f.body_min(static_cast<int>(i)).x, ImGui::GetCursorScreenPos().y + ui_px(2.0f)));
-      ImGui::PushTextWrapPos(f.body_min(static_cast<int>(i)).x + f.body_width);
+      ImGui::PushTextWrapPos(f.body_min(static_cast<int>(i)).x + f.body_width - ImGui::GetWindowPos().x);
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.45f, 1.0f));
       ImGui::TextUnformatted(v.item_errors[i].c_str());
       ImGui::PopStyleColor();

@@ -40,6 +40,7 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
   ImDrawList* dl = ImGui::GetWindowDrawList();
   f.canvas_min = ImGui::GetWindowPos();
   f.canvas_max = ImVec2(f.canvas_min.x + ImGui::GetWindowSize().x, f.canvas_min.y + ImGui::GetWindowSize().y);
+  ImGui::SetWindowFontScale(1.0f); // the fit measures at zoom 1 (the scale stays set between frames)
   if (fit_pending && !nodes.empty()) {
     fit_pending = false;
     // Every node inside the canvas, with a margin; never enlarged beyond zoom 1.
@@ -90,6 +91,18 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
     f.in_pin[i] = ImVec2(f.node_min[i].x, pin_y);
   }
 
+  // Layers: links and the grid in 0, node i in layer[i] (the selected node and nodes with errors last), the
+  // link being dragged on top.
+  f.splitter = &splitter_;
+  f.layer.assign(n, 0);
+  {
+    int next = 1;
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t i = 0; i < n; ++i)
+        if ((nodes[i].selected || nodes[i].error) == (pass == 1)) f.layer[i] = next++;
+  }
+  splitter_.Split(dl, static_cast<int>(n) + 2);
+  splitter_.SetCurrentChannel(dl, 0);
   // Links under the nodes.
   for (const NodeEditorLink& l : links)
     if (l.from >= 0 && l.to >= 0 && l.from < static_cast<int>(n) && l.to < static_cast<int>(n))
@@ -98,6 +111,7 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
   const float rounding = ui_px(5.0f);
   for (std::size_t i = 0; i < n; ++i) {
     NodeEditorNode& node = nodes[i];
+    splitter_.SetCurrentChannel(dl, f.layer[i]);
     const ImVec2 a = f.node_min[i], b = f.node_max[i];
     dl->AddRectFilled(a, b, IM_COL32(52, 55, 64, 245), rounding);
     dl->AddRectFilled(a, ImVec2(b.x, a.y + f.title_height[i]), node.header, rounding,
@@ -166,6 +180,7 @@ void NodeEditor::end(Frame& f) {
     scroll.x += ImGui::GetIO().MouseDelta.x;
     scroll.y += ImGui::GetIO().MouseDelta.y;
   }
+  splitter_.SetCurrentChannel(dl, static_cast<int>(f.out_pin.size()) + 1);
   if (dragging_pin >= 0 && dragging_pin < static_cast<int>(f.out_pin.size())) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const int target = input_pin_at(f, mouse, dragging_pin);
@@ -173,6 +188,7 @@ void NodeEditor::end(Frame& f) {
     draw_link(dl, f.out_pin[dragging_pin], end, IM_COL32(255, 220, 120, 255), ui_px(2.5f));
     if (target >= 0) dl->AddCircle(f.in_pin[target], f.pin_radius * 1.8f, IM_COL32(255, 220, 120, 255), 0, ui_px(2.0f));
   }
+  splitter_.Merge(dl);
   ImGui::EndChild();
 }
 

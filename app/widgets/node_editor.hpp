@@ -5,7 +5,7 @@
 //
 // The caller owns the nodes; each frame:
 //   NodeEditor::Frame f = editor.begin("id", size, nodes, links);   // links, frames, titles, pins
-//   ... widgets of its own inside each node's body (f.body_min(i), width f.body_width) ...
+//   ... f.enter(i), then widgets of its own inside node i's body (f.body_min(i), width f.body_width) ...
 //   editor.end(f);                                                  // background panning, the pending link
 // and reads the events in `f` after end(): a node moved, a drag finished, a link requested.
 #pragma once
@@ -47,6 +47,11 @@ public:
     int moving = -1;             // a node is being dragged
     bool move_finished = false;  // a node drag ended this frame (it moved)
     int link_from = -1, link_to = -1; // an output pin was dragged onto an input pin
+    // Draw into node i's layer (call before the caller's widgets in its body): a node drawn later covers the
+    // ones before it, with the selected node and nodes with errors on top.
+    void enter(int i) const { splitter->SetCurrentChannel(ImGui::GetWindowDrawList(), layer[i]); }
+    std::vector<int> layer;
+    ImDrawListSplitter* splitter = nullptr;
     // Internal: the links and nodes of this frame.
     const std::vector<NodeEditorLink>* links = nullptr;
     std::vector<NodeEditorNode>* nodes = nullptr;
@@ -67,6 +72,7 @@ public:
 
 private:
   bool moved_ = false;
+  ImDrawListSplitter splitter_;
 };
 
 } // namespace se

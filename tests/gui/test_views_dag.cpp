@@ -26,6 +26,11 @@ StartupState dag_view(bool lecture = false) {
 
 const std::string kDags = std::string(SE_SOURCE_DIR) + "/assets/dags/";
 
+// SE_DAG_SCREENSHOTS=folder: the tests write what they looked at there (to look at by eye).
+void shot(HeadlessExplorer& ex, const char* name) {
+  if (const char* dir = std::getenv("SE_DAG_SCREENSHOTS")) write_png(ex.screenshot(), std::string(dir) + "/" + name + ".png");
+}
+
 void ctrl(HeadlessExplorer& ex, int key) {
   ex.input().key(GLFW_KEY_LEFT_CONTROL, true);
   ex.input().press_key(key);
@@ -58,6 +63,7 @@ TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui
   ex.click("dag.load");
   CHECK(ex.fact("dag.program") == "hdiff");
   CHECK(ex.fact("dag.valid") == "yes");
+  shot(ex, "hdiff");
   CHECK(ex.fact("dag.buckets") == std::to_string(dag::analyse(dag::load_program(kDags + "hdiff.dag")).buckets.size()));
   // Save writes the canonical text, which loads back as the same program.
   se::test::TempDir dir;
@@ -79,6 +85,7 @@ TEST_CASE("dag view shows a parse error in place and keeps the text and undo res
   INFO(error);
   CHECK(error.find("line 11, column") != std::string::npos);
   ex.probe("dag.error.uout"); // drawn on the node
+  shot(ex, "error");
   ctrl(ex, GLFW_KEY_Z);
   CHECK(ex.fact("dag.valid") == "yes");
   CHECK(ex.fact("dag.expr.uout") == before);
@@ -118,8 +125,7 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
     CHECK(ex.fact(std::string("dag.run.cpu.") + s) == "pass");
   }
   CHECK(std::stoi(ex.fact("dag.source_lines")) > 10);
-  // SE_DAG_SCREENSHOT=path: the page with its results, to look at.
-  if (const char* path = std::getenv("SE_DAG_SCREENSHOT")) write_png(ex.screenshot(), path);
+  shot(ex, "run");
 }
 
 TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[gui][egl][dag-gui]") {
