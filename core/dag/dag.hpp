@@ -221,6 +221,8 @@ struct KernelInfo {
   std::vector<int> nodes;      // the stencil nodes it writes (one, or a bucket's for the parallel strategy)
   std::vector<int> after;      // kernels (indices into GeneratedCode::kernels) it must follow (graph edges)
   bool task_table = false;     // parallel strategy: launched over vEUs with (task_begin, tasks) arguments
+  std::string direct_name;     // parallel strategy: the same bucket with block b = mTask (operator b % ops,
+                               // tile b / ops), no table: the hardware's block scheduler places the mTasks
 };
 
 // The source of one strategy for one program and domain: every kernel takes `Ptrs P` (one device pointer per

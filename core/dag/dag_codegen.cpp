@@ -167,6 +167,17 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
       for (std::size_t i = 0; i < k.nodes.size(); ++i)
         src += fmt::format("    case {}: op_{}(P, x, y, z); break; // {}\n", i, k.nodes[i], p.nodes[k.nodes[i]].name);
       src += "    }\n  }\n}\n\n";
+      k.direct_name = k.name + "_direct";
+      src += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n"
+                         "  const int op = blockIdx.x % {}, tile = blockIdx.x / {};\n"
+                         "  const int tx = tile % TILES_X, ty = (tile / TILES_X) % TILES_Y, z = tile / (TILES_X * TILES_Y);\n"
+                         "  const int x = tx * TILE_X + threadIdx.x, y = ty * TILE_Y + threadIdx.y;\n"
+                         "  if (x >= NX || y >= NY) return;\n"
+                         "  switch (op) {{\n",
+                         kTileX * kTileY, k.direct_name, k.nodes.size(), k.nodes.size());
+      for (std::size_t i = 0; i < k.nodes.size(); ++i)
+        src += fmt::format("  case {}: op_{}(P, x, y, z); break;\n", i, k.nodes[i]);
+      src += "  }\n}\n\n";
       g.kernels.push_back(std::move(k));
     }
   } else { // producer-consumer

@@ -58,6 +58,7 @@ void check_nvrtc(nvrtcResult r, const char* call) {
 struct Module {
   cudaLibrary_t library = nullptr;
   std::vector<cudaKernel_t> kernels;
+  std::vector<cudaKernel_t> direct; // parallel: the table-free variant of each bucket kernel (else null)
   double compile_seconds = 0;
   Module() = default;
   Module(const Module&) = delete;
@@ -100,6 +101,9 @@ void compile(const GeneratedCode& g, const DeviceInfo& dev, Module& m) {
     cudaKernel_t kernel = nullptr;
     SE_CUDA_CHECK(cudaLibraryGetKernel(&kernel, m.library, k.name.c_str()));
     m.kernels.push_back(kernel);
+    cudaKernel_t direct = nullptr;
+    if (!k.direct_name.empty()) SE_CUDA_CHECK(cudaLibraryGetKernel(&direct, m.library, k.direct_name.c_str()));
+    m.direct.push_back(direct);
   }
   m.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -243,15 +247,25 @@ GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& resu
   std::vector<std::unique_ptr<Schedule>> schedules;
   std::vector<std::vector<void*>> params;
   std::vector<dim3> grids;
+  std::vector<cudaKernel_t> funcs;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
 
-  const auto setup = [&](bool one_per_block) {
+  // Placement of a bucket's mTasks: 0 the vEU schedule, 1 one block per mTask through the table, 2 one block per
+  // mTask without a table (the direct kernel).
+  const auto setup = [&](int placement) {
     schedules.clear();
     params.clear();
     grids.clear();
+    funcs = m.kernels;
+    const bool one_per_block = placement == 1;
     for (std::size_t k = 0; k < g.kernels.size(); ++k) {
-      if (g.kernels[k].task_table) {
+      if (g.kernels[k].task_table && placement == 2) {
+        const unsigned tiles = ((d[0] + kTileX - 1) / kTileX) * ((d[1] + kTileY - 1) / kTileY) * d[2];
+        funcs[k] = m.direct[k];
+        grids.push_back(dim3(tiles * static_cast<unsigned>(g.kernels[k].nodes.size()), 1, 1));
+        params.push_back({ptrs});
+      } else if (g.kernels[k].task_table) {
         int per_sm = 0;
         SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &per_sm, reinterpret_cast<const void*>(m.kernels[k]), kTileX * kTileY, 0));
@@ -272,7 +286,7 @@ GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& resu
       return;
     }
     for (std::size_t k = 0; k < g.kernels.size(); ++k)
-      SE_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(m.kernels[k]), grids[k], block,
+      SE_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(funcs[k]), grids[k], block,
                                      params[k].data(), 0, stream));
   };
   const auto time_runs = [&](std::vector<double>& times) {
@@ -298,22 +312,28 @@ GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& resu
 
   std::vector<double> times;
   if (s == Strategy::Parallel) {
-    // Two placements of the same mTasks: the vEU schedule (persistent blocks, static lists) and one block per
-    // mTask (the hardware's block scheduler); the faster is kept and both are reported.
-    setup(false);
-    std::vector<double> veu_times;
-    time_runs(veu_times);
-    const int veus = schedules.empty() ? 0 : schedules[0]->veus;
-    setup(true);
-    std::vector<double> block_times;
-    time_runs(block_times);
-    const bool veu_best = median(veu_times) <= median(block_times);
-    t.schedule = fmt::format("{}: vEU schedule ({} vEUs) {:.4f} ms, one block per mTask {:.4f} ms",
-                             veu_best ? "vEU" : "blocks", veus, median(veu_times) * 1e3, median(block_times) * 1e3);
-    if (veu_best) setup(false);
-    times = veu_best ? veu_times : block_times;
+    // Three placements of the same mTasks: the vEU schedule (persistent blocks, static lists), one block per
+    // mTask through the table, and one block per mTask computed from the block index (no table); the hardware's
+    // block scheduler places the last two. The fastest is kept and all are reported.
+    std::vector<double> placement_times[3];
+    int veus = 0;
+    for (int pl = 0; pl < 3; ++pl) {
+      setup(pl);
+      if (pl == 0) veus = schedules.empty() ? 0 : schedules[0]->veus;
+      time_runs(placement_times[pl]);
+    }
+    int best = 0;
+    for (int pl = 1; pl < 3; ++pl)
+      if (median(placement_times[pl]) < median(placement_times[best])) best = pl;
+    static const char* names[] = {"vEU", "blocks", "direct"};
+    t.schedule = fmt::format("{}: vEU schedule ({} vEUs) {:.4f} ms, one block per mTask {:.4f} ms, "
+                             "direct (no table) {:.4f} ms",
+                             names[best], veus, median(placement_times[0]) * 1e3, median(placement_times[1]) * 1e3,
+                             median(placement_times[2]) * 1e3);
+    setup(best);
+    times = placement_times[best];
   } else {
-    setup(false);
+    setup(0);
     if (s == Strategy::Graph) {
       // The sequential kernels as graph nodes, each depending on the kernels of its producers only: the
       // independent operators of a bucket are parallel branches.
