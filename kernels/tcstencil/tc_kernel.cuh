@@ -22,7 +22,7 @@ namespace se::tc {
 template <typename S> struct Traits;
 template <> struct Traits<__half> {
   using C = float;
-  static constexpr int WX = 8, TY = 8; // a 128-column strip, 8 warps; TY: the ring's 16-row units (128 rows)
+  static constexpr int WX = 8, TY = 4; // 128 x 64 outputs per block, 8 warps (the launcher may take TY = 8)
   static constexpr int PITCH = 152;    // 304-byte rows: ldmatrix's eight 16-byte rows land in distinct banks
 };
 template <> struct Traits<double> {
@@ -31,11 +31,9 @@ template <> struct Traits<double> {
   static constexpr int PITCH = 84;     // 672-byte rows: a fragment's eight rows spread over the banks
 };
 
-template <typename S, int R> struct Geometry {
-  static constexpr int WX = Traits<S>::WX, TY = Traits<S>::TY, P = Traits<S>::PITCH;
-  // FP16 streams its strip through a ring of BY rows (no halo rows: the ring wraps); FP64 stages BY + 2R rows.
-  static constexpr bool RING = sizeof(S) == 2;
-  static constexpr int BX = 16 * WX, BY = 16 * TY, ROWS = RING ? BY : BY + 2 * R, COLS = BX + 2 * kHalo;
+template <typename S, int R, int TY_ = Traits<S>::TY> struct Geometry {
+  static constexpr int WX = Traits<S>::WX, TY = TY_, P = Traits<S>::PITCH;
+  static constexpr int BX = 16 * WX, BY = 16 * TY, ROWS = BY + 2 * R, COLS = BX + 2 * kHalo;
   static constexpr int VEC = 16 / static_cast<int>(sizeof(S)), VPR = COLS / VEC;
   static constexpr int THREADS = 32 * WX;
   static constexpr int TAPS = (2 * R + 1) * (2 * R + 1);
@@ -44,12 +42,13 @@ template <typename S, int R> struct Geometry {
 
 constexpr int kStagePitch = 24; // FP16 output staging: 48-byte rows, a fragment's 8 rows in distinct banks
 
-// Shared bytes: the tile region, the border weights, and (FP64) the parameter matrices.
-template <typename S, int R> constexpr std::size_t shared_bytes(bool star) {
-  using G = Geometry<S, R>;
+// Shared bytes: the tile region, the border weights, (FP16, staged stores) each warp's output tile, and (FP64) the
+// parameter matrices.
+template <typename S, int R, int TY = Traits<S>::TY> constexpr std::size_t shared_bytes(bool star, bool staged = false) {
+  using G = Geometry<S, R, TY>;
   using C = typename Traits<S>::C;
   std::size_t b = sizeof(S) * G::ROWS * G::P + sizeof(C) * G::TAPS;
-  if (sizeof(S) == 2) b += sizeof(S) * G::WX * 16 * kStagePitch; // each warp's output tile, for 16-byte stores
+  if (staged) b += sizeof(S) * G::WX * 16 * kStagePitch;
   if (sizeof(S) == 8) b += sizeof(double) * 256 * (star ? 2 : 2 * R + 1);
   return (b + 15) / 16 * 16;
 }
@@ -190,36 +189,27 @@ __device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool peri
 }
 
 // ------------------------------------------------------------------------------------------------ FP16 step
-// A block streams a 128-column strip down `chunks` tile rows: tile row c reads ring units c and c+1 (unit u holds
-// rows 16u - R .. 16u - R + 15 of the strip), while cp.async fills the next TY - 2 units. ldmatrix takes a row
-// address per lane, so a tile that wraps around the ring needs nothing special.
-template <int R, bool STAR>
-__global__ void __launch_bounds__(Geometry<__half, R>::THREADS, R <= 3 ? 4 : 2)
-    step_fp16(StepArgs a, int chunks_per_block, const __half* __restrict__ in, __half* __restrict__ out) {
-  using G = Geometry<__half, R>;
-  constexpr int P = G::P, U = G::TY, MASK = G::BY - 1;
-  static_assert((G::BY & MASK) == 0, "the ring's rows must be a power of two");
+// A block stages 16*TY + 2R rows of a 128-column strip (plus 8 halo columns each side) with cp.async, then each
+// warp runs its 16-column strip of TY tiles with the parameter fragments kept in registers (parameter reuse).
+// STAGED: each tile goes out through a per-warp shared tile, one 16-byte store per lane (whole 32-byte sectors);
+// otherwise straight from the accumulators as 4-byte pairs.
+template <int R, bool STAR, int TY, bool STAGED>
+__global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, R <= 3 ? 3 : 2)
+    step_fp16(StepArgs a, const __half* __restrict__ in, __half* __restrict__ out) {
+  using G = Geometry<__half, R, TY>;
+  constexpr int P = G::P;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __half* tile = reinterpret_cast<__half*>(smem_raw);
-  __half* stage = tile + G::ROWS * P; // [warp][16 rows][kStagePitch]
-  float* w = reinterpret_cast<float*>(stage + G::WX * 16 * kStagePitch);
+  __half* stage = tile + G::ROWS * P; // STAGED: [warp][16 rows][kStagePitch]
+  float* w = reinterpret_cast<float*>(stage + (STAGED ? G::WX * 16 * kStagePitch : 0));
   const PaddedLayout& L = a.layout;
-  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX;
-  const std::int64_t y_begin = static_cast<std::int64_t>(blockIdx.y) * chunks_per_block * 16;
-  const std::int64_t left = (L.n[1] - y_begin + 15) / 16;
-  const int chunks = left < chunks_per_block ? static_cast<int>(left) : chunks_per_block;
-  const auto load_unit = [&](int u) {
-    if (u <= chunks) stage_rows<__half, R>(L, in, tile, x0, y_begin - R + 16 * u, 16, 16 * u, MASK);
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-  };
-#pragma unroll 1
-  for (int u = 0; u < U - 1; ++u) load_unit(u);
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
+  stage_rows<__half, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
   const float* border = static_cast<const float*>(a.border);
   for (int i = threadIdx.x; i < G::TAPS; i += G::THREADS) w[i] = border[i];
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-  // The parameter matrices as fragments, built once per warp from the plan's FP16 operands and kept for the
-  // whole strip (the paper's parameter reuse).
+  // The parameter matrices as fragments, built once per warp from the plan's FP16 operands.
   const __half* m = static_cast<const __half*>(a.matrices);
   constexpr int NM = STAR ? 2 : 2 * R + 1;
   std::uint32_t pb[NM][2][2]; // B operands (right matrices): [matrix][column half j][register]
@@ -239,18 +229,17 @@ __global__ void __launch_bounds__(Geometry<__half, R>::THREADS, R <= 3 ? 4 : 2)
     pa[2] = pack2(m[g * 16 + 2 * t + 8], m[g * 16 + 2 * t + 9]);
     pa[3] = pack2(m[(g + 8) * 16 + 2 * t + 8], m[(g + 8) * 16 + 2 * t + 9]);
   }
+  cp_async_wait_all();
+  __syncthreads();
 
   const int lrow = (lane & 7) + ((lane >> 3) & 1) * 8, lcol = (lane >> 4) * 8; // ldmatrix row addresses
   const int c0 = kHalo + 16 * warp;
 #pragma unroll 1
-  for (int c = 0; c < chunks; ++c) {
-    load_unit(c + U - 1); // into the slot of unit c - 1, which tile row c - 1 was the last to read
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(U - 2) : "memory"); // units up to c + 1 have landed
-    __syncthreads();
-    const int r0 = 16 * c + R; // ring row of the tile's first row
+  for (int ty = 0; ty < TY; ++ty) {
+    const int r0 = R + 16 * ty; // shared row of the tile's first row
     float acc[2][4] = {};
     if constexpr (STAR) {
-      const __half* base = tile + ((r0 + lrow) & MASK) * P + c0 + lcol;
+      const __half* base = tile + (r0 + lrow) * P + c0 + lcol;
       if (a.matrix_mask & 1u) { // P_ver x A': the tile as the B operand (k = rows)
         std::uint32_t b[4];
         ldmatrix_x4<true>(b, base);
@@ -269,15 +258,15 @@ __global__ void __launch_bounds__(Geometry<__half, R>::THREADS, R <= 3 ? 4 : 2)
       for (int q = 0; q < NM; ++q) {
         if (!(a.matrix_mask >> q & 1u)) continue;
         std::uint32_t af[4]; // A'(dy): the tile shifted dy = q - R rows
-        ldmatrix_x4<false>(af, tile + ((r0 + q - R + lrow) & MASK) * P + c0 + lcol);
+        ldmatrix_x4<false>(af, tile + (r0 + q - R + lrow) * P + c0 + lcol);
         ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[q][0]);
         ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[q][1]);
       }
     }
-    finish_tile<__half, R, STAR>(acc, tile, w, r0, MASK, c0, g, t);
-    const std::int64_t ty0 = y_begin + 16 * c, tx0 = x0 + 16 * warp;
-    if (region_is_plain(L, a.periodic, tx0, ty0, 16, 16)) {
-      // Through the warp's staging tile: one 16-byte store per lane, whole 32-byte sectors per row.
+    finish_tile<__half, R, STAR>(acc, tile, w, r0, -1, c0, g, t);
+    const std::int64_t ty0 = y0 + 16 * ty, tx0 = x0 + 16 * warp;
+    const bool plain = region_is_plain(L, a.periodic, tx0, ty0, 16, 16);
+    if (STAGED && plain) {
       __half* st = stage + warp * 16 * kStagePitch;
 #pragma unroll
       for (int j = 0; j < 2; ++j)
@@ -291,11 +280,9 @@ __global__ void __launch_bounds__(Geometry<__half, R>::THREADS, R <= 3 ? 4 : 2)
           *reinterpret_cast<const uint4*>(st + row * kStagePitch + 8 * part);
       __syncwarp();
     } else {
-      store_tile<__half>(acc, out, L, a.periodic, false, tx0, ty0 + g, t);
+      store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
     }
-    __syncthreads();
   }
-  asm volatile("cp.async.wait_all;\n" ::: "memory"); // nothing may land after the block ends
 }
 
 // ------------------------------------------------------------------------------------------------ FP64 step

@@ -24,10 +24,6 @@ struct StepArgs {
   const void* border = nullptr;   // (2R+1)^2 CUDA-core tap weights [dy+R][dx+R] in the compute type (float, double)
 };
 
-// Dynamic shared memory one block of the step uses (the caller checks it against the device's opt-in limit).
-std::size_t step_shared_bytes_fp16(int radius, bool star);
-std::size_t step_shared_bytes_fp64(int radius, bool star);
-
 void launch_step_fp16(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream);
 void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStream_t stream);
 

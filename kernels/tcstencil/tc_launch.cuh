@@ -1,5 +1,5 @@
 // The host side of TCStencil's launches, shared by the FP16 and FP64 files: the radius and the decomposition as
-// template parameters, the shared-memory opt-in and the occupancy each instantiation asks once.
+// template parameters, the shared-memory opt-in (once per instantiation) and the grid of blocks.
 #pragma once
 #include <algorithm>
 
@@ -27,20 +27,20 @@ template <typename F> void dispatch(int radius, bool star, F&& f) {
   }
 }
 
-// Opts `kernel` into `shared` bytes of dynamic shared memory; returns how many blocks the whole device holds at once.
-template <typename K> int prepare_kernel(K kernel, int threads, std::size_t shared) {
+// Opts `kernel` into `shared` bytes of dynamic shared memory (above 48 KB needs it); the callers keep the result in
+// a static, so each instantiation asks once.
+template <typename K> bool opt_in_shared(K kernel, std::size_t shared) {
   SE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  int per_sm = 0, device = 0, sms = 0;
-  SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared));
-  SE_CUDA_CHECK(cudaGetDevice(&device));
-  SE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return std::max(1, per_sm * sms);
+  return true;
 }
 
-template <typename S> std::size_t shared_bytes_for(int radius, bool star) {
-  std::size_t out = 0;
-  dispatch(radius, star, [&]<int R, bool STAR>() { out = shared_bytes<S, R>(STAR); });
-  return out;
+// One block per G::BX x G::BY outputs of the grid, on `stream`. The caller opts `kernel` into `shared` bytes once.
+template <typename G, typename K, typename S>
+void launch_blocks(K kernel, std::size_t shared, const StepArgs& a, const S* in, S* out, cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>((a.layout.n[0] + G::BX - 1) / G::BX),
+                  static_cast<unsigned>((a.layout.n[1] + G::BY - 1) / G::BY));
+  kernel<<<grid, G::THREADS, shared, stream>>>(a, in, out);
+  SE_CUDA_CHECK(cudaGetLastError());
 }
 
 } // namespace se::tc

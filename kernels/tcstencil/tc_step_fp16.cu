@@ -1,28 +1,43 @@
-// TCStencil's FP16 step (mma.m16n8k16, FP32 accumulate): one launch per base step. The grid holds one wave of
-// blocks; each streams its 128-column strip down an equal share of the tile rows. SE_TCSTENCIL_CHUNKS_PER_BLOCK
-// (tile rows per block) overrides the share, so that small grids also wrap the ring (tests, sanitizers).
+// TCStencil's FP16 step (mma.m16n8k16, FP32 accumulate): one launch per base step, one block per 128 x 16*TY
+// outputs. SE_TCSTENCIL_FP16_CONFIG picks the block shape and store path for radius 1 and 2 (the configurations
+// timed against each other on an H200 in notes/tcstencil-gpu.md): 0 = 128x64 blocks, 4-byte stores from the
+// accumulators; 1 = 128x64 blocks, 16-byte stores through shared memory; 2 (default, the fastest of the three for
+// all four stencils timed) = 128x128 blocks, 16-byte stores. Radius 3 and up always takes 1.
 #include <cstdlib>
 
 #include "kernels/tcstencil/tc_launch.cuh"
 
 namespace se::tc {
+namespace {
 
-std::size_t step_shared_bytes_fp16(int radius, bool star) { return shared_bytes_for<__half>(radius, star); }
+int fp16_config() {
+  const char* v = std::getenv("SE_TCSTENCIL_FP16_CONFIG");
+  const int c = v ? std::atoi(v) : 2;
+  return c >= 0 && c <= 2 ? c : 2;
+}
+
+template <int R, bool STAR, int TY, bool STAGED> void launch(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream) {
+  using G = Geometry<__half, R, TY>;
+  const auto kernel = step_fp16<R, STAR, TY, STAGED>;
+  const std::size_t shared = shared_bytes<__half, R, TY>(STAR, STAGED);
+  static const bool opted = opt_in_shared(kernel, shared);
+  (void)opted;
+  launch_blocks<G>(kernel, shared, a, in, out, stream);
+}
+
+} // namespace
 
 void launch_step_fp16(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream) {
   dispatch(a.radius, a.star, [&]<int R, bool STAR>() {
-    using G = Geometry<__half, R>;
-    const auto kernel = step_fp16<R, STAR>;
-    const std::size_t shared = shared_bytes<__half, R>(STAR);
-    static const int resident = prepare_kernel(kernel, G::THREADS, shared);
-    const std::int64_t strips = (a.layout.n[0] + G::BX - 1) / G::BX, chunks = (a.layout.n[1] + 15) / 16;
-    const std::int64_t columns = std::max<std::int64_t>(1, resident / strips); // blocks down each strip
-    std::int64_t per_block = (chunks + columns - 1) / columns;
-    if (const char* forced = std::getenv("SE_TCSTENCIL_CHUNKS_PER_BLOCK"); forced && std::atoi(forced) > 0)
-      per_block = std::atoi(forced);
-    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>((chunks + per_block - 1) / per_block));
-    kernel<<<grid, G::THREADS, shared, stream>>>(a, static_cast<int>(per_block), in, out);
-    SE_CUDA_CHECK(cudaGetLastError());
+    if constexpr (R <= 2) {
+      switch (fp16_config()) {
+      case 0: return launch<R, STAR, 4, false>(a, in, out, stream);
+      case 1: return launch<R, STAR, 4, true>(a, in, out, stream);
+      default: return launch<R, STAR, 8, true>(a, in, out, stream);
+      }
+    } else {
+      launch<R, STAR, 4, true>(a, in, out, stream);
+    }
   });
 }
 

@@ -3,19 +3,14 @@
 
 namespace se::tc {
 
-std::size_t step_shared_bytes_fp64(int radius, bool star) { return shared_bytes_for<double>(radius, star); }
-
 void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStream_t stream) {
   dispatch(a.radius, a.star, [&]<int R, bool STAR>() {
     using G = Geometry<double, R>;
     const auto kernel = step_fp64<R, STAR>;
     const std::size_t shared = shared_bytes<double, R>(STAR);
-    static const int resident = prepare_kernel(kernel, G::THREADS, shared);
-    (void)resident;
-    const dim3 grid(static_cast<unsigned>((a.layout.n[0] + G::BX - 1) / G::BX),
-                    static_cast<unsigned>((a.layout.n[1] + G::BY - 1) / G::BY));
-    kernel<<<grid, G::THREADS, shared, stream>>>(a, in, out);
-    SE_CUDA_CHECK(cudaGetLastError());
+    static const bool opted = opt_in_shared(kernel, shared);
+    (void)opted;
+    launch_blocks<G>(kernel, shared, a, in, out, stream);
   });
 }
 

@@ -5,6 +5,9 @@
 // with a reason. Outputs start poisoned with NaN, so a point the kernel fails to write fails the check.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -162,9 +165,9 @@ TEST_CASE("tcstencil refuses FP16 overflow, 1D and 3D with a reason", "[tcstenci
   }
 }
 
-// The FP16 kernel streams each strip through a ring of 8 tile rows; small grids give each block one tile row, so
-// here blocks are made to take 16 (the environment override) and a large grid takes its own share: both wrap.
-TEST_CASE("tcstencil's FP16 ring wraps correctly: many tile rows per block, and a 4096 x 3000 grid", "[tcstencil-gpu]") {
+// The FP16 step's three configurations (block shape and store path, SE_TCSTENCIL_FP16_CONFIG) on awkward grids and a
+// 4096 x 3000 one, whose interior blocks take the plain-store path.
+TEST_CASE("tcstencil's FP16 configurations agree with the FP64 reference", "[tcstencil-gpu]") {
   const Method& m = gpu_method("tcstencil");
   if (!m.unavailable_reason().empty()) return;
   std::mt19937_64 rng(7);
@@ -182,13 +185,45 @@ TEST_CASE("tcstencil's FP16 ring wraps correctly: many tile rows per block, and 
     CHECK(err.finite);
     CHECK(err.rel_l2 <= error_bound(Precision::FP16, steps));
   };
-  ::setenv("SE_TCSTENCIL_CHUNKS_PER_BLOCK", "16", 1);
-  for (const Stencil& s : {preset("heat-2d"), preset("box-2d25p"), random_2d(7, false, false, rng), random_2d(6, true, false, rng)})
-    for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) check(s, extent_2d(150, 600), kind, 5);
-  ::unsetenv("SE_TCSTENCIL_CHUNKS_PER_BLOCK");
-  for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
-    check(preset("heat-2d"), extent_2d(4096, 3000), kind, 2);
-    check(preset("box-2d25p"), extent_2d(4096, 3000), kind, 2);
+  for (const char* config : {"0", "1", "2"}) {
+    INFO("SE_TCSTENCIL_FP16_CONFIG=" << config);
+    ::setenv("SE_TCSTENCIL_FP16_CONFIG", config, 1);
+    for (const Stencil& s : {preset("heat-2d"), preset("box-2d25p"), random_2d(2, true, false, rng), random_2d(1, false, false, rng)})
+      for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) check(s, extent_2d(300, 290), kind, 5);
+    check(preset("box-2d25p"), extent_2d(4096, 3000), BoundaryKind::Periodic, 2);
+  }
+  ::unsetenv("SE_TCSTENCIL_FP16_CONFIG");
+}
+
+// Not run by default ('.'): GStencil/s of each FP16 configuration and of FP64 at 10240^2, from the stepper alone
+// (CUDA stream synchronised around 200 steps; no reference), for choosing the configuration.
+TEST_CASE("tcstencil configurations timed at 10240^2", "[.tcstencil-perf]") {
+  const Extent e = extent_2d(10240, 10240);
+  Stencil star9 = make_stencil(2, 2, "star-2d9p");
+  for (const int d : {-2, -1, 1, 2}) star9.at(d, 0) = star9.at(0, d) = (std::abs(d) == 1 ? 16.0 : -1.0) * 0.1 / 12.0;
+  star9.at(0, 0) = 0.5;
+  const std::vector<double> values = initial_values(e, InitialCondition::Random, 1);
+  const Boundary boundary{BoundaryKind::Dirichlet, 0.0};
+  const auto rate = [&](const std::string& id, const Stencil& s) {
+    const Method& m = gpu_method(id);
+    auto stepper = make_gpu_stepper(m, *m.plan(s), e, boundary);
+    stepper->upload(values);
+    stepper->advance(10);
+    stepper->synchronize();
+    const int steps = 200;
+    const auto t0 = std::chrono::steady_clock::now();
+    stepper->advance(steps);
+    stepper->synchronize();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return static_cast<double>(e.points()) * steps / seconds / 1e9;
+  };
+  for (const Stencil& s : {preset("heat-2d"), preset("box-2d9p"), preset("box-2d25p"), star9}) {
+    for (const char* config : {"0", "1", "2"}) {
+      ::setenv("SE_TCSTENCIL_FP16_CONFIG", config, 1);
+      std::printf("tcstencil config %s %-10s %7.1f GStencil/s\n", config, s.name.c_str(), rate("tcstencil", s));
+    }
+    ::unsetenv("SE_TCSTENCIL_FP16_CONFIG");
+    std::printf("tcstencil-fp64     %-10s %7.1f GStencil/s\n", s.name.c_str(), rate("tcstencil-fp64", s));
   }
 }
 
