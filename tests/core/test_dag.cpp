@@ -251,6 +251,8 @@ TEST_CASE("dag: generated CUDA source has one kernel per node, bucket or fused g
   CHECK(par.kernels.size() == 4);
   CHECK(par.kernels[1].nodes.size() == 2);
   CHECK(par.kernels[1].task_table);
+  CHECK(par.kernels[1].direct_name == "bucket_1_direct");
+  CHECK_THAT(par.source, Catch::Contains("bucket_1_direct(Ptrs P)"));
   const GeneratedCode pc = generate_cuda(p, Strategy::ProducerConsumer, d);
   CHECK(pc.kernels.size() == 1);
   CHECK_THAT(pc.source, Catch::Contains("lap inlined, recomputed at 5 offsets"));
