@@ -112,7 +112,7 @@ Tables make_tables(const SpiderPlan& plan) {
       throw InputError(fmt::format("internal: SPIDER's B rows {} and {} are not an aligned pair (dx {} and {})", k,
                                    k + 1, dx[static_cast<std::size_t>(k)], dx[static_cast<std::size_t>(k + 1)]));
   const int dx_min = *std::min_element(dx.begin(), dx.end()), dx_max = *std::max_element(dx.begin(), dx.end());
-  if (dx_min < -r) throw InputError("internal: a SPIDER B row reads left of the halo");
+  if (dx_min < -r || dx_max > g.dx_max) throw InputError("internal: a SPIDER B row reads outside the shared tile");
   const auto fill_boff = [&](int col_stride) {
     std::vector<std::int32_t> b(static_cast<std::size_t>(g.kc * 2 * 32));
     for (int q = 0; q < g.kc; ++q)
@@ -124,17 +124,14 @@ Tables make_tables(const SpiderPlan& plan) {
         }
     return b;
   };
+  t.sh = g.sh;
   if (g.dims == 1) {
-    t.sh = 1;
-    t.sw = g.block_x - g.tile_x + 7 * g.rpp + r + dx_max + 2;
-    t.sw += t.sw % 2;
+    t.sw = g.sw_min;
     t.boff = fill_boff(g.rpp);
     t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2);
   } else {
-    t.sh = g.block_y + 2 * r;
-    const int sw_min = g.block_x - g.tile_x + r + dx_max + 1 + 1;
     int best = -1;
-    for (int sw = sw_min + sw_min % 2; sw < sw_min + 64; sw += 2) {
+    for (int sw = g.sw_min; sw < g.sw_max; sw += 2) {
       auto b = fill_boff(g.py * sw);
       const int ways = conflict_ways(b, g.kc * 2);
       if (best < 0 || ways < best) {

@@ -23,6 +23,9 @@ struct Geometry {
   int tile_x = 0, tile_y = 1, nshift = 1, shift0 = 0, nmma = 1;
   int block_x = 0, block_y = 1; // outputs of one block tile
   int warp_tiles = 0;           // warp tiles per block tile
+  int dx_max = 0;               // the largest input x offset a B row reads (a padding column's)
+  int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves) lies in [sw_min, sw_max)
+  int sh = 1;                   // its rows
 };
 constexpr Geometry geometry(int dims, int r) {
   Geometry g;
@@ -48,6 +51,18 @@ constexpr Geometry geometry(int dims, int r) {
     g.warp_tiles = 8 * wty;
     g.block_x = 8 * g.tile_x;
     g.block_y = wty * g.tile_y;
+  }
+  g.dx_max = (g.px - 1) * g.L - r + 2 * g.L - 1;
+  if (dims == 1) {
+    g.sw_min = g.block_x - g.tile_x + 7 * g.rpp + r + g.dx_max + 2;
+    g.sw_min += g.sw_min % 2;
+    g.sw_max = g.sw_min + 2;
+    g.sh = 1;
+  } else {
+    g.sw_min = g.block_x - g.tile_x + r + g.dx_max + 2;
+    g.sw_min += g.sw_min % 2;
+    g.sw_max = g.sw_min + 32; // the bank-conflict search's range
+    g.sh = g.block_y + 2 * r;
   }
   return g;
 }

@@ -82,6 +82,56 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
                                              const std::uint32_t*, const char*, int, const int (&)[KC][2], int) {}
 };
 
+// The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
+// registers allow, the next tile's loads in flight while the warps compute on this one). 2D: warp w takes rows
+// w, w + 8, ..., its lanes the 32-bit words along them; 1D: the threads share the one row.
+template <int R, int DIMS> struct TileLoader {
+  static constexpr Geometry G = geometry(DIMS, R);
+  static constexpr int WPR_MAX = G.sw_max / 2;
+  static constexpr int RPW = DIMS == 1 ? 1 : (G.sh + kWarps - 1) / kWarps;
+  static constexpr int CPL = DIMS == 1 ? (WPR_MAX + kWarps * 32 - 1) / (kWarps * 32) : (WPR_MAX + 31) / 32;
+  std::uint32_t v[RPW * CPL];
+
+  __device__ __forceinline__ void load(const KernelArgs& p, std::int64_t bx0, std::int64_t by0) {
+    const PaddedLayout& L = p.layout;
+    const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
+    const int wpr = p.sw / 2;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int ri = 0; ri < RPW; ++ri) {
+      const int row = DIMS == 1 ? 0 : warp + kWarps * ri;
+      const std::int64_t gy = DIMS == 1 ? 0 : by0 - R + row;
+      const bool row_ok = row < p.sh && (DIMS == 1 || (gy >= -R && gy < ny + R));
+      const __half* src = p.in + L.index(bx0 - R, row_ok ? gy : 0, 0);
+#pragma unroll
+      for (int ci = 0; ci < CPL; ++ci) {
+        const int cw = DIMS == 1 ? static_cast<int>(threadIdx.x) + kWarps * 32 * ci : lane + 32 * ci;
+        const std::int64_t gx = bx0 - R + 2 * cw;
+        unsigned short lo = 0, hi = 0;
+        if (row_ok && cw < wpr) {
+          if (gx >= -R && gx < nx + R) lo = __half_as_ushort(src[2 * cw]);
+          if (gx + 1 >= -R && gx + 1 < nx + R) hi = __half_as_ushort(src[2 * cw + 1]);
+        }
+        v[ri * CPL + ci] = static_cast<std::uint32_t>(lo) | (static_cast<std::uint32_t>(hi) << 16);
+      }
+    }
+  }
+
+  __device__ __forceinline__ void store(const KernelArgs& p, std::uint32_t* smem) const {
+    const int wpr = p.sw / 2;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int ri = 0; ri < RPW; ++ri) {
+      const int row = DIMS == 1 ? 0 : warp + kWarps * ri;
+#pragma unroll
+      for (int ci = 0; ci < CPL; ++ci) {
+        const int cw = DIMS == 1 ? static_cast<int>(threadIdx.x) + kWarps * 32 * ci : lane + 32 * ci;
+        if (row < p.sh && cw < wpr) smem[row * wpr + cw] = v[ri * CPL + ci];
+      }
+    }
+  }
+};
+
 template <int R, int DIMS, bool SPARSE, bool ACC16>
 __global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
   constexpr Geometry G = geometry(DIMS, R);
@@ -107,34 +157,35 @@ __global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
 
   const PaddedLayout& L = p.layout;
   const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
-  const int words_per_row = p.sw / 2;
   const std::int64_t tiles = p.tiles_x * p.tiles_y;
   const char* sbytes = reinterpret_cast<const char*>(smem_words);
   const int row_bytes = 2 * p.sw;
   const int g = lane >> 2, t = lane & 3;
 
+  // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
+  constexpr bool PREFETCH = NM * AREGS <= 80;
+  TileLoader<R, DIMS> loader;
+  const auto corner = [&](std::int64_t tile, std::int64_t& bx0, std::int64_t& by0) {
+    bx0 = (tile % p.tiles_x) * G.block_x;
+    by0 = (tile / p.tiles_x) * G.block_y;
+  };
+  if (blockIdx.x < tiles) {
+    std::int64_t bx0, by0;
+    corner(blockIdx.x, bx0, by0);
+    loader.load(p, bx0, by0);
+  }
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::int64_t bx0 = (tile % p.tiles_x) * G.block_x, by0 = (tile / p.tiles_x) * G.block_y;
+    std::int64_t bx0, by0;
+    corner(tile, bx0, by0);
     __syncthreads(); // the previous tile's reads are done
-    // 1D: the threads walk the one row; 2D: each warp takes rows, its lanes the words along them.
-    const int row_first = DIMS == 1 ? 0 : warp, row_step = DIMS == 1 ? 1 : kWarps;
-    const int col_first = DIMS == 1 ? static_cast<int>(threadIdx.x) : lane, col_step = DIMS == 1 ? kWarps * 32 : 32;
-    for (int row = row_first; row < p.sh; row += row_step) {
-      const std::int64_t gy = DIMS == 1 ? 0 : by0 - R + row;
-      const bool row_ok = DIMS == 1 || (gy >= -R && gy < ny + R);
-      const __half* src_row = p.in + L.index(bx0 - R, gy, 0);
-      std::uint32_t* dst = smem_words + row * words_per_row;
-      for (int cw = col_first; cw < words_per_row; cw += col_step) {
-        const std::int64_t gx = bx0 - R + 2 * cw;
-        unsigned short lo = 0, hi = 0;
-        if (row_ok) {
-          if (gx >= -R && gx < nx + R) lo = __half_as_ushort(src_row[2 * cw]);
-          if (gx + 1 >= -R && gx + 1 < nx + R) hi = __half_as_ushort(src_row[2 * cw + 1]);
-        }
-        dst[cw] = static_cast<std::uint32_t>(lo) | (static_cast<std::uint32_t>(hi) << 16);
-      }
-    }
+    loader.store(p, smem_words);
     __syncthreads();
+    const std::int64_t next = tile + gridDim.x;
+    if (PREFETCH && next < tiles) {
+      std::int64_t nx0, ny0;
+      corner(next, nx0, ny0);
+      loader.load(p, nx0, ny0);
+    }
 
     for (int j = 2 * warp; j < G.warp_tiles; j += 2 * kWarps) {
       // warp tiles j and j + 1 (adjacent along x)
@@ -170,6 +221,11 @@ __global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
           }
           if (x < nx && y < ny) store_with_images(p.out, L, p.periodic != 0, x, y, std::int64_t{0}, acc[u].at(i));
         }
+    }
+    if (!PREFETCH && next < tiles) {
+      std::int64_t nx0, ny0;
+      corner(next, nx0, ny0);
+      loader.load(p, nx0, ny0);
     }
   }
 }

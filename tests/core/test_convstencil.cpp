@@ -3,6 +3,7 @@
 // against LoRAStencil's Eq. 13-14 and SPIDER's Table 2.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/convstencil/convstencil_emulation.hpp"
@@ -118,7 +119,9 @@ TEST_CASE("convstencil equals the FP64 reference for every preset, both boundari
     for (const Boundary& b : kBoundaries) {
       INFO(name << " " << to_string(b.kind));
       // 4 steps: one fused pass of 3 and a remainder of 1 for radius-1 kernels, 4 passes for the others.
-      CHECK(convstencil_error(s, {}, awkward_extent(s.dims), 4, b, 21).rel_l2 < 1e-12);
+      Extent e = awkward_extent(s.dims);
+      for (int d = 0; d < s.dims; ++d) e.n[d] = std::max<std::int64_t>(e.n[d], 2 * s.radius + 3); // box-2d225p
+      CHECK(convstencil_error(s, {}, e, 4, b, 21).rel_l2 < 1e-12);
     }
   }
 }

@@ -175,3 +175,25 @@ TEST_CASE("spider GPU tables: the pair swap is 2:4 and every radius has aligned 
       CHECK(t.shared_bytes() <= 48 * 1024);
     }
 }
+
+// Small grids for compute-sanitizer (memcheck, racecheck): every radius, 1D and 2D, both variants, both boundaries,
+// grids that end in partial block tiles.
+TEST_CASE("spider GPU kernels on small grids, every radius (for the sanitizers)", "[spider-gpu-small]") {
+  std::mt19937_64 rng(77);
+  for (const SpiderVariant variant : {SpiderVariant::Sparse, SpiderVariant::Dense})
+    for (int dims = 1; dims <= 2; ++dims)
+      for (int r = 1; r <= 7; ++r)
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+          const Stencil s = shaped(dims, r, 2, rng);
+          Extent e;
+          e.dims = dims;
+          e.n[0] = dims == 1 ? 700 + r : 40 + 3 * r;
+          if (dims == 2) e.n[1] = 30 + 5 * r;
+          const Boundary b{kind, 0.25};
+          const std::vector<double> v = initial_values(e, InitialCondition::Random, 31);
+          const std::vector<double> got = gpu_after(spider_gpu::gpu_plan(s, variant, false), s, e, v, 2, b);
+          const ErrorMetrics err = compare(got, reference_after(s, e, v, 2, b));
+          INFO(to_string(variant) << " " << s.name << " " << e.to_string() << " rel L2 " << err.rel_l2);
+          CHECK(err.rel_l2 <= error_bound(Precision::FP16, 2));
+        }
+}
