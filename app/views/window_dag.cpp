@@ -150,6 +150,7 @@ struct DagView {
   bool moving = false;                 // a node drag in progress (one undo step)
   std::string text_pane;               // the text pane's buffer
   bool text_pane_edited = false;
+  bool show_text = true;               // the text pane beside the canvas
   std::vector<dag::Diagnostic> text_pane_errors;
   std::string path;
   UiMessage message;
@@ -358,8 +359,10 @@ void start_runs(DagView& v) {
     dag::State reference = inputs;
     const auto t0 = clock::now();
     dag::interpret(p, reference);
-    RunRow ref{"interpreter (reference)", "interpreter", false,
-               std::chrono::duration<double>(clock::now() - t0).count(), 0, 0, false, false, ""};
+    RunRow ref;
+    ref.label = "interpreter (reference)";
+    ref.strategy = "interpreter";
+    ref.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     {
       std::lock_guard lock(results->mutex);
       results->rows.push_back(ref);
@@ -381,15 +384,20 @@ void start_runs(DagView& v) {
       dag::State state = inputs;
       const auto t = clock::now();
       dag::run_cpu(p, s, state);
-      RunRow row{std::string("CPU ") + dag::to_string(s), dag::to_string(s), false,
-                 std::chrono::duration<double>(clock::now() - t).count()};
+      RunRow row;
+      row.label = std::string("CPU ") + dag::to_string(s);
+      row.strategy = dag::to_string(s);
+      row.seconds = std::chrono::duration<double>(clock::now() - t).count();
       record(row, state);
     }
     if (gpu)
       for (dag::Strategy s : gpu_strategies) {
         if (c.stop.stop_requested()) return;
         c.progress(++done, total, std::string("GPU ") + dag::to_string(s));
-        RunRow row{std::string("GPU ") + dag::to_string(s), dag::to_string(s), true};
+        RunRow row;
+        row.label = std::string("GPU ") + dag::to_string(s);
+        row.strategy = dag::to_string(s);
+        row.gpu = true;
         try {
           dag::State state = inputs;
           const dag::GpuTiming t = dag::run_gpu(p, s, inputs, state);
@@ -469,6 +477,10 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Inputs in the first column, bucket b's operators in column b + 1; fits the view");
   ImGui::EndDisabled();
+  same_line_if_fits(check_width("program text"));
+  if (ImGui::Checkbox("program text", &v.show_text)) v.editor.fit_pending = true;
+  probe_last_item(ctx.state, "dag.show_text");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The program's text beside the graph (editable; Apply parses it into the graph)");
   ImGui::SetNextItemWidth(ui_px(130.0f));
   if (ImGui::BeginCombo("##example", "Examples")) {
     for (const std::string& e : v.examples)
@@ -518,7 +530,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
   draw_toolbar(ctx, v);
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float text_w = std::clamp(avail_w * 0.34f, ui_px(240.0f), ui_px(460.0f));
-  const float canvas_w = avail_w - text_w - ImGui::GetStyle().ItemSpacing.x;
+  const float canvas_w = v.show_text ? avail_w - text_w - ImGui::GetStyle().ItemSpacing.x : avail_w;
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
   const float h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - legend_h);
 
@@ -643,6 +655,10 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     }
   }
 
+  if (!v.show_text) {
+    draw_legend(ctx, v);
+    return;
+  }
   ImGui::SameLine();
   // The text pane: the program's text, editable; Apply parses it into the graph.
   ImGui::BeginGroup();

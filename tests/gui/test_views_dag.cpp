@@ -64,6 +64,12 @@ TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui
   CHECK(ex.fact("dag.program") == "hdiff");
   CHECK(ex.fact("dag.valid") == "yes");
   shot(ex, "hdiff");
+  // Without the text pane the canvas takes the width.
+  const WidgetRect with_text = ex.probe("dag.canvas");
+  ex.click("dag.show_text");
+  CHECK(ex.probe("dag.canvas").x1 - ex.probe("dag.canvas").x0 > with_text.x1 - with_text.x0 + 100);
+  shot(ex, "hdiff-no-text");
+  ex.click("dag.show_text");
   CHECK(ex.fact("dag.buckets") == std::to_string(dag::analyse(dag::load_program(kDags + "hdiff.dag")).buckets.size()));
   // Save writes the canonical text, which loads back as the same program.
   se::test::TempDir dir;
