@@ -1,6 +1,7 @@
 // ConvStencil in the GPU method registry: core's plan (the 3D default fuses one step on the GPU, see
-// notes/convstencil-gpu.md), the kernel's limits, and the stepper: one pass of W^T per launch, the remainder
-// of steps % T as one shallower pass, the exact Dirichlet band after fused passes on CUDA cores.
+// notes/convstencil-gpu.md), the kernel's limits, and the stepper: one pass of W^T per launch (1D: three while
+// the steps last), the remainder of steps % T as one shallower pass, the exact Dirichlet band after fused
+// launches on CUDA cores (LoRAStencil's band-fix kernel).
 #include "kernels/convstencil/cs_gpu_method.hpp"
 
 #include <fmt/format.h>

@@ -10,7 +10,8 @@
 //    i, accumulating into output row y = input row - i: one fragment serves up to K output rows, whose
 //    accumulators stay in registers. The kernel fragments live in registers when there are at most 32 of them,
 //    else in shared memory, lane-ordered (conflict-free).
-// 3. The accumulators (D[g][2q..2q+1] of segment g and g + 8) are stored to global memory.
+// 3. The accumulators (D[g][2q..2q+1] of segment g and g + 8) are stored to global memory; in 1D with NPASS > 1
+//    they go to shared memory first and steps 1-2 repeat from there (the tile rows are strips of the line).
 // Nothing outside the arrays is read: every shared-memory slot a fragment load touches is written in step 1.
 #pragma once
 #include <cuda_runtime.h>
