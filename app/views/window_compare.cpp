@@ -61,6 +61,7 @@ struct CompareMemory {
   Extent paper_extent;
   std::string paper_stencil;
   UiMessage paper_message;
+  int pair = 0; // in a short window: which two panels are shown (0: the first two)
 };
 
 // The papers' grid for timing (as `stencil-bench suite`): 10240000 points in 1D, 10240^2 in 2D, 512^3 in 3D.
@@ -236,8 +237,13 @@ void draw_colour_bar(ImTextureID lut, ImVec2 at, float width, double lo, double 
   draw->AddText(ImVec2(at.x, at.y + h + 1), text, a.c_str());
   draw->AddText(ImVec2(at.x + width - ImGui::CalcTextSize(b.c_str()).x, at.y + h + 1), text, b.c_str());
   const float cw = ImGui::CalcTextSize(caption).x;
-  draw->AddText(ImVec2(at.x + 0.5f * (width - cw), at.y + h + 1), text, caption);
-  ImGui::Dummy(ImVec2(width, h + ImGui::GetTextLineHeight() + 2));
+  // The caption between the two numbers where it fits there, else on a line of its own under them (a narrow map at
+  // a lecture's font piled "0", "value" and "1" on top of each other, issue 17).
+  const float gap = ImGui::CalcTextSize(" ").x;
+  const bool between = ImGui::CalcTextSize(a.c_str()).x + cw + ImGui::CalcTextSize(b.c_str()).x + 2.0f * gap <= width;
+  const float line = ImGui::GetTextLineHeight();
+  draw->AddText(ImVec2(between ? at.x + 0.5f * (width - cw) : at.x, at.y + h + 1 + (between ? 0.0f : line)), text, caption);
+  ImGui::Dummy(ImVec2(width, h + (between ? 1.0f : 2.0f) * line + 2));
 }
 
 void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 size, std::pair<double, double> scale,
@@ -317,7 +323,8 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   // The grid and its error side by side, as large as the panel allows, square points.
   const Extent& e = sim.setup().extent;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float bar = ui_px(10.0f) + ImGui::GetTextLineHeight() + ui_px(8.0f);
+  // The colour bars with their numbers, and room for the caption's own line where a narrow bar needs it.
+  const float bar = ui_px(10.0f) + 2.0f * ImGui::GetTextLineHeight() + ui_px(8.0f);
   const float avail_w = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
   const float avail_h = ImGui::GetContentRegionAvail().y - bar - ImGui::GetTextLineHeightWithSpacing();
   const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
@@ -498,13 +505,35 @@ void draw_compare_window(ViewContext& ctx) {
   if (expanded) {
     draw_controls(ctx, m);
     const std::size_t n = m.panels.size();
-    const int columns = n <= 2 ? static_cast<int>(n) : 2, rows = n <= 2 ? 1 : 2;
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    // Where two rows of panels would leave each map a sliver (a lecture's font at 1280x720: maps a few pixels tall
+    // under colour bars whose labels piled up), one row of two panels at a time, the pair chosen above (issue 17).
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const bool paged = n > 2 && (ImGui::GetContentRegionAvail().y - spacing.y) / 2.0f < 9.0f * line;
+    std::size_t first = 0, last = n;
+    if (paged) {
+      const int pairs = static_cast<int>((n + 1) / 2);
+      m.pair = std::clamp(m.pair, 0, pairs - 1);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("Panels");
+      for (int q = 0; q < pairs; ++q) {
+        ImGui::SameLine();
+        const std::size_t a = static_cast<std::size_t>(2 * q), b = std::min(n, a + 2);
+        std::string label;
+        for (std::size_t i = a; i < b; ++i) label += (i == a ? "" : " + ") + m.panels[i].key.id;
+        ImGui::RadioButton(fmt::format("{}##pair{}", label, q).c_str(), &m.pair, q);
+        probe_last_item(ctx.state, fmt::format("compare.pair.{}", q));
+      }
+      first = static_cast<std::size_t>(2 * m.pair);
+      last = std::min(n, first + 2);
+    }
+    const std::size_t shown = last - first;
+    const int columns = shown <= 2 ? static_cast<int>(shown) : 2, rows = shown <= 2 ? 1 : 2;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 size((avail.x - spacing.x * (columns - 1)) / columns, (avail.y - spacing.y * (rows - 1)) / rows);
     std::optional<std::size_t> remove;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i % static_cast<std::size_t>(columns) != 0) ImGui::SameLine();
+    for (std::size_t i = first; i < last; ++i) {
+      if ((i - first) % static_cast<std::size_t>(columns) != 0) ImGui::SameLine();
       draw_panel(ctx, m, i, size, scale, remove);
     }
     if (remove) {

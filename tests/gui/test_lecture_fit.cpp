@@ -211,3 +211,19 @@ TEST_CASE("the pyramid page's first level lies inside the window at 1280x720 in 
     check_inside(ex, "pyramid", "pyramid.levels");
   }
 }
+
+// Issue 17: four comparison panels in two rows left each map a few pixels tall at a lecture's 1280x720, under colour
+// bars whose numbers and captions piled up; there the panels show two at a time, chosen by a pair of radio buttons.
+TEST_CASE("the comparison's maps keep a legible size at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-2d9p", "heat-3d"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "compare", "");
+    const WidgetRect map = ex.probe("compare.panel0.heatmap");
+    CHECK(map.y1 - map.y0 >= 48.0f);
+    check_inside(ex, "compare", "compare.panel1.heatmap");
+    ex.click("compare.pair.1");
+    ex.frames(2);
+    check_inside(ex, "compare", "compare.panel3.heatmap");
+  }
+}
