@@ -69,15 +69,31 @@ std::string compose(const Document& d) {
 }
 
 // Node positions: inputs in the first column, bucket b's operators in column b + 1.
-// Inputs (title only) stack closer than operators (title and expression field).
-void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a) {
-  const float column = ui_px(225.0f);
+// Inputs (title only) stack closer than operators (title and expression field). The inputs take the number of
+// columns that lets the whole graph be drawn largest in a canvas of `canvas` pixels (its shape).
+void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a, ImVec2 canvas) {
+  const float column = ui_px(225.0f), input_step = ui_px(42.0f), operator_step = ui_px(92.0f);
+  std::size_t tallest = 0;
+  for (const auto& bucket : a.buckets) tallest = std::max(tallest, bucket.size());
+  const int inputs = static_cast<int>(p.inputs().size());
+  int input_columns = 1;
+  float best = -1;
+  for (int c = 1; c <= std::max(1, inputs); ++c) {
+    const int per = (inputs + c - 1) / c;
+    const float w = static_cast<float>(c + static_cast<int>(a.buckets.size())) * column;
+    const float h = std::max(static_cast<float>(per) * input_step, static_cast<float>(tallest) * operator_step);
+    const float zoom = std::min(canvas.x / w, canvas.y / std::max(h, 1.0f));
+    if (zoom > best * 1.05f) best = zoom, input_columns = c; // more columns only where they help clearly
+  }
+  const int per_column = std::max(1, (inputs + input_columns - 1) / input_columns);
+  int input_index = 0;
   std::map<int, float> next_y;
   for (std::size_t i = 0; i < d.items.size() && i < p.nodes.size(); ++i) {
-    const int col = p.nodes[i].is_input ? 0 : a.bucket_of[i] + 1;
+    const bool input = p.nodes[i].is_input;
+    const int col = input ? input_index++ / per_column : a.bucket_of[i] + input_columns;
     float& y = next_y.try_emplace(col, ui_px(12.0f)).first->second;
     d.items[i].pos = ImVec2(ui_px(16.0f) + static_cast<float>(col) * column, y);
-    y += p.nodes[i].is_input ? ui_px(42.0f) : ui_px(92.0f);
+    y += input ? input_step : operator_step;
   }
 }
 
@@ -151,6 +167,8 @@ struct DagView {
   std::string text_pane;               // the text pane's buffer
   bool text_pane_edited = false;
   bool show_text = true;               // the text pane beside the canvas
+  bool layout_pending = false;         // arrange the nodes by bucket once the canvas's size is known
+  ImVec2 canvas_size{800, 600};
   std::vector<dag::Diagnostic> text_pane_errors;
   std::string path;
   UiMessage message;
@@ -265,10 +283,11 @@ bool apply_text(DagView& v, const std::string& text, const std::string& default_
   if (!diags.empty()) return false;
   const Document old = v.doc;
   edit(v, [&](Document& d) { d = from_program(p, &old); });
-  if (layout) {
-    auto_layout(v.doc, v.program, v.analysis);
-    v.editor.fit_pending = true;
-  }
+  // Arranged (where the canvas's size is known) on a load, or when the text named a grid the graph did not have.
+  bool new_names = false;
+  for (const Statement& st : v.doc.items)
+    new_names = new_names || std::none_of(old.items.begin(), old.items.end(), [&](const Statement& o) { return o.name == st.name; });
+  if (layout || new_names) v.layout_pending = true;
   v.text_pane_edited = false;
   refresh(v);
   return true;
@@ -472,15 +491,15 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   same_line_if_fits(ImGui::CalcTextSize("Arrange by bucket").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   ImGui::BeginDisabled(!v.valid);
   if (ImGui::Button("Arrange by bucket") && v.valid) {
-    edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis); });
+    edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis, v.canvas_size); });
     v.editor.fit_pending = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Inputs in the first column, bucket b's operators in column b + 1; fits the view");
   ImGui::EndDisabled();
-  same_line_if_fits(check_width("program text"));
-  if (ImGui::Checkbox("program text", &v.show_text)) v.editor.fit_pending = true;
+  if (ImGui::Checkbox("text", &v.show_text)) v.editor.fit_pending = true;
   probe_last_item(ctx.state, "dag.show_text");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The program's text beside the graph (editable; Apply parses it into the graph)");
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(ui_px(130.0f));
   if (ImGui::BeginCombo("##example", "Examples")) {
     for (const std::string& e : v.examples)
@@ -535,6 +554,12 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
   const float h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - legend_h);
 
   // The canvas.
+  v.canvas_size = ImVec2(canvas_w, h);
+  if (v.layout_pending && v.valid) {
+    v.layout_pending = false;
+    auto_layout(v.doc, v.program, v.analysis, v.canvas_size);
+    v.editor.fit_pending = true;
+  }
   const float node_w = ui_px(190.0f);
   std::vector<NodeEditorNode> nodes(v.doc.items.size());
   const float line = ImGui::GetTextLineHeight();
@@ -993,7 +1018,10 @@ void draw_dag_window(ViewContext& ctx) {
     return;
   }
   DagView& v = ctx.memory.get<DagView>(kView);
-  if (!v.started) start(v);
+  if (!v.started) {
+    v.show_text = !ctx.lecture.large_fonts; // a lecture's font: the graph takes the width (the switch brings the text)
+    start(v);
+  }
   // Ctrl+Z / Ctrl+Y while no text field has the keyboard (a text field undoes its own typing).
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && io.KeyCtrl && !io.WantTextInput) {
