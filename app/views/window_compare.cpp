@@ -323,18 +323,31 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   // The grid and its error side by side, as large as the panel allows, square points.
   const Extent& e = sim.setup().extent;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  // The colour bars with their numbers, and room for the caption's own line where a narrow bar needs it.
-  const float bar = ui_px(10.0f) + 2.0f * ImGui::GetTextLineHeight() + ui_px(8.0f);
   const float avail_w = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
-  const float avail_h = ImGui::GetContentRegionAvail().y - bar - ImGui::GetTextLineHeightWithSpacing();
   const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
-  float w = avail_w, h = w / aspect;
-  // A thin strip rather than colour bars pushed out of the panel where the height is short (issue 17).
-  if (h > avail_h) h = std::max(avail_h, ui_px(6.0f)), w = h * aspect;
+  // The colour bars with their numbers, and a line more for the caption where a bar is too narrow to hold it
+  // between its numbers (draw_colour_bar).
+  const float wide_bar = ImGui::CalcTextSize("-17 log10 |error| -3").x + 2.0f * ImGui::CalcTextSize(" ").x;
+  float w = 0, h = 0;
+  // The "texture:" line only where the maps keep 6 lines of height without it (else its words go to the maps'
+  // tooltips): a short panel's maps need that line more (issue 17).
+  const float texture_line = ImGui::GetTextLineHeightWithSpacing();
+  const bool texture_shown = ImGui::GetContentRegionAvail().y - 2.0f * texture_line - ui_px(18.0f) - texture_line >=
+                             6.0f * texture_line;
+  for (const float lines : {1.0f, 2.0f}) {
+    const float bar = ui_px(10.0f) + lines * ImGui::GetTextLineHeight() + ui_px(8.0f);
+    const float avail_h = ImGui::GetContentRegionAvail().y - bar - (texture_shown ? texture_line : 0.0f);
+    w = avail_w, h = w / aspect;
+    // A thin strip rather than colour bars pushed out of the panel where the height is short (issue 17).
+    if (h > avail_h) h = std::max(avail_h, ui_px(6.0f)), w = h * aspect;
+    if (w >= wide_bar) break;
+  }
   const ImVec2 at = ImGui::GetCursorScreenPos();
   if (p.heatmap) {
     ImGui::Image(texture_id(p.heatmap->image_texture()), ImVec2(w, h), ImVec2(0, 1), ImVec2(1, 0));
     probe_last_item(st, prefix + ".heatmap");
+    if (!texture_shown && ImGui::IsItemHovered())
+      ImGui::SetTooltip("texture: %s", std::string(to_string(sim.frame_path())).c_str());
   }
   ImGui::SameLine();
   if (p.errormap && p.have_error) {
@@ -352,7 +365,7 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
     if (p.errormap) draw_colour_bar(texture_id(p.errormap->colormap_texture()), ImGui::GetCursorScreenPos(), w, scale.first,
                                     scale.second, "log10 |error|");
   }
-  ImGui::TextDisabled("texture: %s", std::string(to_string(sim.frame_path())).c_str());
+  if (texture_shown) ImGui::TextDisabled("texture: %s", std::string(to_string(sim.frame_path())).c_str());
   if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {}", sim.stopped()), true});
   ImGui::EndChild();
 
