@@ -984,9 +984,9 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
   }
   // The generated source of a strategy (read-only).
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Generated CUDA source:");
+  ImGui::TextUnformatted("Generated CUDA:");
   for (const char* s : {"sequential", "producer-consumer", "parallel", "graph"}) {
-    ImGui::SameLine();
+    same_line_if_fits(check_width(s));
     if (ImGui::RadioButton(s, v.source_strategy == s)) v.source_strategy = s;
     probe_last_item(ctx.state, std::string("dag.source.") + s);
   }
@@ -1004,7 +1004,7 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
       it = v.sources.emplace(v.source_strategy, std::move(src)).first;
     }
     publish(ctx, "dag.source_lines", std::to_string(std::count(it->second.begin(), it->second.end(), '\n')));
-    draw_text_block("##source", it->second, ImVec2(-1, std::max(ui_px(80.0f), ImGui::GetContentRegionAvail().y)));
+    draw_text_block("##source", it->second, ImVec2(-1, std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, ImGui::GetContentRegionAvail().y)));
   } else {
     ImGui::TextDisabled("The program has errors: no source.");
   }

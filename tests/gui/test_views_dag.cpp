@@ -164,4 +164,17 @@ TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[
     ex.click("dag.show_text");
   }
   CHECK(seen == 4); // the editor, the buckets and the two fusions
+  // The Strategies page (no tour step) after a run.
+  ex.click("dag.tab.run");
+  ex.click("dag.run");
+  ex.frames(2);
+  CHECK(ex.fact("dag.run.cpu.parallel") == "pass");
+  const WidgetRect window = ex.probe("dag.window");
+  for (const char* probe : {"dag.run", "dag.source.graph"}) {
+    INFO(probe);
+    const WidgetRect r = ex.probe(probe);
+    CHECK(r.x1 <= window.x1 - 12); // not under the window's edge or a scroll bar
+    CHECK(r.y1 <= window.y1);
+  }
+  shot(ex, "lecture-run");
 }
