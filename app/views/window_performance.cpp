@@ -24,6 +24,7 @@
 #include "app/widgets/plot_widgets.hpp"
 #include "app/widgets/ui_units.hpp"
 #include "app/views/views.hpp"
+#include "app/views/performance_tsweep.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 
@@ -570,6 +571,10 @@ void draw_performance_window(ViewContext& ctx) {
       }
       if (ImGui::BeginTabItem("Data")) {
         draw_data_table(d);
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem("Fusion depth T", nullptr, performance_tsweep_tab_requested() ? ImGuiTabItemFlags_SetSelected : 0)) {
+        draw_performance_tsweep_tab(ctx);
         ImGui::EndTabItem();
       }
       ImGui::EndTabBar();

@@ -33,17 +33,23 @@ const std::vector<Tile1d>& tiles_2d() {
   static const std::vector<Tile1d> t = {{16, 16, 1, 1}, {32, 16, 2, 1}, {16, 32, 1, 2}};
   return t;
 }
+const std::vector<Tile1d>& tiles_3d() {
+  static const std::vector<Tile1d> t = {{16, 16, 1, 1}};
+  return t;
+}
 
 namespace {
 constexpr double kMmaFlops = 67e12; // H200 FP64 m16n8k4 (notes/gpu.md: 66 measured)
 constexpr double kBandwidth = 4.0e12;
-constexpr int kMaxAutoDepth1d = 64, kMaxAutoDepth2d = 8;
+constexpr int kMaxAutoDepth1d = 64, kMaxAutoDepth2d = 8, kMaxAutoDepth3d = 3;
+constexpr int kCubeSlices = 8; // the 3D kernel's z extent (one slice per warp, kernels/flashfft/flashfft_launch.hpp)
 constexpr double kFusionErrorLimit = 1e-10; // issue 11: a depth whose relative L2 error passes this is refused
 } // namespace
 
 const Tile1d* tile_of(const FlashFftPlan& p) {
-  if (p.whole_period || (p.dims != 1 && p.dims != 2)) return nullptr;
-  for (const Tile1d& t : p.dims == 1 ? tiles_1d() : tiles_2d())
+  if (p.whole_period || p.dims < 1 || p.dims > 3) return nullptr;
+  if (p.dims == 3 && p.depth.length != kCubeSlices) return nullptr;
+  for (const Tile1d& t : p.dims == 1 ? tiles_1d() : p.dims == 2 ? tiles_2d() : tiles_3d())
     if (t.L1 == p.rows.length && t.L2 == p.cols.length) return &t;
   return nullptr;
 }
@@ -55,6 +61,15 @@ GpuPrediction predict_tile(int dims, const Tile1d& t, int T, int radius) {
   GpuPrediction g;
   const double shrink = 2.0 * T * radius;
   const double in = static_cast<double>(t.L1) * t.L2;
+  if (dims == 3) { // 16 x 16 x 8 cubes: steps 1 + 2 on all 8 slices, 4 + 5 on the Sz output slices
+    const double sz = kCubeSlices - shrink, out = (t.L1 - shrink) * (t.L2 - shrink) * sz;
+    if (out < 1 || sz < 1) return g;
+    const double outputs = 2.0 * out * T;
+    g.mma_per_point = 64.0 * (kCubeSlices + sz) / outputs;
+    g.bytes_per_point = 8.0 * (2.0 * in * kCubeSlices + 2.0 * out) / outputs;
+    g.seconds_per_point = std::max(g.mma_per_point * 1024.0 / kMmaFlops, g.bytes_per_point / kBandwidth);
+    return g;
+  }
   const double out = dims == 1 ? in - shrink : (t.L1 - shrink) * (t.L2 - shrink);
   if (out < 1) return g;
   const double per_pair_mma = 64.0 * t.t1 * t.t2 * (t.t1 + t.t2); // steps 1, 2, 4, 5
@@ -72,21 +87,20 @@ GpuPrediction predict(const FlashFftPlan& p) {
 }
 
 FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
-  if (s.dims == 3)
-    throw InputError(fmt::format("FlashFFTStencil's GPU kernel runs 1D and 2D stencils only so far ({} is 3D); the 3D "
-                                 "plan runs on the CPU emulation (flashfft, emulate)",
-                                 s.name));
-  const int most = s.dims == 1 ? kMaxAutoDepth1d : kMaxAutoDepth2d;
+  const int most = s.dims == 1 ? kMaxAutoDepth1d : s.dims == 2 ? kMaxAutoDepth2d : kMaxAutoDepth3d;
   const int lo = fused_steps > 0 ? fused_steps : 1, hi = fused_steps > 0 ? fused_steps : most;
-  const auto& tiles = s.dims == 1 ? tiles_1d() : tiles_2d();
+  const auto& tiles = s.dims == 1 ? tiles_1d() : s.dims == 2 ? tiles_2d() : tiles_3d();
   double best = std::numeric_limits<double>::infinity();
   const Tile1d* best_tile = nullptr;
   int best_T = 0;
   int longest = 0; // the most points along the shortest side of a tile
-  for (const Tile1d& t : tiles) longest = std::max(longest, s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2));
+  const auto shortest_side = [&](const Tile1d& t) {
+    return s.dims == 1 ? t.L1 * t.L2 : s.dims == 2 ? std::min(t.L1, t.L2) : std::min({t.L1, t.L2, kCubeSlices});
+  };
+  for (const Tile1d& t : tiles) longest = std::max(longest, shortest_side(t));
   for (int T = lo; T <= hi; ++T)
     for (const Tile1d& t : tiles) {
-      const int shortest = s.dims == 1 ? t.L1 * t.L2 : std::min(t.L1, t.L2);
+      const int shortest = shortest_side(t);
       if (shortest - 2 * T * s.radius < 1) continue;
       const double time = predict_tile(s.dims, t, T, s.radius).seconds_per_point;
       if (time < best * (1 - 1e-9)) {
@@ -105,6 +119,7 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
   options.fused_steps = best_T;
   options.rows = best_tile->L1;
   options.cols = best_tile->L2;
+  if (s.dims == 3) options.depth = kCubeSlices;
   FlashFftPlan chosen = make_flashfft_plan(s, options);
   // The error of k_f^T, measured (core's fusion-error curve on one periodic tile of this size, against T steps of
   // the FP64 reference): a depth past kFusionErrorLimit is refused with the figure.
@@ -112,6 +127,7 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
     FlashFftOptions tile;
     tile.rows = p.rows.length;
     tile.cols = p.cols.length;
+    tile.depth = p.dims == 3 ? p.depth.length : 0;
     return measure_fusion_error_growth(s, p.fused_steps, 1, tile).back();
   };
   FusionErrorSample err = fusion_error(chosen);
@@ -133,7 +149,10 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
       "the GPU kernel's tile ({}) and T with the least predicted time on an H200 (max of m16n8k4 FLOPs / 67 TFLOP/s "
       "and bytes / 4 TB/s). Predicted per point and base step at T = {}: {:.3f} bytes, {:.4f} m16n8k4 ({:.1f} MMA "
       "FLOPs), {:.0f} GStencil/s; fusion error measured on one periodic tile: rel L2 {:.2e} (refused past {:.0e})",
-      s.dims == 1 ? "compiled for 16x15, 32x15, 16x31" : "compiled for 16x16, 32x16, 16x32", chosen.fused_steps,
+      s.dims == 1   ? "compiled for 16x15, 32x15, 16x31"
+      : s.dims == 2 ? "compiled for 16x16, 32x16, 16x32"
+                    : "compiled for 16x16 (y x x) x 8 (z)",
+      chosen.fused_steps,
       g.bytes_per_point, g.mma_per_point, 1024.0 * g.mma_per_point, 1e-9 / g.seconds_per_point, err.rel_l2,
       kFusionErrorLimit);
   return chosen;
@@ -186,6 +205,36 @@ std::vector<double> pack_constants(const FlashFftPlan& p, Shape1d s) {
           out.push_back(k.imag());
         }
   if (out.size() != flashfft_gpu::constant_doubles(s)) throw std::logic_error("FlashFFTStencil GPU: constant packing");
+  return out;
+}
+
+// 3D: the t1 = t2 = 1 matrices as above, then k_f^T / N per (kz, cell) with cell = (c * 4 + r) * 32 + lane
+// (the thread that owns it in flashfft_kernel_3d.cu's z phase), then Fz row by row (flashfft_launch.hpp).
+std::vector<double> pack_constants_3d(const FlashFftPlan& p) {
+  const int P1 = p.rows.padded, P2 = p.cols.padded, Lz = p.depth.length;
+  std::vector<double> out = [&] {
+    FlashFftPlan flat = p;
+    flat.fused_spectrum.resize(static_cast<std::size_t>(P1 * P2)); // the k_f^T part is replaced below
+    std::vector<double> v = pack_constants(flat, Shape1d{1, 1});
+    v.resize(v.size() - static_cast<std::size_t>(2 * 32 * 8));
+    return v;
+  }();
+  for (int kz = 0; kz < Lz; ++kz)
+    for (int c = 0; c < 2; ++c)
+      for (int r = 0; r < 4; ++r)
+        for (int lane = 0; lane < 32; ++lane) {
+          const int row = (lane >> 2) + (r >= 2 ? 8 : 0), col = 8 * c + 2 * (lane & 3) + (r & 1);
+          const std::complex<double> k =
+              p.fused_spectrum[static_cast<std::size_t>((kz * P1 + row) * P2 + col)] * p.inverse_scale;
+          out.push_back(k.real());
+          out.push_back(k.imag());
+        }
+  for (int k = 0; k < Lz; ++k)
+    for (int z = 0; z < Lz; ++z) {
+      out.push_back(p.depth.re.at(k, z));
+      out.push_back(p.depth.im.at(k, z));
+    }
+  if (out.size() != flashfft_gpu::constant_doubles_3d()) throw std::logic_error("FlashFFTStencil GPU: 3D constant packing");
   return out;
 }
 
@@ -246,6 +295,7 @@ private:
     int depth = 1;
     Shape1d shape;
     flashfft_gpu::Pass1dArgs args;
+    flashfft_gpu::Pass3dArgs args3;
     int blocks = 0;
     double* consts = nullptr;
     lora_gpu::FixBox* boxes = nullptr;
@@ -281,6 +331,7 @@ private:
       o.fused_steps = depth;
       o.rows = plan_.rows.length;
       o.cols = plan_.cols.length;
+      if (plan_.dims == 3) o.depth = plan_.depth.length;
       return make_flashfft_plan(plan_.stencil, o);
     }();
     const flashfft_gpu::Tile1d* tile = flashfft_gpu::tile_of(p);
@@ -290,7 +341,26 @@ private:
     auto out = std::make_unique<Pass>();
     out->depth = depth;
     out->shape = {tile->t1, tile->t2};
-    out->consts = device_copy(pack_constants(p, out->shape), "the DFT matrices and k_f^T");
+    out->consts = device_copy(p.dims == 3 ? pack_constants_3d(p) : pack_constants(p, out->shape),
+                              "the DFT matrices and k_f^T");
+    if (p.dims == 3) {
+      flashfft_gpu::Pass3dArgs& a = out->args3;
+      a.consts = out->consts;
+      a.nx = extent_.n[0];
+      a.ny = extent_.n[1];
+      a.nz = extent_.n[2];
+      a.Sx = p.stitched[0];
+      a.Sy = p.stitched[1];
+      a.Sz = p.stitched[2];
+      a.R = p.halo;
+      a.cx = (a.nx + a.Sx - 1) / a.Sx;
+      a.cy = (a.ny + a.Sy - 1) / a.Sy;
+      a.tiles = a.cx * a.cy * ((a.nz + a.Sz - 1) / a.Sz);
+      a.pairs = (a.tiles + 1) / 2;
+      a.periodic = boundary_.kind == BoundaryKind::Periodic ? 1 : 0;
+      a.boundary_value = boundary_.value;
+      out->blocks = flashfft_gpu::pass_blocks_3d();
+    }
     flashfft_gpu::Pass1dArgs& a = out->args;
     a.consts = out->consts;
     a.dims = p.dims;
@@ -306,7 +376,7 @@ private:
     a.pairs = (a.tiles + 1) / 2;
     a.periodic = boundary_.kind == BoundaryKind::Periodic ? 1 : 0;
     a.boundary_value = boundary_.value;
-    out->blocks = flashfft_gpu::pass_blocks_1d(out->shape);
+    if (p.dims != 3) out->blocks = flashfft_gpu::pass_blocks_1d(out->shape);
     if (boundary_.kind == BoundaryKind::Dirichlet && depth > 1) {
       const std::size_t budget = lora_gpu::band_fix_shared_budget();
       const std::vector<lora_gpu::FixBox> boxes = lora_gpu::band_fix_boxes(extent_, p.stencil.radius, depth, budget);
@@ -325,7 +395,8 @@ private:
       const long long halo = 2LL * depth * p.stencil.radius;
       std::size_t region = 0;
       for (const auto& b : boxes)
-        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1)));
+        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
+                                                                         (extent_.dims >= 3 ? b.bz + halo : 1)));
       f.shared_bytes = (p.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
     }
     slot = std::move(out);
@@ -335,9 +406,15 @@ private:
   void run_pass(Pass& p) {
     double* in = grid_[current_];
     double* out = grid_[1 - current_];
-    p.args.in = in;
-    p.args.out = out;
-    flashfft_gpu::launch_pass_1d(p.args, p.shape, p.blocks, stream());
+    if (plan_.dims == 3) {
+      p.args3.in = in;
+      p.args3.out = out;
+      flashfft_gpu::launch_pass_3d(p.args3, p.blocks, stream());
+    } else {
+      p.args.in = in;
+      p.args.out = out;
+      flashfft_gpu::launch_pass_1d(p.args, p.shape, p.blocks, stream());
+    }
     if (p.fix.box_count > 0) {
       p.fix.in = in;
       p.fix.out = out;
@@ -368,8 +445,9 @@ std::string shared_memory_reason(const MethodPlan& p, const Extent&) {
 
 GpuKernel flashfft_gpu_kernel() {
   GpuKernel k;
-  k.description = "FlashFFTStencil on FP64 tensor cores (mma.m16n8k4), 1D and 2D: overlapping segments (1D: L = L1 L2 "
-                  "points staged by diagonal indexing; 2D: 16/32-point tiles per axis), two per complex tile (double-layer filling), prime-factor DFT x k_f^T "
+  k.description = "FlashFFTStencil on FP64 tensor cores (mma.m16n8k4), 1D, 2D and 3D: overlapping segments (1D: L = L1 L2 "
+                  "points staged by diagonal indexing; 2D: 16/32-point tiles per axis; 3D: 16 x 16 x 8 cubes, a slice "
+                  "per warp, the z DFT on CUDA cores), two per complex tile (double-layer filling), prime-factor DFT x k_f^T "
                   "x inverse DFT as five warp-level products fed register to register through core's swizzled "
                   "matrices, the central S outputs stitched back; real ping-pong passes, the Dirichlet band fixed "
                   "after fused passes";
@@ -380,10 +458,12 @@ GpuKernel flashfft_gpu_kernel() {
     p->fused_steps = f.fused_steps;
     p->cost = flashfft_cost(f);
     const flashfft_gpu::GpuPrediction g = flashfft_gpu::predict(f);
-    p->brief = fmt::format("GPU: {} of {} x {} points (halo {}, {} x {} stitched), k_f^{} per pass, {:.4f} m16n8k4 "
+    p->brief = fmt::format("GPU: {} of {} x {}{} points (halo {}, {} x {}{} stitched), k_f^{} per pass, {:.4f} m16n8k4 "
                            "and {:.3f} bytes per point and step, {:.0f} GStencil/s predicted on an H200",
-                           f.dims == 1 ? "prime-factor segments" : "tiles (y x x)", f.rows.length, f.cols.length,
-                           f.halo, f.stitched[0], f.dims == 1 ? 1 : f.stitched[1], f.fused_steps, g.mma_per_point,
+                           f.dims == 1 ? "prime-factor segments" : f.dims == 2 ? "tiles (y x x)" : "cubes (y x x x z)",
+                           f.rows.length, f.cols.length, f.dims == 3 ? fmt::format(" x {}", f.depth.length) : "",
+                           f.halo, f.stitched[0], f.dims == 1 ? 1 : f.stitched[1],
+                           f.dims == 3 ? fmt::format(" x {}", f.stitched[2]) : "", f.fused_steps, g.mma_per_point,
                            g.bytes_per_point, 1e-9 / g.seconds_per_point);
     return p;
   };

@@ -271,9 +271,9 @@ std::size_t shared_bytes(Shape1d s) {
   return (constant_doubles(s) + kWarps * stage) * sizeof(double);
 }
 
-int pass_blocks_1d(Shape1d s) {
-  const void* k = kernel_for(s);
-  const std::size_t bytes = shared_bytes(s);
+int pass_blocks_1d(Shape1d s) { return resident_blocks(kernel_for(s), shared_bytes(s)); }
+
+int resident_blocks(const void* k, std::size_t bytes) {
   check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
         "cudaFuncSetAttribute");
   int per_sm = 0, device = 0, sms = 0;

@@ -35,6 +35,29 @@ struct Pass1dArgs {
 
 // Resident blocks for a persistent launch of this shape on the current device.
 int pass_blocks_1d(Shape1d s);
+// Resident blocks of kWarps warps for a kernel taking `shared_bytes` of dynamic shared memory (sets the limit).
+int resident_blocks(const void* kernel, std::size_t shared_bytes);
 void launch_pass_1d(const Pass1dArgs& args, Shape1d s, int blocks, cudaStream_t stream);
+
+// 3D (flashfft_kernel_3d.cu): cubes of 16 (y) x 16 (x) x kCubeDepth (z), one block of kWarps warps per
+// double-layer cube pair, one slice per warp; the z DFT on CUDA cores. Constants: FR, GC, GI, FI as in 1D/2D
+// at t1 = t2 = 1, then k_f^T / N per (kz, cell) as (re, im) with cell = (c * 4 + r) * 32 + lane (c = 0, 1 the
+// real tiles of step 2's accumulators), then Fz as (re, im), row kz.
+constexpr int kCubeDepth = kWarps;
+struct Pass3dArgs {
+  const double* in = nullptr;
+  double* out = nullptr;
+  const double* consts = nullptr;
+  long long nx = 0, ny = 0, nz = 0;
+  int Sx = 1, Sy = 1, Sz = 1, R = 0;
+  long long cx = 1, cy = 1; // cubes along x and y
+  long long tiles = 0, pairs = 0;
+  int periodic = 0;
+  double boundary_value = 0.0;
+};
+std::size_t constant_doubles_3d();
+std::size_t shared_bytes_3d();
+int pass_blocks_3d();
+void launch_pass_3d(const Pass3dArgs& args, int blocks, cudaStream_t stream);
 
 } // namespace se::flashfft_gpu

@@ -4,7 +4,12 @@
 // holds), against the FP64 reference. Outputs start poisoned with NaN, so a point no pass writes fails.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <random>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/flashfft/flashfft_plan.hpp"
@@ -187,4 +192,174 @@ TEST_CASE("FlashFFTStencil GPU: random 2D stencils up to radius 7, star and box,
             check_run(m, plan, e, kind, 2 * T + 1, ++seed);
       }
     }
+}
+
+namespace {
+Extent cube(std::int64_t x, std::int64_t y, std::int64_t z) {
+  Extent e;
+  e.dims = 3;
+  e.n[0] = x;
+  e.n[1] = y;
+  e.n[2] = z;
+  return e;
+}
+
+Stencil random_3d(int radius, bool star, std::mt19937_64& rng) {
+  Stencil s = make_stencil(3, radius, "random");
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for_each_offset(s, [&](int dx, int dy, int dz) {
+    if (star && ((dx != 0) + (dy != 0) + (dz != 0)) > 1) return;
+    s.at(dx, dy, dz) = u(rng) < 0.25 ? 0.0 : u(rng);
+  });
+  s.at(radius, 0, 0) += 0.05;
+  s.at(0, radius, 0) += 0.05;
+  s.at(0, 0, radius) += 0.05;
+  s.at(0, 0, 0) += 0.5;
+  return normalized(s);
+}
+} // namespace
+
+TEST_CASE("FlashFFTStencil GPU runs every 3D preset for 1, 7 and 100 steps on awkward sizes", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  std::uint64_t seed = 7900;
+  for (const auto& name : preset_names()) {
+    const Stencil s = preset(name);
+    if (s.dims != 3) continue;
+    for (const int T : {0, 1, 2, 3}) {
+      if (T > 0 && 2 * T * s.radius >= 8) continue; // the 8 slices of every 3D cube
+      const PlanPtr plan = m.plan(s, T);
+      const int side = 2 * s.radius + 1;
+      for (const Extent& e : {cube(side, side, side), cube(17, 13, 11), cube(61, 37, 23)}) {
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+          for (const int steps : {1, 7, 100}) {
+            if (e.n[0] > 20 && steps == 100) continue;
+            check_run(m, plan, e, kind, steps, ++seed);
+          }
+      }
+    }
+  }
+}
+
+TEST_CASE("FlashFFTStencil GPU: random 3D stencils up to radius 3, star and box, deepest fusion", "[flashfft-gpu]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  std::mt19937_64 rng(31);
+  std::uint64_t seed = 9900;
+  for (int radius = 1; radius <= 3; ++radius)
+    for (const bool star : {true, false}) {
+      const Stencil s = random_3d(radius, star, rng);
+      const int deepest = (8 - 1) / (2 * radius); // the 8 slices of every 3D cube
+      for (const int T : {1, deepest}) {
+        const PlanPtr plan = m.plan(s, T);
+        for (const Extent& e : {cube(2 * radius + 1, 2 * radius + 1, 2 * radius + 1), cube(37, 19, 29)})
+          for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+            for (const int steps : {1, 2 * T + 1})
+              check_run(m, plan, e, kind, steps, ++seed);
+      }
+    }
+}
+
+// The T sweep of issue 11 (hidden: run it by its tag): GStencil/s over the fusion depth T for flashfft and
+// lorastencil on heat-2d and box-2d49p, Dirichlet, on a 4096 x 4096 grid, every depth each method's GPU plan
+// accepts up to 8; a warm-up run, then a timed run of about 0.15 s (compute only, no transfers). Written as JSON
+// to $SE_TSWEEP_JSON (the GPU named by $SE_GPU_NAME); the Performance view draws it.
+TEST_CASE("FlashFFTStencil and LoRAStencil over the fusion depth T (timing sweep)", "[.flashfft-tsweep]") {
+  const std::vector<Method> methods = all_methods();
+  const char* path = std::getenv("SE_TSWEEP_JSON");
+  const char* gpu = std::getenv("SE_GPU_NAME");
+  nlohmann::json rows = nlohmann::json::array();
+  const Extent e = plane(4096, 4096);
+  const std::vector<double> initial = initial_values(e, InitialCondition::Random, 77);
+  for (const char* name : {"heat-2d", "box-2d49p"})
+    for (const char* id : {"flashfft", "lorastencil"}) {
+      const Method& m = find_method(methods, id, Backend::GPU);
+      if (!m.unavailable_reason().empty()) continue;
+      const Stencil s = preset(name);
+      for (int T = 1; T <= 8; ++T) {
+        PlanPtr plan;
+        try {
+          plan = m.plan(s, T);
+        } catch (const InputError&) {
+          continue;
+        }
+        if (plan->fused_steps != T) continue;
+        MethodRun r;
+        r.stencil = s;
+        r.extent = e;
+        r.boundary.kind = BoundaryKind::Dirichlet;
+        r.values = initial;
+        r.steps = 4 * T;
+        const MethodTiming warm = m.run(*plan, r);
+        const double per_step = warm.seconds / std::max(1, warm.steps_done);
+        r.values = initial;
+        r.steps = std::max(T, static_cast<int>(0.15 / std::max(per_step, 1e-7)) / T * T);
+        const MethodTiming t = m.run(*plan, r);
+        const double gs = gstencils_per_second(e.points(), t.steps_done, t.seconds);
+        std::printf("tsweep %s %s T=%d: %d steps in %.4f s, %.2f GStencil/s\n", id, name, T, t.steps_done, t.seconds, gs);
+        rows.push_back({{"method", id}, {"stencil", name}, {"T", T}, {"size", "4096x4096"}, {"steps", t.steps_done},
+                        {"seconds", t.seconds}, {"gstencils", gs}, {"passes", t.passes}});
+        CHECK(t.steps_done == r.steps);
+      }
+    }
+  if (path) {
+    std::ofstream out(path);
+    out << nlohmann::json{{"gpu", gpu ? gpu : "unknown"}, {"boundary", "dirichlet"}, {"precision", "fp64"},
+                          {"tsweep", rows}}
+               .dump(1)
+        << "\n";
+  }
+}
+
+// The 3D depths (hidden, by its tag): flashfft on heat-3d and box-3d27p at 768^3 (the public code's size), every
+// T its 16 x 16 x 8 cube holds, Dirichlet; written to $SE_TSWEEP3D_JSON.
+TEST_CASE("FlashFFTStencil 3D over the fusion depth T at 768^3 (timing)", "[.flashfft-tsweep3d]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  const char* path = std::getenv("SE_TSWEEP3D_JSON");
+  const char* gpu = std::getenv("SE_GPU_NAME");
+  nlohmann::json rows = nlohmann::json::array();
+  const Extent e = cube(768, 768, 768);
+  const std::vector<double> initial = initial_values(e, InitialCondition::Random, 78);
+  for (const char* name : {"heat-3d", "box-3d27p"})
+    for (int T = 1; T <= 3; ++T) {
+      const PlanPtr plan = m.plan(preset(name), T);
+      MethodRun r;
+      r.stencil = preset(name);
+      r.extent = e;
+      r.boundary.kind = BoundaryKind::Dirichlet;
+      r.values = initial;
+      r.steps = 2 * T;
+      const MethodTiming warm = m.run(*plan, r);
+      const double per_step = warm.seconds / std::max(1, warm.steps_done);
+      r.values = initial;
+      r.steps = std::max(T, static_cast<int>(0.5 / std::max(per_step, 1e-7)) / T * T);
+      const MethodTiming t = m.run(*plan, r);
+      const double gs = gstencils_per_second(e.points(), t.steps_done, t.seconds);
+      std::printf("tsweep3d flashfft %s T=%d: %d steps in %.4f s, %.2f GStencil/s (%s)\n", name, T, t.steps_done,
+                  t.seconds, gs, t.passes.c_str());
+      rows.push_back({{"method", "flashfft"}, {"stencil", name}, {"T", T}, {"size", "768x768x768"},
+                      {"steps", t.steps_done}, {"seconds", t.seconds}, {"gstencils", gs}, {"passes", t.passes}});
+      CHECK(t.steps_done == r.steps);
+    }
+  if (path) {
+    std::ofstream out(path);
+    out << nlohmann::json{{"gpu", gpu ? gpu : "unknown"}, {"boundary", "dirichlet"}, {"precision", "fp64"},
+                          {"tsweep", rows}}
+               .dump(1)
+        << "\n";
+  }
+}
+
+// For compute-sanitizer (hidden, by its tag): the 3D kernel's fused passes with the Dirichlet band fix and a
+// remainder pass, and a periodic run, on small grids.
+TEST_CASE("FlashFFTStencil 3D fused passes on small grids (for the sanitizers)", "[.flashfft-sanitize3d]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& m = find_method(methods, "flashfft", Backend::GPU);
+  if (!m.unavailable_reason().empty()) return;
+  check_run(m, m.plan(preset("box-3d27p"), 2), cube(37, 19, 29), BoundaryKind::Dirichlet, 7, 11);
+  check_run(m, m.plan(preset("heat-3d"), 3), cube(21, 17, 13), BoundaryKind::Periodic, 5, 12);
 }
