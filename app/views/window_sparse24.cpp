@@ -337,10 +337,24 @@ void draw_sparse24_window(ViewContext& ctx) {
   if (g.dims == 2) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Kernel row");
-    for (int i = 0; i < static_cast<int>(plan.rows.size()); ++i) {
+    // One radio button per kernel row where they fit the line; else a slider (box-2d225p's fifteen rows ran off the
+    // window's right edge at a lecture's 1280x720, issue 17).
+    float radios_w = 0;
+    for (const SpiderKernelRow& r : plan.rows)
+      radios_w += check_width(fmt::format("dy {:+d}", r.dy).c_str()) + ImGui::GetStyle().ItemSpacing.x;
+    if (radios_w <= ImGui::GetContentRegionAvail().x) {
+      for (int i = 0; i < static_cast<int>(plan.rows.size()); ++i) {
+        ImGui::SameLine();
+        ImGui::RadioButton(fmt::format("dy {:+d}", plan.rows[static_cast<std::size_t>(i)].dy).c_str(), &mem.row, i);
+        probe_last_item(ctx.state, fmt::format("sparse24.row.{}", plan.rows[static_cast<std::size_t>(i)].dy));
+      }
+    } else {
       ImGui::SameLine();
-      ImGui::RadioButton(fmt::format("dy {:+d}", plan.rows[static_cast<std::size_t>(i)].dy).c_str(), &mem.row, i);
-      probe_last_item(ctx.state, fmt::format("sparse24.row.{}", plan.rows[static_cast<std::size_t>(i)].dy));
+      ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ui_px(360.0f)));
+      const int last = static_cast<int>(plan.rows.size()) - 1;
+      ImGui::SliderInt("##kernel_row", &mem.row, 0, last,
+                       fmt::format("dy {:+d}", plan.rows[static_cast<std::size_t>(std::clamp(mem.row, 0, last))].dy).c_str());
+      probe_last_item(ctx.state, "sparse24.row_slider");
     }
   }
   ImGui::AlignTextToFramePadding();

@@ -227,3 +227,11 @@ TEST_CASE("the comparison's maps keep a legible size at 1280x720 in lecture mode
     check_inside(ex, "compare", "compare.panel3.heatmap");
   }
 }
+
+// Issue 17: box-2d225p's fifteen kernel-row radio buttons ran off the SPIDER window's right edge at a lecture's
+// 1280x720; a slider takes their place where they do not fit.
+TEST_CASE("SPIDER's kernel-row choice lies inside the window for box-2d225p at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("box-2d225p", true), 1280, 720);
+  show_step(ex, "sparse24", "");
+  check_inside(ex, "sparse24", "sparse24.row_slider");
+}
