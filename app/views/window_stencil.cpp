@@ -156,7 +156,6 @@ void draw_weight_grid(ExplorerState& st) {
     probe_last_item(st, "stencil.plane");
   }
   const int dz = s.dims == 3 ? st.stencil_ui.plane : 0;
-  const int rows = s.dims >= 2 ? s.side() : 1;
   double largest = 0;
   for (double w : s.weights) largest = std::max(largest, std::abs(w));
 
@@ -165,7 +164,7 @@ void draw_weight_grid(ExplorerState& st) {
   // values at "%.4g" do not fit, the grid's font shrinks (to kMinScale), then the values print at "%.2g"; the
   // tooltip always has the full value. Everything here is known on the first frame, so the layout does not move.
   constexpr float kMinScale = 0.6f;
-  const int side = s.side();
+  int side = s.side(); // cells per line of the grid
   const float available = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
   // Cells use a narrow frame padding (pushed below) so their values keep most of the width.
   const float cell_padding = ui_px(3.0f);
@@ -186,6 +185,13 @@ void draw_weight_grid(ExplorerState& st) {
   };
   const char* format = "%.4g";
   double unit = 1; // the cells show weight / unit
+  // A 1D stencil's weights wrap into lines of as many cells as keep the values at the smallest font (a radius-7
+  // row of fifteen cut "0.28" to "0." at a lecture's font, issue 17); 2D rows stay whole (their rows are dy).
+  if (s.dims == 1)
+    while (side > 4 && scale_for(widest_value("%.2g", std::pow(10.0, largest > 0 ? std::floor(std::log10(largest)) - 1 : 0))) < kMinScale)
+      side = (side + 1) / 2;
+  const int lines_1d = s.dims == 1 ? (s.side() + side - 1) / side : 1;
+  const int rows = s.dims >= 2 ? s.side() : lines_1d;
   float scale = scale_for(widest_value(format, unit));
   if (scale < kMinScale) {
     // Small weights in narrow cells: in units of a power of ten that prints the largest as 10 to 99 (0.11 as 11
@@ -206,26 +212,32 @@ void draw_weight_grid(ExplorerState& st) {
   const float cell = std::max(ui_px(4.0f), std::floor((available - label_width) / side - style.ItemSpacing.x));
   const float frame_height = scale * ImGui::GetFontSize() + 2 * style.FramePadding.y;
   const float row_height = frame_height + style.ItemSpacing.y;
-  const float grid_height = (rows + 1) * row_height + style.WindowPadding.y;
+  const float grid_height = (rows + (s.dims == 1 ? lines_1d : 1)) * row_height + style.WindowPadding.y;
   ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false);
   ImGui::SetWindowFontScale(scale);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
-  // Column header: dx offsets. Rows run from dy = +r at the top to -r at the bottom, like the heat map.
-  ImGui::Dummy(ImVec2(0, 0));
-  for (int dx = -r; dx <= r; ++dx) {
-    std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
-    if (ImGui::CalcTextSize(label.c_str()).x > cell) label = fmt::format("{}", dx); // narrow cells: the bare offset
-    const float centre = (cell - ImGui::CalcTextSize(label.c_str()).x) * 0.5f;
-    ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x) + std::max(centre, 0.0f));
-    ImGui::TextDisabled("%s", label.c_str());
-  }
+  // Column header: dx offsets (over each line of a wrapped 1D row). Rows run from dy = +r at the top to -r at the
+  // bottom, like the heat map.
+  auto header = [&](int dx_begin, int dx_end) {
+    ImGui::Dummy(ImVec2(0, 0));
+    for (int dx = dx_begin; dx < dx_end; ++dx) {
+      std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
+      if (ImGui::CalcTextSize(label.c_str()).x > cell) label = fmt::format("{}", dx); // narrow cells: the bare offset
+      const float centre = (cell - ImGui::CalcTextSize(label.c_str()).x) * 0.5f;
+      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + style.ItemSpacing.x) + std::max(centre, 0.0f));
+      ImGui::TextDisabled("%s", label.c_str());
+    }
+  };
+  if (s.dims >= 2) header(-r, r + 1);
   for (int row = 0; row < rows; ++row) {
     const int dy = s.dims >= 2 ? r - row : 0;
+    const int dx_begin = s.dims >= 2 ? -r : -r + row * side, dx_end = s.dims >= 2 ? r + 1 : std::min(r + 1, dx_begin + side);
+    if (s.dims == 1) header(dx_begin, dx_end);
     ImGui::AlignTextToFramePadding();
     if (s.dims >= 2) ImGui::TextDisabled("%s", dy == 0 ? "dy  0" : fmt::format("dy {:+d}", dy).c_str());
     else ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
-    for (int dx = -r; dx <= r; ++dx) {
-      ImGui::SameLine(label_width + (dx + r) * (cell + style.ItemSpacing.x));
+    for (int dx = dx_begin; dx < dx_end; ++dx) {
+      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + style.ItemSpacing.x));
       ImGui::PushID((dy + r) * 64 + (dx + r));
       const double before = s.at(dx, dy, dz);
       double value = before / unit;
