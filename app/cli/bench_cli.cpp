@@ -429,7 +429,7 @@ int bench_main(int argc, char** argv) {
   SuiteCliOptions so;
   auto* suite = app.add_subcommand("suite", "run the papers' experiments and a size sweep for every available method");
   suite->add_flag("--quick", so.quick, "small grids and 4 steps (works without a GPU)");
-  suite->add_option("--methods", so.methods, "comma-separated method ids (default: every available one)");
+  suite->add_option("--methods", so.methods, "comma-separated method ids, id:gpu, id:emulate or id:cpu for one backend (default: every available one)");
   suite->add_option("--stencils", so.stencils, "comma-separated presets or files (default: every preset)");
   suite->add_option("--json", so.json, "write {gpu, copy_gbs, results: [...]} to this file");
   suite->add_option("--csv", so.csv, "write one row per result to this file");
