@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/dag_cli.hpp"
+#include "core/common/nearest_name.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/bench_suite.hpp"
@@ -366,24 +367,7 @@ double parse_seconds(const std::string& text) {
 
 // ", did you mean 'X'" for the name nearest to `word` by edit distance, when one is near enough.
 std::string closest_name(const std::string& word, const std::vector<std::string>& names) {
-  const auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diagonal = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diagonal = up;
-      }
-    }
-    return row[b.size()];
-  };
-  std::string best;
-  std::size_t best_distance = 3; // at most two edits away
-  for (const std::string& n : names)
-    if (const std::size_t d = distance(word, n); d < best_distance) best = n, best_distance = d;
+  const std::string best = nearest_name(word, names);
   return best.empty() ? std::string() : fmt::format(", did you mean '{}'?", best);
 }
 

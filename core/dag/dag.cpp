@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "core/common/nearest_name.hpp"
+
 namespace se::dag {
 
 const char* to_string(Type t) { return t == Type::F64 ? "f64" : "f32"; }
@@ -340,24 +342,7 @@ std::array<int, 3> parse_domain_tokens(const std::vector<Token>& toks, std::size
 }
 
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& names) {
-  const auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diag = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  };
-  std::string best;
-  std::size_t best_d = 3;
-  for (const auto& n : names)
-    if (const std::size_t d = distance(word, n); d < best_d) best = n, best_d = d;
+  const std::string best = nearest_name(word, names);
   return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
 }
 
