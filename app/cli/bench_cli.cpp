@@ -426,6 +426,8 @@ int bench_main(int argc, char** argv) {
   auto* suite_seed = suite->add_option("--seed", suite_seed_text, "base seed of the inputs, 0 to 2^64-1 (default: fresh each run)");
   DagCliOptions dago;
   auto* dag = add_dag_subcommand(app, dago);
+  DagGenCliOptions dag_gen_o;
+  auto* dag_gen = add_dag_gen_subcommand(app, dag_gen_o);
 
   // A misspelt subcommand: say which exist (CLI11 alone would only say that one is required).
   if (argc >= 2 && argv[1][0] != '-') {
@@ -436,7 +438,7 @@ int bench_main(int argc, char** argv) {
       for (const std::string& alias : sub->get_aliases()) names.push_back(alias);
     }
     if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite, dag; see --help)\n",
+      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite, dag, dag-gen; see --help)\n",
                    word.c_str(), closest_name(word, names).c_str());
       return 2;
     }
@@ -471,6 +473,7 @@ int bench_main(int argc, char** argv) {
       dago.strategy_given = dag->get_option("--strategy")->count() > 0;
       return cmd_dag(dago);
     }
+    if (dag_gen->parsed()) return cmd_dag_gen(dag_gen_o);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

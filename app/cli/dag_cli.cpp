@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dag/dag.hpp"
+#include "core/dag/dag_generate.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/grid.hpp"
@@ -266,6 +267,43 @@ int cmd_dag(const DagCliOptions& o) {
     std::fprintf(stderr, "error: a strategy's outputs differ from the interpreter's (marked FAILED)\n");
     return 1;
   }
+  return 0;
+}
+
+CLI::App* add_dag_gen_subcommand(CLI::App& app, DagGenCliOptions& o) {
+  auto* gen = app.add_subcommand("dag-gen", "write random complex-stencil programs (the paper's Section 3.5 generator: "
+                                            "dependencies from sub-topological chains of real programs)");
+  gen->add_option("--seed", o.seed_text, "seed of the first program; program i has seed S+i")->capture_default_str();
+  gen->add_option("--count,-n", o.count, "how many programs (1 to 100000)")->capture_default_str();
+  gen->add_option("--out,-o", o.out, "directory to write gen_<seed>.dag into (created)")->required();
+  gen->add_option("--real", o.real, "directory of the real programs whose chains are used (default: assets/dags)");
+  return gen;
+}
+
+int cmd_dag_gen(const DagGenCliOptions& o) {
+  std::uint64_t seed = 0;
+  const auto r = std::from_chars(o.seed_text.data(), o.seed_text.data() + o.seed_text.size(), seed);
+  if (o.seed_text.empty() || r.ec != std::errc() || r.ptr != o.seed_text.data() + o.seed_text.size())
+    throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", o.seed_text));
+  if (o.count < 1 || o.count > 100000) throw InputError(fmt::format("--count takes 1 to 100000; got {}", o.count));
+  std::filesystem::path real = o.real;
+  if (real.empty()) {
+    const auto found = find_assets_dir("dags");
+    if (!found) throw InputError("assets/dags not found above the program or the working directory: give --real DIR");
+    real = *found;
+  }
+  const std::vector<Chain> chains = extract_chains(load_programs(real));
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  if (ec) throw InputError(fmt::format("cannot create {}: {}", o.out, ec.message()));
+  for (int i = 0; i < o.count; ++i) {
+    const std::uint64_t s = seed + static_cast<std::uint64_t>(i);
+    write_file((std::filesystem::path(o.out) / fmt::format("gen_{}.dag", s)).string(),
+               generate_program_text(s, chains), "generated program");
+  }
+  std::printf("wrote %d programs (seeds %llu..%llu) to %s; %zu sub-topological chains from %s\n", o.count,
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed + o.count - 1), o.out.c_str(),
+              chains.size(), real.string().c_str());
   return 0;
 }
 

@@ -21,4 +21,12 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o);
 // Runs it: 0 when every strategy run matched the interpreter; throws InputError on bad input (exit 2).
 int cmd_dag(const DagCliOptions& o);
 
+struct DagGenCliOptions {
+  std::string out, real, seed_text = "1";
+  int count = 10;
+};
+// `stencil-bench dag-gen`: random complex-stencil programs (core/dag/dag_generate.hpp) written as .dag files.
+CLI::App* add_dag_gen_subcommand(CLI::App& app, DagGenCliOptions& o);
+int cmd_dag_gen(const DagGenCliOptions& o);
+
 } // namespace se

@@ -29,6 +29,7 @@
 #include "app/widgets/node_editor.hpp"
 #include "app/widgets/ui_units.hpp"
 #include "core/dag/dag.hpp"
+#include "core/dag/dag_generate.hpp"
 #include "kernels/dag/dag_gpu.hpp"
 
 namespace se {
@@ -184,20 +185,7 @@ struct DagView {
 
 constexpr int kRunSizes[] = {32, 64, 128, 0}; // 0: the program's own domain
 
-std::optional<std::filesystem::path> find_dags_dir() {
-  std::error_code ec;
-  std::vector<std::filesystem::path> starts;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) starts.push_back(exe.parent_path());
-  starts.push_back(std::filesystem::current_path(ec));
-  for (auto dir : starts)
-    for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      const auto candidate = dir / "assets" / "dags";
-      if (std::filesystem::is_directory(candidate, ec)) return candidate;
-      if (dir == dir.parent_path()) break;
-    }
-  return std::nullopt;
-}
+std::optional<std::filesystem::path> find_dags_dir() { return se::dag::find_assets_dir("dags"); }
 
 ImU32 bucket_color(int b) {
   static const ImU32 colors[] = {IM_COL32(126, 200, 255, 255), IM_COL32(255, 176, 96, 255), IM_COL32(140, 220, 140, 255),
