@@ -428,6 +428,8 @@ int bench_main(int argc, char** argv) {
   auto* dag = add_dag_subcommand(app, dago);
   DagGenCliOptions dag_gen_o;
   auto* dag_gen = add_dag_gen_subcommand(app, dag_gen_o);
+  DagLabelCliOptions dag_label_o;
+  auto* dag_label = add_dag_label_subcommand(app, dag_label_o);
 
   // A misspelt subcommand: say which exist (CLI11 alone would only say that one is required).
   if (argc >= 2 && argv[1][0] != '-') {
@@ -438,7 +440,7 @@ int bench_main(int argc, char** argv) {
       for (const std::string& alias : sub->get_aliases()) names.push_back(alias);
     }
     if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite, dag, dag-gen; see --help)\n",
+      std::fprintf(stderr, "error: unknown subcommand '%s'%s (subcommands: list, show, plan, run, device, suite, dag, dag-gen, dag-label; see --help)\n",
                    word.c_str(), closest_name(word, names).c_str());
       return 2;
     }
@@ -474,6 +476,7 @@ int bench_main(int argc, char** argv) {
       return cmd_dag(dago);
     }
     if (dag_gen->parsed()) return cmd_dag_gen(dag_gen_o);
+    if (dag_label->parsed()) return cmd_dag_label(dag_label_o);
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

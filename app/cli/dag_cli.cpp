@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <ctime>
+#include <fstream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -13,10 +16,12 @@
 
 #include "core/dag/dag.hpp"
 #include "core/dag/dag_generate.hpp"
+#include "core/dag/dag_model.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/grid.hpp"
 #include "kernels/dag/dag_gpu.hpp"
+#include "kernels/dag/dag_label.hpp"
 #include "kernels/device.hpp"
 
 namespace se {
@@ -48,6 +53,14 @@ std::array<int, 3> parse_dag_size(const std::string& text) {
   return d;
 }
 
+std::uint64_t parse_seed_text(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", text));
+  return seed;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -69,13 +82,16 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
                                         "check them against the CPU interpreter");
   dag->add_option("--file,-f", o.file, "program in the text format (assets/dags/*.dag)")->required();
   dag->add_option("--strategy", o.strategy,
-                  "sequential, producer-consumer, parallel, graph, auto (run all, report the fastest) or all")
+                  "sequential, producer-consumer, parallel, graph, auto (the learned fusion choice of "
+                  "assets/models picks producer-consumer or parallel; without a model as all) or all (run all, "
+                  "report the fastest)")
       ->capture_default_str();
   dag->add_option("--size", o.size, "domain: N (a cube) or NXxNYxNZ (default: the program's)");
   dag->add_option("--backend,-b", o.backend, "cpu or gpu (default: gpu where the GPU strategies can run, else cpu)");
   dag->add_option("--json", o.json, "write the program's analysis and every run as JSON to this file");
   dag->add_option("--print", o.print,
                   "comma-separated: buckets, tensors, fusion, costs, source (with no --strategy: print only, run nothing)");
+  dag->add_option("--model", o.model, "fusion model weights for --strategy auto (default: assets/models/fusion_cnn_gcn.weights.json)");
   dag->add_option("--seed", o.seed_text, "seed of the random inputs, 0 to 2^64-1 (default 1)");
   dag->add_option("--seconds", o.seconds_text, "target time of each strategy's timed runs (GPU)")->capture_default_str();
   return dag;
@@ -85,12 +101,7 @@ int cmd_dag(const DagCliOptions& o) {
   const Program p = load_program(o.file); // InputError with file:line:column for every problem
   const Analysis a = analyse(p);
   const std::array<int, 3> domain = o.size.empty() ? p.domain : parse_dag_size(o.size);
-  std::uint64_t seed = 1;
-  if (!o.seed_text.empty()) {
-    const auto r = std::from_chars(o.seed_text.data(), o.seed_text.data() + o.seed_text.size(), seed);
-    if (r.ec != std::errc() || r.ptr != o.seed_text.data() + o.seed_text.size())
-      throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", o.seed_text));
-  }
+  const std::uint64_t seed = o.seed_text.empty() ? 1 : parse_seed_text(o.seed_text);
   double target = 0;
   {
     const auto r = std::from_chars(o.seconds_text.data(), o.seconds_text.data() + o.seconds_text.size(), target);
@@ -108,8 +119,18 @@ int cmd_dag(const DagCliOptions& o) {
     pos = end + 1;
   }
   std::vector<Strategy> strategies;
-  const bool run_all = o.strategy == "all" || o.strategy == "auto";
-  if (run_all)
+  // auto: the learned fusion choice (assets/models) picks producer-consumer or parallel fusion and only that runs;
+  // without a model file, every strategy runs and the fastest measured is reported (as `all`).
+  std::optional<FusionPrediction> predicted;
+  std::string model_path;
+  if (o.strategy == "auto") {
+    model_path = o.model.empty() ? default_fusion_model_path() : o.model;
+    if (!model_path.empty()) predicted = predict_fusion(load_fusion_model(model_path), p, domain);
+  }
+  const bool run_all = o.strategy == "all" || (o.strategy == "auto" && !predicted);
+  if (predicted)
+    strategies = {predicted->strategy};
+  else if (run_all)
     strategies = {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph};
   else
     strategies = {parse_strategy(o.strategy)};
@@ -161,6 +182,13 @@ int cmd_dag(const DagCliOptions& o) {
   } else {
     std::printf("backend: cpu%s\n", gpu_why.empty() ? "" : fmt::format(" (GPU strategies unavailable: {})", gpu_why).c_str());
   }
+  if (predicted)
+    std::printf("auto: the fusion model picks %s (probability %.3f; producer-consumer %.3f, parallel %.3f) [%s]\n",
+                to_string(predicted->strategy), predicted->probability, predicted->probabilities[0],
+                predicted->probabilities[1], model_path.c_str());
+  else if (o.strategy == "auto")
+    std::printf("auto: no fusion model found (assets/models/fusion_cnn_gcn.weights.json or --model): every strategy "
+                "runs and the fastest measured is kept\n");
   std::fflush(stdout);
 
   const State inputs = make_inputs(p, domain, seed);
@@ -260,6 +288,12 @@ int cmd_dag(const DagCliOptions& o) {
                          {"passed", r.passed}});
     j["results"] = results;
     if (run_all && best) j["fastest"] = to_string(best->strategy);
+    if (predicted)
+      j["predicted"] = {{"strategy", to_string(predicted->strategy)},
+                        {"probability", predicted->probability},
+                        {"probabilities", {{"producer-consumer", predicted->probabilities[0]},
+                                           {"parallel", predicted->probabilities[1]}}},
+                        {"model", model_path}};
     j["reference_seconds"] = reference_seconds;
     write_file(o.json, j.dump(2) + "\n", "result JSON");
   }
@@ -281,10 +315,7 @@ CLI::App* add_dag_gen_subcommand(CLI::App& app, DagGenCliOptions& o) {
 }
 
 int cmd_dag_gen(const DagGenCliOptions& o) {
-  std::uint64_t seed = 0;
-  const auto r = std::from_chars(o.seed_text.data(), o.seed_text.data() + o.seed_text.size(), seed);
-  if (o.seed_text.empty() || r.ec != std::errc() || r.ptr != o.seed_text.data() + o.seed_text.size())
-    throw InputError(fmt::format("--seed takes a whole number from 0 to 18446744073709551615; got '{}'", o.seed_text));
+  const std::uint64_t seed = parse_seed_text(o.seed_text);
   if (o.count < 1 || o.count > 100000) throw InputError(fmt::format("--count takes 1 to 100000; got {}", o.count));
   std::filesystem::path real = o.real;
   if (real.empty()) {
@@ -305,6 +336,133 @@ int cmd_dag_gen(const DagGenCliOptions& o) {
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed + o.count - 1), o.out.c_str(),
               chains.size(), real.string().c_str());
   return 0;
+}
+
+CLI::App* add_dag_label_subcommand(CLI::App& app, DagLabelCliOptions& o) {
+  auto* lab = app.add_subcommand("dag-label", "time every GPU strategy of many complex-stencil programs in one process "
+                                              "(NVRTC on all cores): the fusion-choice model's dataset, one JSON line "
+                                              "per program");
+  lab->add_option("--seed", o.seed_text, "seed of the first generated program (dag-gen's)")->capture_default_str();
+  lab->add_option("--count,-n", o.count, "generated programs (seeds S..S+N-1)")->capture_default_str();
+  lab->add_option("--files", o.files, "also every .dag program of this directory (e.g. assets/dags), first");
+  lab->add_option("--out,-o", o.out, "JSON-lines file to write")->required();
+  lab->add_option("--sizes", o.sizes, "cube sizes, comma-separated")->capture_default_str();
+  lab->add_option("--repeats", o.repeats, "timed runs per strategy after one warm-up (median kept)")->capture_default_str();
+  lab->add_option("--threads", o.threads, "compiling threads (0: the cores less one)")->capture_default_str();
+  lab->add_option("--max-seconds", o.max_seconds, "start no program after this long (0: no limit)")->capture_default_str();
+  return lab;
+}
+
+static nlohmann::json program_record(const Program& p) {
+  const Analysis a = analyse(p);
+  nlohmann::json ops = nlohmann::json::array();
+  int stencil_edges = 0, points = 0, flops = 0;
+  std::size_t max_width = 0;
+  for (const auto& b : a.buckets) max_width = std::max(max_width, b.size());
+  for (const StencilInfo& si : a.stencils) {
+    nlohmann::json reads = nlohmann::json::array();
+    for (const NeighbourTensor& t : si.tensors) {
+      std::vector<int> on;
+      for (std::size_t i = 0; i < t.bits.size(); ++i)
+        if (t.bits[i]) on.push_back(static_cast<int>(i));
+      reads.push_back({t.grid, on});
+    }
+    stencil_edges += static_cast<int>(si.stencil_producers.size());
+    points += si.points_read;
+    flops += si.flops;
+    ops.push_back({{"node", si.node}, {"reads", reads}});
+  }
+  nlohmann::json edges = nlohmann::json::array();
+  for (std::size_t i = 0; i < a.adjacency.size(); ++i)
+    for (std::size_t j = 0; j < a.adjacency[i].size(); ++j)
+      if (a.adjacency[i][j]) edges.push_back({i, j});
+  const FusionPlan f = plan_producer_consumer(p);
+  return {{"name", p.name},
+          {"nodes", p.nodes.size()},
+          {"ops", ops},
+          {"edges", edges},
+          {"counts",
+           {{"stencils", a.stencils.size()},
+            {"inputs", p.inputs().size()},
+            {"edges", a.edges},
+            {"dependencies", stencil_edges},
+            {"depth", a.buckets.size()},
+            {"max_width", max_width},
+            {"points_read", points},
+            {"flops", flops},
+            {"pc_kernels", f.kernels.size()}}}};
+}
+
+int cmd_dag_label(const DagLabelCliOptions& o) {
+  const std::uint64_t seed = parse_seed_text(o.seed_text);
+  if (o.count < 0 || o.count > 100000) throw InputError(fmt::format("--count takes 0 to 100000; got {}", o.count));
+  LabelOptions lo;
+  lo.sizes.clear();
+  for (std::size_t pos = 0; pos < o.sizes.size();) {
+    const std::size_t end = std::min(o.sizes.find(',', pos), o.sizes.size());
+    lo.sizes.push_back(parse_dag_size(o.sizes.substr(pos, end - pos))[0]);
+    pos = end + 1;
+  }
+  lo.repeats = o.repeats;
+  lo.threads = o.threads;
+  lo.max_seconds = o.max_seconds;
+  std::vector<Program> programs;
+  std::vector<nlohmann::json> origin;
+  if (!o.files.empty())
+    for (Program& p : load_programs(o.files)) {
+      origin.push_back({{"source", "file"}});
+      programs.push_back(std::move(p));
+    }
+  if (o.count > 0) {
+    const auto real = find_assets_dir("dags");
+    if (!real) throw InputError("assets/dags not found above the program or the working directory (the generator's chains)");
+    const std::vector<Chain> chains = extract_chains(load_programs(*real));
+    for (int i = 0; i < o.count; ++i) {
+      const std::uint64_t s = seed + static_cast<std::uint64_t>(i);
+      programs.push_back(parse_program(generate_program_text(s, chains), fmt::format("gen_{}", s)));
+      origin.push_back({{"source", "generated"}, {"seed", s}});
+    }
+  }
+  if (programs.empty()) throw InputError("nothing to label: give --count N and/or --files DIR");
+  check_writable(o.out, "label file");
+  std::ofstream out(o.out);
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<nlohmann::json> timings(programs.size(), nlohmann::json::object());
+  std::size_t written = 0, failed = 0;
+  double compile_total = 0;
+  static const char* names[4] = {"sequential", "producer-consumer", "parallel", "graph"};
+  const std::string device = label_programs(programs, lo, [&](std::size_t prog, std::size_t size, const LabelTiming& t) {
+    nlohmann::json tj = nlohmann::json::object();
+    if (t.error.empty())
+      for (int s = 0; s < 4; ++s) tj[names[s]] = t.seconds[s];
+    else
+      tj["error"] = t.error, ++failed;
+    tj["compile_seconds"] = t.compile_seconds;
+    compile_total += t.compile_seconds;
+    timings[prog][std::to_string(lo.sizes[size])] = tj;
+    if (size + 1 == lo.sizes.size()) {
+      nlohmann::json rec = program_record(programs[prog]);
+      rec.update(origin[prog]);
+      rec["times"] = timings[prog];
+      out << rec.dump() << "\n";
+      out.flush();
+      ++written;
+      if (written % 100 == 0)
+        std::fprintf(stderr, "dag-label: %zu/%zu programs after %.1fs\n", written, programs.size(), seconds_since(t0));
+    }
+  });
+  const double total = seconds_since(t0);
+  const nlohmann::json summary = {{"summary", true},         {"device", device},        {"date", date},
+                                  {"sizes", lo.sizes},       {"repeats", lo.repeats},   {"programs", written},
+                                  {"failed_runs", failed},   {"seconds", total},        {"compile_cpu_seconds", compile_total},
+                                  {"parallel_placement", "direct (block b = mTask b)"}};
+  out << summary.dump() << "\n";
+  std::printf("dag-label: %zu programs x %zu sizes on %s in %.1f s (NVRTC %.1f CPU-s), %zu failed runs -> %s\n", written,
+              lo.sizes.size(), device.c_str(), total, compile_total, failed, o.out.c_str());
+  return failed == 0 ? 0 : 1;
 }
 
 } // namespace se

@@ -11,7 +11,7 @@ class App;
 namespace se {
 
 struct DagCliOptions {
-  std::string file, strategy = "auto", size, backend, json, print;
+  std::string file, strategy = "auto", size, backend, json, print, model;
   std::string seed_text, seconds_text = "0.3";
   bool strategy_given = false;
 };
@@ -28,5 +28,15 @@ struct DagGenCliOptions {
 // `stencil-bench dag-gen`: random complex-stencil programs (core/dag/dag_generate.hpp) written as .dag files.
 CLI::App* add_dag_gen_subcommand(CLI::App& app, DagGenCliOptions& o);
 int cmd_dag_gen(const DagGenCliOptions& o);
+
+struct DagLabelCliOptions {
+  std::string out, files, seed_text = "1", sizes = "128,256";
+  int count = 0, repeats = 3, threads = 0;
+  double max_seconds = 0;
+};
+// `stencil-bench dag-label`: time every GPU strategy of many programs (generated and/or a directory's) in one
+// process; one JSON line per program (its representations, counts and timings) for the fusion-choice model.
+CLI::App* add_dag_label_subcommand(CLI::App& app, DagLabelCliOptions& o);
+int cmd_dag_label(const DagLabelCliOptions& o);
 
 } // namespace se

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "app/widgets/ui_units.hpp"
 #include "core/dag/dag.hpp"
 #include "core/dag/dag_generate.hpp"
+#include "core/dag/dag_model.hpp"
 #include "kernels/dag/dag_gpu.hpp"
 
 namespace se {
@@ -175,6 +177,12 @@ struct DagView {
   UiMessage message;
   std::vector<std::string> examples;   // assets/dags/*.dag
   std::filesystem::path examples_dir;
+  // The learned fusion choice (assets/models), loaded once; its prediction cached per program text and grid.
+  bool model_tried = false;
+  std::optional<dag::FusionModel> model;
+  std::string model_error;
+  std::string predicted_for;           // canonical text + grid the prediction below belongs to
+  dag::FusionPrediction predicted;
   // Runs.
   int run_size = 1;                    // index into kRunSizes
   BenchmarkJob job;
@@ -899,6 +907,62 @@ void draw_parallel_page(ViewContext& ctx, DagView& v) {
   ImGui::EndChild();
 }
 
+// The learned choice between producer-consumer and parallelism fusion (CNN+GCN, issue 16) for the chosen grid,
+// beside the best of the two measured in the last run (GPU rows where there are, else CPU rows).
+void draw_prediction(ViewContext& ctx, DagView& v, const std::vector<RunRow>& rows, std::array<int, 3> run_domain) {
+  if (!v.model_tried) {
+    v.model_tried = true;
+    const std::string path = dag::default_fusion_model_path();
+    if (path.empty()) {
+      v.model_error = "no fusion model (assets/models/fusion_cnn_gcn.weights.json not found)";
+    } else {
+      try {
+        v.model = dag::load_fusion_model(path);
+      } catch (const std::exception& e) {
+        v.model_error = e.what();
+      }
+    }
+  }
+  if (!v.model) {
+    ImGui::TextDisabled("Learned fusion choice: %s", v.model_error.c_str());
+    publish(ctx, "dag.predicted", "none");
+    return;
+  }
+  if (!v.valid) return;
+  const int n = kRunSizes[v.run_size];
+  const std::array<int, 3> domain = n > 0 ? std::array<int, 3>{n, n, n} : v.program.domain;
+  const std::string key = fmt::format("{}|{}x{}x{}", v.canonical, domain[0], domain[1], domain[2]);
+  if (v.predicted_for != key) {
+    v.predicted = dag::predict_fusion(*v.model, v.program, domain);
+    v.predicted_for = key;
+  }
+  const char* name = dag::to_string(v.predicted.strategy);
+  ImGui::Text("Learned fusion choice (CNN+GCN) at %dx%dx%d: %s, probability %.3f", domain[0], domain[1], domain[2], name,
+              v.predicted.probability);
+  publish(ctx, "dag.predicted", fmt::format("{} {:.3f}", name, v.predicted.probability));
+  // The measured best of the two (and of all strategies) in the last run, where it ran on this grid.
+  const bool any_gpu = std::any_of(rows.begin(), rows.end(), [](const RunRow& r) { return r.gpu; });
+  const RunRow *pc = nullptr, *par = nullptr, *best = nullptr;
+  for (const RunRow& r : rows) {
+    if (r.gpu != any_gpu || !r.checked || !r.passed || r.seconds <= 0 || r.strategy == "interpreter") continue;
+    if (r.strategy == "producer-consumer") pc = &r;
+    if (r.strategy == "parallel") par = &r;
+    if (!best || r.seconds < best->seconds) best = &r;
+  }
+  ImGui::SameLine();
+  if (pc && par && run_domain == domain) {
+    const RunRow* two = pc->seconds <= par->seconds ? pc : par;
+    const bool agree = two->strategy == name;
+    ImGui::TextColored(agree ? ImVec4(0.55f, 0.85f, 0.55f, 1.0f) : ImVec4(1.0f, 0.7f, 0.35f, 1.0f),
+                       "| measured best of the two (%s): %s (%.3f vs %.3f ms)%s; fastest of all: %s", any_gpu ? "GPU" : "CPU",
+                       two->strategy.c_str(), pc->seconds * 1e3, par->seconds * 1e3, agree ? "" : " - the model missed",
+                       best->strategy.c_str());
+    publish(ctx, "dag.measured_best", two->strategy);
+  } else {
+    ImGui::TextDisabled("| run the strategies on this grid to compare with the measured best");
+  }
+}
+
 void draw_run_page(ViewContext& ctx, DagView& v) {
   if (!v.gpu_checked) {
     v.gpu_reason = dag::gpu_strategies_unavailable_reason();
@@ -970,6 +1034,7 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
     }
     ImGui::EndTable();
   }
+  draw_prediction(ctx, v, rows, domain);
   // The generated source of a strategy (read-only).
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Generated CUDA:");

@@ -67,6 +67,21 @@ std::vector<Off> neighbour_access(Rng& r) {
   return {points.begin(), points.end()};
 }
 
+// The access of a consumer to a stencil node it depends on: with probability `pointwise` (a per-program share)
+// the centre, one face neighbour, or both (values used where they are made, as in real programs: hdiff's
+// fluxes, p_grad_c's wk), else a general neighbour access. Inlining such a producer costs little recomputation.
+std::vector<Off> producer_access(Rng& r, double pointwise) {
+  if (!r.chance(pointwise)) return neighbour_access(r);
+  const double u = r.real();
+  if (u < 0.7) return {{0, 0, 0}};
+  Off face{0, 0, 0};
+  face[r.uniform(0, 2)] = r.chance(0.5) ? 1 : -1;
+  if (u < 0.85) return {face};
+  std::vector<Off> both{{0, 0, 0}, face};
+  std::sort(both.begin(), both.end());
+  return both;
+}
+
 std::string read_text(const std::string& grid, const Off& o) {
   if (o == Off{0, 0, 0}) return grid;
   return fmt::format("{}[{},{},{}]", grid, o[0], o[1], o[2]);
@@ -212,6 +227,7 @@ std::string generate_program_text(std::uint64_t seed, const std::vector<Chain>& 
                                    "program gen_{}\ndomain 128 128 128\n",
                                    seed, seed);
     for (int i = 0; i < inputs; ++i) text += fmt::format("input in{} f64\n", i);
+    const double pointwise = r.chance(0.5) ? 1.0 : r.real(); // the program's share of pointwise producer reads
     for (int s = 0; s < k; ++s) {
       std::vector<std::string> grids;
       for (int pidx : producers[s]) grids.push_back(fmt::format("s{}", pidx));
@@ -223,7 +239,10 @@ std::string generate_program_text(std::uint64_t seed, const std::vector<Chain>& 
         access.clear();
         std::size_t total = 0;
         for (std::size_t g = 0; g < grids.size(); ++g) {
-          access.push_back(tries < 50 ? neighbour_access(r) : std::vector<Off>{{0, 0, 0}});
+          const bool producer = grids[g][0] == 's';
+          access.push_back(tries >= 50  ? std::vector<Off>{{0, 0, 0}}
+                           : producer   ? producer_access(r, pointwise)
+                                        : neighbour_access(r));
           total += access.back().size();
         }
         if (static_cast<int>(total) <= L.max_points_per_stencil) break; // else regenerate, as the paper does

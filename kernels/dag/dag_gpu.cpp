@@ -195,6 +195,10 @@ std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor) {
   return compile_cubin(g, cc_major, cc_minor).size();
 }
 
+std::vector<char> compile_to_cubin(const GeneratedCode& g, int cc_major, int cc_minor) {
+  return compile_cubin(g, cc_major, cc_minor);
+}
+
 std::string gpu_strategies_unavailable_reason() {
   const DeviceInfo dev = query_device();
   if (!dev.available) return fmt::format("no CUDA device: {}", dev.reason);

@@ -3,6 +3,7 @@
 // (cudaLibraryLoadData), so the program starts without NVRTC and says why it cannot run these. Plain C++ header.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "core/dag/dag.hpp"
 
@@ -29,6 +30,8 @@ std::string nvrtc_unavailable_reason_for_dag();
 // Compiles generated source with NVRTC for sm_<cc> without any device (a check the CI can run where NVRTC is
 // installed); returns the size of the cubin, throws InputError without NVRTC and CudaError with NVRTC's log.
 std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor);
+// The cubin itself (the labeller compiles on many threads and loads the cubins on one).
+std::vector<char> compile_to_cubin(const GeneratedCode& g, int cc_major, int cc_minor);
 
 // Uploads `inputs`' input fields, runs strategy `s` (warm-up, then timed runs for at least `target_seconds`),
 // and returns the timing; `result` receives every field the strategy writes (the outputs always).

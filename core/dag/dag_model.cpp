@@ -1,0 +1,157 @@
+// The fusion-choice CNN+GCN in C++ (dag_model.hpp).
+#include "core/dag/dag_model.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "core/dag/dag_generate.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+
+namespace se::dag {
+
+namespace {
+
+Eigen::VectorXd vector_of(const nlohmann::json& tensors, const std::string& key, const std::string& path,
+                          std::vector<int> want_shape) {
+  if (!tensors.contains(key)) throw InputError(fmt::format("{}: the weights have no tensor '{}'", path, key));
+  const auto& t = tensors.at(key);
+  const std::vector<int> shape = t.at("shape").get<std::vector<int>>();
+  if (shape != want_shape)
+    throw InputError(fmt::format("{}: tensor '{}' has shape [{}], expected [{}]", path, key, fmt::join(shape, ","),
+                                 fmt::join(want_shape, ",")));
+  const std::vector<double> data = t.at("data").get<std::vector<double>>();
+  std::size_t n = 1;
+  for (int s : shape) n *= static_cast<std::size_t>(s);
+  if (data.size() != n) throw InputError(fmt::format("{}: tensor '{}' holds {} values, not {}", path, key, data.size(), n));
+  return Eigen::Map<const Eigen::VectorXd>(data.data(), static_cast<Eigen::Index>(data.size()));
+}
+
+// Row-major [rows, cols] from a flat PyTorch tensor.
+Eigen::MatrixXd matrix_of(const Eigen::VectorXd& v, int rows, int cols) {
+  Eigen::MatrixXd m(rows, cols);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) m(r, c) = v[static_cast<Eigen::Index>(r) * cols + c];
+  return m;
+}
+
+// A valid 3x3x3 convolution: in [cin][s^3] -> out [cout][(s-2)^3]; weights [cout, cin*27] as PyTorch lays them out.
+Eigen::MatrixXd conv3(const Eigen::MatrixXd& in, int side, const Eigen::MatrixXd& w, const Eigen::VectorXd& b) {
+  const int cin = static_cast<int>(in.rows()), cout = static_cast<int>(w.rows()), o = side - 2;
+  Eigen::MatrixXd out(cout, o * o * o);
+  for (int co = 0; co < cout; ++co)
+    for (int z = 0; z < o; ++z)
+      for (int y = 0; y < o; ++y)
+        for (int x = 0; x < o; ++x) {
+          double acc = b[co];
+          for (int ci = 0; ci < cin; ++ci)
+            for (int kz = 0; kz < 3; ++kz)
+              for (int ky = 0; ky < 3; ++ky)
+                for (int kx = 0; kx < 3; ++kx)
+                  acc += w(co, ci * 27 + kz * 9 + ky * 3 + kx) * in(ci, ((z + kz) * side + (y + ky)) * side + (x + kx));
+          out(co, (z * o + y) * o + x) = acc;
+        }
+  return out;
+}
+
+} // namespace
+
+FusionModel load_fusion_model(const std::string& path) {
+  const nlohmann::json j = parse_json_text(read_text_file(path, "fusion model weights"), path);
+  FusionModel m;
+  m.path = path;
+  try {
+    const auto& c = j.at("config");
+    m.slots = c.at("slots").get<int>();
+    m.channels = c.at("channels").get<int>();
+    m.cnn_hidden = c.at("cnn_hidden").get<int>();
+    m.gcn_hidden = c.at("gcn_hidden").get<int>();
+    m.variant = c.value("variant", std::string());
+    if (c.value("side", kTensorSide) != kTensorSide) throw InputError(fmt::format("{}: the tensors are not 7x7x7", path));
+    if (m.slots < 1 || m.slots > 64 || m.channels < 1 || m.channels > 2 || m.cnn_hidden < 1 || m.cnn_hidden > 4096 ||
+        m.gcn_hidden < 1 || m.gcn_hidden > 4096)
+      throw InputError(fmt::format("{}: the model's sizes are out of range", path));
+    const auto& t = j.at("tensors");
+    m.conv1 = matrix_of(vector_of(t, "conv1.weight", path, {4, m.channels, 3, 3, 3}), 4, m.channels * 27);
+    m.conv1_bias = vector_of(t, "conv1.bias", path, {4});
+    m.conv2 = matrix_of(vector_of(t, "conv2.weight", path, {8, 4, 3, 3, 3}), 8, 4 * 27);
+    m.conv2_bias = vector_of(t, "conv2.bias", path, {8});
+    m.fc = matrix_of(vector_of(t, "fc.weight", path, {m.cnn_hidden, 8 * 27}), m.cnn_hidden, 8 * 27);
+    m.fc_bias = vector_of(t, "fc.bias", path, {m.cnn_hidden});
+    int in = m.slots * m.cnn_hidden + 1;
+    for (int l = 0; l < 4; ++l) {
+      m.gcn[l] = matrix_of(vector_of(t, fmt::format("gcn.{}.lin.weight", l), path, {m.gcn_hidden, in}), m.gcn_hidden, in);
+      m.gcn_bias[l] = vector_of(t, fmt::format("gcn.{}.bias", l), path, {m.gcn_hidden});
+      in = m.gcn_hidden;
+    }
+    m.out = matrix_of(vector_of(t, "out.weight", path, {2, m.gcn_hidden}), 2, m.gcn_hidden);
+    m.out_bias = vector_of(t, "out.bias", path, {2});
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: not a fusion model weights file: {}", path, e.what()));
+  }
+  return m;
+}
+
+FusionPrediction predict_fusion(const FusionModel& m, const Program& p, std::array<int, 3> domain) {
+  const Analysis a = analyse(p);
+  const int n = static_cast<int>(p.nodes.size());
+  const int feat = m.slots * m.cnn_hidden + 1;
+  constexpr int kVox = kTensorSide * kTensorSide * kTensorSide;
+  Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, feat);
+  const double points = static_cast<double>(domain[0]) * domain[1] * domain[2];
+  x.col(feat - 1).setConstant(std::log2(points) / 3.0 - 7.0);
+  for (const StencilInfo& si : a.stencils)
+    for (int s = 0; s < m.slots && s < static_cast<int>(si.tensors.size()); ++s) {
+      const NeighbourTensor& t = si.tensors[s];
+      Eigen::MatrixXd in = Eigen::MatrixXd::Zero(m.channels, kVox);
+      const bool producer = !p.nodes[t.grid].is_input;
+      for (int v = 0; v < kVox; ++v)
+        if (t.bits[v]) {
+          in(0, v) = 1.0;
+          if (m.channels > 1 && producer) in(1, v) = 1.0;
+        }
+      const Eigen::MatrixXd h1 = conv3(in, kTensorSide, m.conv1, m.conv1_bias).cwiseMax(0.0);
+      const Eigen::MatrixXd h2 = conv3(h1, kTensorSide - 2, m.conv2, m.conv2_bias).cwiseMax(0.0);
+      Eigen::VectorXd flat(h2.size());
+      for (Eigen::Index c = 0; c < h2.rows(); ++c) flat.segment(c * h2.cols(), h2.cols()) = h2.row(c).transpose();
+      const Eigen::VectorXd f = (m.fc * flat + m.fc_bias).array().tanh().matrix();
+      x.block(si.node, s * m.cnn_hidden, 1, m.cnn_hidden) = f.transpose();
+    }
+  // GCN normalisation: self-loops, edges both ways, deg^-1/2 on both ends.
+  Eigen::MatrixXd norm = Eigen::MatrixXd::Identity(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (a.adjacency[i][j]) norm(i, j) = norm(j, i) = 1.0;
+  const Eigen::VectorXd deg = norm.rowwise().sum();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) norm(i, j) /= std::sqrt(deg[i] * deg[j]);
+  for (int l = 0; l < 4; ++l) {
+    Eigen::MatrixXd h = norm * (x * m.gcn[l].transpose());
+    h.rowwise() += m.gcn_bias[l].transpose();
+    x = h.array().tanh().matrix();
+  }
+  const Eigen::VectorXd pooled = x.colwise().sum().transpose();
+  const Eigen::VectorXd logits = m.out * pooled + m.out_bias;
+  FusionPrediction r;
+  r.logits = {logits[0], logits[1]};
+  const double mx = std::max(logits[0], logits[1]);
+  const double e0 = std::exp(logits[0] - mx), e1 = std::exp(logits[1] - mx);
+  r.probabilities = {e0 / (e0 + e1), e1 / (e0 + e1)};
+  const bool pc = r.probabilities[0] > r.probabilities[1];
+  r.strategy = pc ? Strategy::ProducerConsumer : Strategy::Parallel;
+  r.probability = pc ? r.probabilities[0] : r.probabilities[1];
+  return r;
+}
+
+std::string default_fusion_model_path() {
+  const auto dir = find_assets_dir("models");
+  if (!dir) return {};
+  const auto f = *dir / "fusion_cnn_gcn.weights.json";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(f, ec) ? f.string() : std::string();
+}
+
+} // namespace se::dag

@@ -1,0 +1,49 @@
+// The learned fusion-strategy choice (issue 16; Plasticine, ICS'25, Section 3.4) run in C++ with Eigen: the
+// CNN+GCN that scripts/train_fusion_model.py trains, loaded from its weights file (assets/models/README.md gives
+// the format). Each neighbour access of an operator (7x7x7 bits, plus a channel marking reads of stencil nodes
+// in the `typed` variant) goes through two 3x3x3 convolutions (ReLU) and a linear layer (tanh); an operator's
+// feature is its accesses' features side by side (empty slots zero) and log2(grid size) - 7; four GCNConv
+// layers (tanh, symmetric normalisation with self-loops, edges taken both ways) over the const and stencil
+// nodes; the sum over nodes; a linear layer to two logits: producer-consumer fusion, parallelism fusion.
+// No GPU needed.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "core/dag/dag.hpp"
+
+namespace se::dag {
+
+struct FusionModel {
+  int slots = 5, channels = 1, cnn_hidden = 6, gcn_hidden = 8;
+  std::string variant;                 // "paper" or "typed"
+  std::string path;                    // where it was loaded from
+  Eigen::MatrixXd conv1, conv2;        // [out, in*27]
+  Eigen::VectorXd conv1_bias, conv2_bias;
+  Eigen::MatrixXd fc;                  // [cnn_hidden, 8*27]
+  Eigen::VectorXd fc_bias;
+  std::array<Eigen::MatrixXd, 4> gcn;  // [out, in] (PyTorch's Linear layout)
+  std::array<Eigen::VectorXd, 4> gcn_bias;
+  Eigen::MatrixXd out;                 // [2, gcn_hidden]
+  Eigen::VectorXd out_bias;
+};
+
+// Throws InputError naming the file and what is wrong.
+FusionModel load_fusion_model(const std::string& path);
+
+struct FusionPrediction {
+  Strategy strategy = Strategy::Parallel;   // ProducerConsumer or Parallel
+  double probability = 0;                   // of `strategy`
+  std::array<double, 2> logits{}, probabilities{}; // [producer-consumer, parallel]
+};
+
+// The model's choice for `p` on a domain of `domain` points (the grid-size feature is log2 of the cube root).
+FusionPrediction predict_fusion(const FusionModel& m, const Program& p, std::array<int, 3> domain);
+
+// assets/models/fusion_cnn_gcn.weights.json found above the program or the working directory; empty if none.
+std::string default_fusion_model_path();
+
+} // namespace se::dag
