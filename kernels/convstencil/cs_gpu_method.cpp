@@ -150,23 +150,7 @@ private:
       const std::vector<lora_gpu::FixBox> boxes =
           lora_gpu::band_fix_boxes(extent_, r, steps, lora_gpu::band_fix_shared_budget());
       p->boxes = device_copy(boxes, "the band boxes");
-      lora_gpu::BandFixArgs& f = p->fix;
-      f.boxes = p->boxes;
-      f.weights = weights_;
-      f.nx = extent_.n[0];
-      f.ny = extent_.n[1];
-      f.nz = extent_.n[2];
-      f.dims = extent_.dims;
-      f.radius = r;
-      f.steps = steps;
-      f.box_count = static_cast<int>(boxes.size());
-      f.boundary_value = boundary_.value;
-      const long long halo = 2LL * steps * r;
-      std::size_t region = 0;
-      for (const lora_gpu::FixBox& b : boxes)
-        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
-                                                                        (extent_.dims >= 3 ? b.bz + halo : 1)));
-      f.shared_bytes = (plan.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
+      p->fix = lora_gpu::band_fix_args(extent_, plan.stencil, weights_, steps, boundary_.value, boxes, p->boxes);
     }
     return p;
   }

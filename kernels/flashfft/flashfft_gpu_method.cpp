@@ -381,23 +381,7 @@ private:
       const std::size_t budget = lora_gpu::band_fix_shared_budget();
       const std::vector<lora_gpu::FixBox> boxes = lora_gpu::band_fix_boxes(extent_, p.stencil.radius, depth, budget);
       out->boxes = device_copy(boxes, "the band boxes");
-      lora_gpu::BandFixArgs& f = out->fix;
-      f.boxes = out->boxes;
-      f.weights = weights_;
-      f.nx = extent_.n[0];
-      f.ny = extent_.n[1];
-      f.nz = extent_.n[2];
-      f.dims = extent_.dims;
-      f.radius = p.stencil.radius;
-      f.steps = depth;
-      f.box_count = static_cast<int>(boxes.size());
-      f.boundary_value = boundary_.value;
-      const long long halo = 2LL * depth * p.stencil.radius;
-      std::size_t region = 0;
-      for (const auto& b : boxes)
-        region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
-                                                                         (extent_.dims >= 3 ? b.bz + halo : 1)));
-      f.shared_bytes = (p.stencil.weights.size() + 1 + 2 * region) * sizeof(double);
+      out->fix = lora_gpu::band_fix_args(extent_, p.stencil, weights_, depth, boundary_.value, boxes, out->boxes);
     }
     slot = std::move(out);
     return *slot;

@@ -102,23 +102,7 @@ LoraGpuRunner::Pass& LoraGpuRunner::pass_for(int steps) {
     const std::size_t budget = band_fix_shared_budget();
     const std::vector<FixBox> boxes = band_fix_boxes(extent_, stencil_.radius, steps, budget);
     p->boxes = device_copy(boxes, "the band boxes");
-    BandFixArgs& f = p->fix;
-    f.boxes = p->boxes;
-    f.weights = weights_;
-    f.nx = extent_.n[0];
-    f.ny = extent_.n[1];
-    f.nz = extent_.n[2];
-    f.dims = extent_.dims;
-    f.radius = stencil_.radius;
-    f.steps = steps;
-    f.box_count = static_cast<int>(boxes.size());
-    f.boundary_value = boundary_.value;
-    const long long halo = 2LL * steps * stencil_.radius;
-    std::size_t region = 0;
-    for (const FixBox& b : boxes)
-      region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent_.dims >= 2 ? b.by + halo : 1) *
-                                                                      (extent_.dims >= 3 ? b.bz + halo : 1)));
-    f.shared_bytes = (stencil_.weights.size() + 1 + 2 * region) * sizeof(double);
+    p->fix = band_fix_args(extent_, stencil_, weights_, steps, boundary_.value, boxes, p->boxes);
   }
   slot = std::move(p);
   return *slot;

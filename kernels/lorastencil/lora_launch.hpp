@@ -30,6 +30,11 @@ struct BandFixArgs {
 };
 // The largest shared memory a fix block may use on this device (per block, opted in).
 std::size_t band_fix_shared_budget();
+// Every argument of the band fix after a fused pass of `steps` steps but in and out: the boxes (`boxes` on the
+// host, from band_fix_boxes; `device_boxes` their copy on the device), the stencil's weights on the device, and
+// the shared memory the largest box needs (its region with the pass's halo, twice, and the weights).
+BandFixArgs band_fix_args(const Extent& extent, const Stencil& stencil, const double* device_weights, int steps,
+                          double boundary_value, const std::vector<FixBox>& boxes, const FixBox* device_boxes);
 void launch_band_fix(const BandFixArgs& args, cudaStream_t stream);
 
 } // namespace se::lora_gpu

@@ -2,6 +2,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -88,6 +89,28 @@ void launch_pass(const PassArgs& a, int blocks, cudaStream_t stream) {
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     throw InputError(fmt::format("LoRAStencil {}D pass launch failed: {}", a.dims, cudaGetErrorString(err)));
+}
+
+BandFixArgs band_fix_args(const Extent& extent, const Stencil& stencil, const double* device_weights, int steps,
+                          double boundary_value, const std::vector<FixBox>& boxes, const FixBox* device_boxes) {
+  BandFixArgs f;
+  f.boxes = device_boxes;
+  f.weights = device_weights;
+  f.nx = extent.n[0];
+  f.ny = extent.n[1];
+  f.nz = extent.n[2];
+  f.dims = extent.dims;
+  f.radius = stencil.radius;
+  f.steps = steps;
+  f.box_count = static_cast<int>(boxes.size());
+  f.boundary_value = boundary_value;
+  const long long halo = 2LL * steps * stencil.radius;
+  std::size_t region = 0;
+  for (const FixBox& b : boxes)
+    region = std::max<std::size_t>(region, static_cast<std::size_t>((b.bx + halo) * (extent.dims >= 2 ? b.by + halo : 1) *
+                                                                    (extent.dims >= 3 ? b.bz + halo : 1)));
+  f.shared_bytes = (stencil.weights.size() + 1 + 2 * region) * sizeof(double);
+  return f;
 }
 
 } // namespace se::lora_gpu
