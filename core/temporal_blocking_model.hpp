@@ -22,6 +22,8 @@ constexpr int kPoints1D = 16;     // points per lane
 constexpr int kMaxSteps1D = 16;   // the 1D kernel's steps per launch (a run-time loop: no register cost)
 constexpr int kMaxSteps2D = 8;    // the 2D kernel's register queues are sized for at most this many stages
 constexpr int kMaxSteps3D = 2;    // the 3D kernel (radius 1..3): its recomputed halo grows in two axes
+constexpr int kMaxSteps3DSym = 3; // the cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh): 64 x 32 cross-sections
+constexpr int kSteps3DSym = 2;    // its depth: the model's pick, see model_steps
 constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
 
 // Per SM and clock, H200 (132 SMs at the 1.755 GHz the suite's runs hold): device memory 4.26 TB/s = 18.4 bytes,
@@ -57,10 +59,32 @@ constexpr int capacity_steps(int dims, int radius, int value_bytes) {
   return std::max(1, std::min({kMaxSteps2D, registers, waste}));
 }
 
+// Radius-1 3D weights (27, x fastest) that depend only on how many of dx, dy, dz are non-zero (heat-3d,
+// box-3d27p): c[k] is the weight of the offsets with k non-zero components. Such a stencil is
+// c0 a + c1 (6 faces) + c2 (12 edges) + c3 (8 corners), which tb_3d_sym.cuh evaluates in 12 FP64 operations per
+// point instead of 27 FMAs by sharing in-plane pair sums between neighbouring rows and planes.
+constexpr bool cube_symmetric_r1(const double* w27, double* c) {
+  bool seen[4] = {false, false, false, false};
+  for (int i = 0; i < 27; ++i) {
+    const int k = (i % 3 != 1) + (i / 3 % 3 != 1) + (i / 9 != 1);
+    if (!seen[k]) c[k] = w27[i], seen[k] = true;
+    else if (w27[i] != c[k]) return false;
+  }
+  return true;
+}
+
+// The same test on a stencil (core's Stencil: dims, radius, at(dx, dy, dz)).
+template <typename Stencil> bool cube_symmetric(const Stencil& s) {
+  if (s.dims != 3 || s.radius != 1) return false;
+  double w[27] = {}, c[4] = {};
+  for (int i = 0; i < 27; ++i) w[i] = s.at(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1);
+  return cube_symmetric_r1(w, c);
+}
+
 // The depth the model picks: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
 // the on-chip time per step, within capacity. 3D fuses 2 steps (tb_3d.cu; radius > 3 the generic tile kernel).
-constexpr int model_steps(int dims, int radius, bool star, int value_bytes) {
-  if (dims == 3) return 2;
+constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
+  if (dims == 3) return cube_symmetric && radius == 1 ? kSteps3DSym : 2;
   const int cap = capacity_steps(dims, radius, value_bytes);
   const double ratio = memory_clocks(value_bytes) / onchip_clocks(dims, std::max(1, radius), star, value_bytes);
   int t = 1;

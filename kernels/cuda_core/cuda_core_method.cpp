@@ -59,12 +59,14 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
   const std::string id = fp64 ? "cuda-core-tb" : "cuda-core-tb-fp32";
   auto d = gpu_only(id, storage,
                     fmt::format("CUDA cores, {}, temporally blocked: 1D warps in registers, 2D rows streamed through a "
-                                "pipeline of T stages (T from a model of registers and rates), 3D overlapped tiles",
+                                "pipeline of T stages (T from a model of registers and rates), 3D planes streamed along z (radius 1 "
+                                "with cube-symmetric weights: 64 x 32 cross-sections, 12 operations per point)",
                                 to_string(storage)));
   d->plan = [id, storage](const Stencil& s, const PlanRequest& request) {
     const int bytes = storage == Precision::FP64 ? 8 : 4;
-    const int model = tb::model_steps(s.dims, s.radius, s.dims == 2 && s.is_star(), bytes);
-    const int cap = s.dims == 3 ? model : tb::capacity_steps(s.dims, s.radius, bytes);
+    const bool sym = tb::cube_symmetric(s);
+    const int model = tb::model_steps(s.dims, s.radius, s.dims == 2 && s.is_star(), bytes, sym);
+    const int cap = sym ? tb::kMaxSteps3DSym : s.dims == 3 ? model : tb::capacity_steps(s.dims, s.radius, bytes);
     int T = request.fused_steps > 0 ? std::min(request.fused_steps, cap) : model;
 #if defined(SE_HAVE_CUDA)
     // 3D: fewer steps where a tile with its T r halo does not fit this GPU's shared memory.
@@ -79,7 +81,9 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
 #endif
     std::string why;
     if (s.dims == 3 && s.radius > 3) why = "overlapped 3D tiles in shared memory, the halo recomputed, taps read from memory";
-    else if (s.dims == 3) why = "3D planes streamed through a 2-stage pipeline, the cross-section halo recomputed";
+    else if (sym && request.fused_steps <= 0)
+      why = "cube-symmetric weights: 64 x 32 cross-sections streamed along z, 12 operations per point and step";
+    else if (s.dims == 3 && !sym) why = "3D planes streamed through a 2-stage pipeline, the cross-section halo recomputed";
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";

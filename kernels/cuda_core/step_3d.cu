@@ -7,6 +7,7 @@
 // heat-3d-shaped 512^3 FP64 (H200, notes/gpu.md); wider tiles and deeper rings measured slower.
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/step_kernels.hpp"
+#include "kernels/cuda_core/tb_kernels.hpp"
 
 namespace se {
 
@@ -183,6 +184,14 @@ void launch_v2(const S* in, S* out, const PaddedLayout& L,
 template <typename S>
 void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
                     const std::vector<double>& weights, cudaStream_t stream) {
+  if constexpr (!std::is_same_v<S, __half>) {
+    // heat-3d, box-3d27p (FP64, FP32): the cube-symmetric kernel of cuda-core-tb at depth 1.
+    TbLaunch a;
+    a.radius = radius;
+    a.periodic = periodic;
+    a.steps = 1;
+    if (launch_tb_3d_sym<S>(a, in, out, L, weights, stream)) return;
+  }
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>(weights);

@@ -170,6 +170,7 @@ void launch_depth_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout&
 template <typename S>
 void launch_tb_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream) {
+  if (launch_tb_3d_sym<S>(a, in, out, L, weights, stream)) return; // heat-3d, box-3d27p
   const auto run = [&](auto r) {
     constexpr int R = decltype(r)::value;
     constexpr int kMax = tb::kMaxSteps3D;

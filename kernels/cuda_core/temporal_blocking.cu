@@ -228,6 +228,7 @@ int shared_limit() {
 int cuda_core_tb_fused_steps(const Stencil& s, Precision storage, int max_fused) {
   const int bytes = storage == Precision::FP64 ? 8 : 4;
   if (s.dims != 3) return std::max(1, std::min(max_fused, tb::capacity_steps(s.dims, s.radius, bytes)));
+  if (tb::cube_symmetric(s)) return std::max(1, std::min(max_fused, tb::kMaxSteps3DSym));
   if (s.radius <= 3) return std::max(1, std::min(max_fused, tb::kMaxSteps3D));
   const int limit = shared_limit();
   for (int k = std::max(1, max_fused); k >= 1; --k)

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/reference.hpp"
@@ -111,6 +112,33 @@ TEST_CASE("cuda-core-tb runs the presets for 1, 7 and 103 steps at the model's d
       for (const int steps : {1, 7, 103})
         for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
           check_run(m, plan, e, kind, steps, ++seed);
+    }
+  }
+}
+
+TEST_CASE("cube-symmetric 3D stencils run the symmetric kernel at every depth it holds", "[tb]") {
+  const std::vector<Method> methods = all_methods();
+  std::mt19937_64 rng(91);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::uint64_t seed = 900;
+  for (const char* id : {"cuda-core-tb", "cuda-core-tb-fp32", "cuda-core", "cuda-core-fp32"}) {
+    const Method& m = find_method(methods, id, Backend::GPU);
+    if (!m.unavailable_reason().empty()) return;
+    const int max_depth = std::string(id).find("-tb") != std::string::npos ? tb::kMaxSteps3DSym : 1;
+    for (const bool star : {true, false}) { // heat-3d's shape (edges and corners 0) and box-3d27p's
+      const double c[4] = {0.5 + u(rng), u(rng), star ? 0.0 : u(rng), star ? 0.0 : u(rng)};
+      Stencil s = make_stencil(3, 1, "cube-symmetric");
+      for_each_offset(s, [&](int dx, int dy, int dz) { s.at(dx, dy, dz) = c[(dx != 0) + (dy != 0) + (dz != 0)]; });
+      s = normalized(s);
+      REQUIRE(tb::cube_symmetric(s));
+      for (int T = 1; T <= max_depth; ++T) {
+        const PlanPtr plan = m.plan(s, T);
+        CHECK(plan->fused_steps == T);
+        // Smaller than the stencil's cube, a prime-ish size, and several blocks along every axis (z: two slabs).
+        for (const Extent& e : {extent_of(3, 3, 3, 3), extent_of(3, 37, 23, 19), extent_of(3, 131, 67, 70)})
+          for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+            check_run(m, plan, e, kind, 2 * T + 1, ++seed);
+      }
     }
   }
 }

@@ -1,0 +1,205 @@
+// The cube-symmetric radius-1 3D kernel (heat-3d, box-3d27p: weights c0 centre, c1 faces, c2 edges, c3 corners),
+// for cuda-core-tb at depth T = 1..3 and for single-step cuda-core (T = 1). EBISU-like: a large cross-section at
+// low occupancy, the latency hidden by independent rows rather than warps. A block of 64 x 4 threads owns a
+// 64 x 32 cross-section, each thread one column of 8 consecutive rows, and streams it along z through T stages
+// (stage t consumes the plane stage t - 1 wrote into shared memory in the previous iteration: one barrier per
+// plane for all stages, as tb_3d.cu). Per plane and point a stage forms, with a sliding window over its rows,
+//   P = a(x-1) + a(x+1),  N1 = P + a(y-1) + a(y+1),  N2 = P(y-1) + P(y+1),
+//   Qm = c0 a + c1 N1 + c2 N2 (to the output in the same plane),  Qs = c1 a + c2 N1 + c3 N2 (to planes z +- 1),
+// and completes out(z - 1) = pend + Qs(z), pend = Qs(z - 1) + Qm(z): 12 FP64 operations and 3.75 shared loads
+// per point and step (27 FMAs and 6 loads in the dense two-row kernel). Only the final stage's centre
+// 64 - 2A columns and 32 - 2(T - 1) rows are written: at T = 2 in FP64, 62 x 30 (91%).
+// Dirichlet: points outside the grid keep the boundary value at every intermediate stage; periodic: the halo
+// holds the images the previous launch wrote.
+#pragma once
+#include "core/temporal_blocking_model.hpp"
+#include "kernels/cuda_core/step_common.cuh"
+#include "kernels/cuda_core/tb_kernels.hpp"
+
+namespace se::sym3d {
+
+constexpr int kTX = 64;     // threads along x, one column each
+constexpr int kTY = 4;      // threads along y
+constexpr int kRY = 8;      // rows per thread
+constexpr int kRows = kTY * kRY;
+constexpr int kRing = 4;    // input planes: kRing - 1 in flight
+constexpr int kPlanesPerBlock = 64;
+
+// Recomputed columns A each side ((T - 1) rounded so that blocks start on 16-byte chunks) and the staged columns
+// kA left of the cross-section (at least 1, and A + kA a whole chunk so that every staged row is 16-byte aligned).
+template <typename S> constexpr int halo_x(int steps) {
+  const int half = tb::chunk_elements(static_cast<int>(sizeof(S))) / 2;
+  return tb::round_up(steps - 1, half);
+}
+template <typename S> constexpr int staged_left(int steps) {
+  const int chunk = tb::chunk_elements(static_cast<int>(sizeof(S)));
+  return tb::round_up(halo_x<S>(steps) + 1, chunk) - halo_x<S>(steps);
+}
+template <typename S, int T> constexpr int kW = kTX + 2 * staged_left<S>(T);
+template <typename S, int T> constexpr int kPlane = kW<S, T> * (kRows + 2);
+template <typename S, int T> constexpr std::size_t shared_bytes() {
+  return static_cast<std::size_t>(kRing + 2 * (T - 1)) * kPlane<S, T> * sizeof(S);
+}
+
+template <typename C> struct Weights {
+  C c0, c1, c2, c3;
+};
+
+template <typename S, int T, bool kPeriodic>
+__global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
+    tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
+                     Weights<compute_t<S>> c) {
+  using C = compute_t<S>;
+  constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
+  constexpr int kN = kRing + 2 * (T - 1);
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  S* const ring = reinterpret_cast<S*>(shared_raw);
+  S* const stage = ring + kRing * kP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTX + tx;
+  // Stage planes are written at their centre only; their border feeds halo points only: zero it once.
+  for (int i = tid; i < (kN - kRing) * kP; i += kTX * kTY) {
+    const int r = (i % kP) / W, col = i % W;
+    if (r < 1 || r > kRows || col < kA || col >= kA + kTX) stage[i] = S(0);
+  }
+  const std::int64_t xs = static_cast<std::int64_t>(blockIdx.x) * (kTX - 2 * A) - A; // column of thread x 0
+  const std::int64_t ys = static_cast<std::int64_t>(blockIdx.y) * (kRows - 2 * B) - B;
+  const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPlanesPerBlock;
+  const std::int64_t z_end = z0 + kPlanesPerBlock < L.n[2] ? z0 + kPlanesPerBlock : L.n[2];
+  const std::int64_t x = xs + tx, y0 = ys + ty * kRY;
+  const std::int64_t first = z0 - T; // input plane of iteration 0
+  const std::int64_t n_load = (z_end - z0) + 2 * T;
+  const std::int64_t n_iter = n_load + T - 1;
+  const std::int64_t plane_limit = L.n[2] + L.halo[2];
+  // Per row j of the thread: inside the grid (bit j of in_rows) and written by the last stage (bit j of out_rows).
+  unsigned in_rows = 0, out_rows = 0;
+#pragma unroll
+  for (int j = 0; j < kRY; ++j) {
+    const std::int64_t y = y0 + j;
+    const bool inside = x >= 0 && x < L.n[0] && y >= 0 && y < L.n[1];
+    in_rows |= (inside ? 1u : 0u) << j;
+    const int r = ty * kRY + j;
+    out_rows |= (inside && tx >= A && tx < kTX - A && r >= B && r < kRows - B ? 1u : 0u) << j;
+  }
+  // The thread's share of a staged plane: the same chunks of every plane, so their offsets (within a plane, which
+  // the layout keeps far below 2^31 elements) and whether they exist (rows and chunks past the padding are not
+  // fetched) are worked out once.
+  constexpr int kChunkElems = tb::chunk_elements(static_cast<int>(sizeof(S)));
+  constexpr int kChunksRow = W / kChunkElems, kChunks = (kRows + 2) * kChunksRow;
+  constexpr int kSlots = (kChunks + kTX * kTY - 1) / (kTX * kTY);
+  int src_off[kSlots], dst_off[kSlots];
+  unsigned slot_on = 0;
+  {
+    const std::int64_t rows_left = L.n[1] + L.halo[1] - (ys - 1);
+    const std::int64_t chunks_left = chunks_to_row_end<S>(L, xs - kA);
+#pragma unroll
+    for (int k = 0; k < kSlots; ++k) {
+      const int idx = tid + k * kTX * kTY, r = idx / kChunksRow, col = idx - r * kChunksRow;
+      slot_on |= (idx < kChunks && r < rows_left && col < chunks_left ? 1u : 0u) << k;
+      src_off[k] = static_cast<int>(r * L.pitch_y) + col * kChunkElems;
+      dst_off[k] = r * W + col * kChunkElems;
+    }
+  }
+  const S* const in_plane0 = in + L.index(xs - kA, ys - 1, first);
+  const auto fetch = [&](std::int64_t i) {
+    if (i < n_load && first + i < plane_limit) {
+      const S* src = in_plane0 + i * L.pitch_z;
+      S* dst = ring + (i % kRing) * kP;
+#pragma unroll
+      for (int k = 0; k < kSlots; ++k)
+        if (slot_on & (1u << k)) __pipeline_memcpy_async(dst + dst_off[k], src + src_off[k], 16);
+    }
+    __pipeline_commit();
+  };
+  S* const out_col = out + L.index(x, y0, 0); // the thread's first row in plane 0 (only used where it is inside)
+
+  C pend[T][kRY], prev[T][kRY]; // per stage and row: Qm(q - 1) + Qs(q - 2), and Qs(q - 1), q the plane consumed
+#pragma unroll
+  for (int t = 0; t < T; ++t)
+#pragma unroll
+    for (int j = 0; j < kRY; ++j) pend[t][j] = prev[t][j] = C(0);
+  __syncthreads(); // the zeroed borders
+  for (int i = 0; i < kRing - 1; ++i) fetch(i);
+#pragma unroll 1
+  for (std::int64_t i = 0; i < n_iter; ++i) {
+    __pipeline_wait_prior(kRing - 2);
+    __syncthreads(); // plane i landed; last iteration's stage planes are visible; ring slot (i - 1) is free
+    fetch(i + kRing - 1);
+    const int par = static_cast<int>(i & 1);
+#pragma unroll
+    for (int t = 0; t < T; ++t) {
+      // src: the thread's column in the plane row above its first row.
+      const S* src = (t == 0 ? ring + (i % kRing) * kP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) + ty * kRY * W + kA + tx;
+      const std::int64_t z = first + i - 2 * t - 1; // the plane this stage completes
+      const bool z_in = z >= 0 && z < L.n[2];
+      const bool z_out = z >= z0 && z < z_end;
+      S* out_row = out_col + z * L.pitch_z;
+      C am = load_as<C>(src[0]), pm = load_as<C>(src[-1]) + load_as<C>(src[1]);
+      C a0 = load_as<C>(src[W]), p0 = load_as<C>(src[W - 1]) + load_as<C>(src[W + 1]);
+#pragma unroll
+      for (int j = 0; j < kRY; ++j) {
+        const S* row = src + (j + 2) * W;
+        const C ap = load_as<C>(row[0]), pp = load_as<C>(row[-1]) + load_as<C>(row[1]);
+        const C n1 = p0 + (am + ap), n2 = pm + pp;
+        const C qm = fma(c.c2, n2, fma(c.c1, n1, c.c0 * a0));
+        const C qs = fma(c.c3, n2, fma(c.c2, n1, c.c1 * a0));
+        C r = pend[t][j] + qs;
+        pend[t][j] = prev[t][j] + qm;
+        prev[t][j] = qs;
+        if (t + 1 < T) {
+          if (!kPeriodic && !(z_in && (in_rows & (1u << j)))) r = bval;
+          stage[(t * 2 + par) * kP + (1 + ty * kRY + j) * W + kA + tx] = store_as<S>(r);
+        } else if (z_out && (out_rows & (1u << j))) {
+          if constexpr (kPeriodic) store_with_images(out, L, true, x, y0 + j, z, store_as<S>(r));
+          else *out_row = store_as<S>(r);
+        }
+        out_row += L.pitch_y;
+        am = a0, a0 = ap, pm = p0, p0 = pp;
+      }
+    }
+  }
+}
+
+template <typename S, int T, bool kPeriodic>
+void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
+            cudaStream_t stream) {
+  constexpr std::size_t smem = shared_bytes<S, T>();
+  static const bool opted_in = [] {
+    if (smem > 48 * 1024)
+      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    return true;
+  }();
+  (void)opted_in;
+  constexpr int A = halo_x<S>(T), B = T - 1;
+  const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
+                  grid_blocks(L.n[2], kPlanesPerBlock));
+  tb_3d_sym_kernel<S, T, kPeriodic><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c);
+  SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
+}
+
+} // namespace se::sym3d
+
+namespace se {
+
+template <typename S>
+bool launch_tb_3d_sym(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
+                      const std::vector<double>& weights, cudaStream_t stream) {
+  using C = compute_t<S>;
+  double c[4] = {0, 0, 0, 0};
+  if (a.radius != 1 || weights.size() != 27 || a.steps < 1 || a.steps > tb::kMaxSteps3DSym ||
+      !tb::cube_symmetric_r1(weights.data(), c))
+    return false;
+  const sym3d::Weights<C> w{static_cast<C>(c[0]), static_cast<C>(c[1]), static_cast<C>(c[2]), static_cast<C>(c[3])};
+  const C bval = static_cast<C>(a.boundary);
+  const auto go = [&](auto steps) {
+    constexpr int T = decltype(steps)::value;
+    if (a.periodic) sym3d::launch<S, T, true>(in, out, L, bval, w, stream);
+    else sym3d::launch<S, T, false>(in, out, L, bval, w, stream);
+  };
+  if (a.steps == 1) go(std::integral_constant<int, 1>());
+  else if (a.steps == 2) go(std::integral_constant<int, 2>());
+  else go(std::integral_constant<int, 3>());
+  return true;
+}
+
+} // namespace se
