@@ -47,6 +47,11 @@ struct Rows {
   // next block); next < 0: right after the last row.
   bool whole_rows = false;
   std::ptrdiff_t next = -1;
+  // Non-zero: every row is computed twice, at out/in and at out + pair/in + pair (a 3D sweep's two planes, pair
+  // their distance), chunk after chunk, so the input rows the two share (their planes between) are read from L1
+  // by the second where the first brought them in; each output point is computed as alone. With the prefetch the
+  // caller's prefetch_offset names the second row's leading tap; the first's (prefetch_offset - pair) is asked too.
+  std::ptrdiff_t pair = 0;
 };
 
 struct Set {

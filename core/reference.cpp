@@ -96,11 +96,12 @@ std::int64_t split_at(std::int64_t n, int part, int parts, std::int64_t align) {
 
 // Each thread's tiles. Threads split the outermost axis that has enough points for all of them (z, then y, then
 // x), so every dimension runs on every thread. Inside a thread's box, tiles keep the input a row or plane of
-// output needs (2r+1 rows of the strip in 2D, 2r+1 planes of the block in 3D) within half of L2, so each input
-// point comes from memory once per step: x strips for very wide rows, y blocks for large planes.
+// output needs (2r+1 rows of the strip in 2D; in 3D the 2r+2 planes of the block that two planes of output read,
+// the sweep going two planes at a time) within half of L2, so each input point comes from memory once per step:
+// x strips for very wide rows, y blocks for large planes.
 std::vector<std::vector<Tile>> make_tiles(const Layout& g, int dims, int r, int threads) {
   const std::int64_t budget = std::max<std::int64_t>(cpu_l2_bytes() / 2, 128 << 10);
-  const std::int64_t reach = 2 * r + 1;
+  const std::int64_t reach = dims == 3 ? 2 * r + 2 : 2 * r + 1;
   std::int64_t sx = g.n[0];
   const std::int64_t rows_per_strip = dims == 3 ? reach * (4 + 2 * r) : reach; // 3D: at least a few rows per block
   if (dims >= 2 && rows_per_strip * sx * 8 > budget)
@@ -131,6 +132,35 @@ std::vector<std::vector<Tile>> make_tiles(const Layout& g, int dims, int r, int 
   return out;
 }
 
+// How far the second buffer starts after the first, modulo 4 KiB, in doubles. A step reads one buffer and writes
+// the other at the same index (the buffers swap roles every step), and a load whose address matches a recent
+// store's modulo 4 KiB waits on it (4 KiB aliasing): a copy moves 97 GB/s with its arrays half a page apart, 81
+// with them aligned. Half a page keeps the stores furthest from a 1D or 2D stencil's loads, whose rows lie a few
+// cache lines apart modulo 4 KiB; a 3D grid's rows and planes can fall anywhere (256^3: a row 2176 bytes, a plane
+// 256 bytes modulo 4 KiB, so half a page put the stores one chunk behind the loads of the row before, and the
+// sweep ran 7% slower on one thread). So: the offset, in whole cache lines, whose distance modulo 4 KiB from every
+// tap's load, either way round, is largest, half a page where that is as good.
+std::size_t buffer_apart(const Layout& g, const Stencil& s) {
+  constexpr std::int64_t kPage = 4096;
+  std::vector<std::int64_t> loads;
+  for (const Tap& t : taps(s)) {
+    const std::int64_t bytes = ((static_cast<std::int64_t>(t.dz) * g.rows + t.dy) * g.pitch + t.dx) * 8;
+    loads.push_back((bytes % kPage + kPage) % kPage);
+  }
+  std::int64_t best = kPage / 2, best_score = -1;
+  for (std::int64_t apart = 64; apart < kPage; apart += 64) {
+    std::int64_t score = kPage;
+    for (const std::int64_t t : loads)
+      for (const std::int64_t store : {apart, kPage - apart}) {
+        const std::int64_t d = ((store - t) % kPage + kPage) % kPage;
+        score = std::min(score, std::min(d, kPage - d));
+      }
+    if (score > best_score || (score == best_score && std::abs(apart - kPage / 2) < std::abs(best - kPage / 2)))
+      best = apart, best_score = score;
+  }
+  return static_cast<std::size_t>(best / 8);
+}
+
 cpu_kernels::Rounding rounding_for(Precision storage) {
   switch (storage) {
   case Precision::FP32: return cpu_kernels::Rounding::FP32;
@@ -154,12 +184,11 @@ struct ReferenceStepper::State {
   Layout g;
   cpu_kernels::DoubleBuffer buf[2];
   int current = 0; // buf[current] holds the values
-  // The second buffer starts half a 4 KiB page after the first (mod 4 KiB): a step reads one buffer and writes
-  // the other at the same index, and with both at one offset in their pages the loads wait on the stores'
-  // addresses (4 KiB aliasing; a copy moves 97 GB/s with its arrays half a page apart, 81 with them aligned).
-  static constexpr std::size_t kApart = 256;
+  // The second buffer starts `apart` doubles after the first, modulo 4 KiB (buffer_apart).
+  static constexpr std::size_t kMaxApart = 512;
   static constexpr std::size_t kSlack = 8; // the row kernel may load a vector past the last point it reads
-  double* data(int i) const { return buf[i].get() + (i == 1 ? kApart : 0); }
+  std::size_t apart = kMaxApart / 2;
+  double* data(int i) const { return buf[i].get() + (i == 1 ? apart : 0); }
   std::vector<std::ptrdiff_t> offsets;
   std::vector<double> weights;
   std::vector<std::vector<Tile>> tiles;
@@ -192,8 +221,9 @@ struct ReferenceStepper::State {
     const Layout next = make_layout(extent, stencil.radius);
     check_host_memory(static_cast<std::uint64_t>(next.size()) * 2 * sizeof(double), "the reference's two padded buffers");
     cpu_kernels::DoubleBuffer fresh[2] = {cpu_kernels::allocate_doubles(next.size() + kSlack),
-                                          cpu_kernels::allocate_doubles(next.size() + kApart + kSlack)};
+                                          cpu_kernels::allocate_doubles(next.size() + kMaxApart + kSlack)};
     g = next;
+    apart = buffer_apart(g, stencil);
     buf[0] = std::move(fresh[0]);
     buf[1] = std::move(fresh[1]);
     current = 0;
@@ -330,14 +360,24 @@ int ReferenceStepper::advance(int steps, const StepProgress& progress) {
         const std::vector<Tile>& mine = st.tiles[static_cast<std::size_t>(t)];
         for (std::size_t j = 0; j < mine.size(); ++j) {
           const Tile& tile = mine[j];
-          for (std::int64_t z = tile.z0; z < tile.z1; ++z) {
+          // 3D: two planes at a time (Rows::pair), the planes between them read from L2 once for both.
+          for (std::int64_t z = tile.z0; z < tile.z1;) {
+            const std::int64_t planes = st.extent.dims == 3 && z + 1 < tile.z1 ? 2 : 1;
             const std::int64_t i = st.g.index(tile.x0, tile.y0, z);
             cpu_kernels::Rows rows{b + i, a + i, tile.x1 - tile.x0, tile.y1 - tile.y0, static_cast<std::ptrdiff_t>(st.g.pitch)};
-            // The prefetch goes on where this thread goes next: the next plane of the block, then the next tile.
+            // The prefetch goes on where this thread goes next: the next planes of the block, then the next tile.
             rows.whole_rows = tile.x0 == 0 && tile.x1 == st.g.n[0];
-            if (z + 1 < tile.z1) rows.next = st.g.index(tile.x0, tile.y0, z + 1) - i;
+            if (z + planes < tile.z1) rows.next = st.g.index(tile.x0, tile.y0, z + planes) - i;
             else if (j + 1 < mine.size()) rows.next = st.g.index(mine[j + 1].x0, mine[j + 1].y0, mine[j + 1].z0) - i;
-            k.rows(rows, taps, rounding, st.stream);
+            if (planes == 2) {
+              rows.pair = static_cast<std::ptrdiff_t>(st.g.index(0, 0, 1) - st.g.index(0, 0, 0));
+              cpu_kernels::Taps both = taps;
+              both.prefetch_offset += rows.pair; // the second plane's leading tap
+              k.rows(rows, both, rounding, st.stream);
+            } else {
+              k.rows(rows, taps, rounding, st.stream);
+            }
+            z += planes;
           }
         }
       }

@@ -38,8 +38,8 @@ struct ReferenceOptions {
 //
 // A grid held in the reference's own layout between runs: halo-padded ping-pong buffers (rows 64-byte aligned),
 // one OpenMP thread team per advance() (threads over the whole grid in every dimension, blocked to stay in L2
-// where the stencil's planes would not), vector rows of the dispatched ISA, non-temporal stores where the
-// buffers exceed the last-level cache. The live view keeps one between frames so a step costs one pass.
+// where the stencil's planes would not, 3D two planes at a time), vector rows of the dispatched ISA, non-temporal
+// stores where the buffers exceed the last-level cache, the second buffer placed clear of the loads' 4 KiB aliases. The live view keeps one between frames so a step costs one pass.
 class ReferenceStepper {
 public:
   // Takes `values` (laid out as `extent`, x fastest). Throws InputError for an invalid stencil, an extent the
