@@ -349,6 +349,7 @@ CLI::App* add_dag_label_subcommand(CLI::App& app, DagLabelCliOptions& o) {
   lab->add_option("--sizes", o.sizes, "cube sizes, comma-separated")->capture_default_str();
   lab->add_option("--repeats", o.repeats, "timed runs per strategy after one warm-up (median kept)")->capture_default_str();
   lab->add_option("--threads", o.threads, "compiling threads (0: the cores less one)")->capture_default_str();
+  lab->add_flag("--features-only", o.features_only, "write the records without timing anything (no GPU needed)");
   lab->add_option("--max-seconds", o.max_seconds, "start no program after this long (0: no limit)")->capture_default_str();
   return lab;
 }
@@ -377,7 +378,14 @@ static nlohmann::json program_record(const Program& p) {
     for (std::size_t j = 0; j < a.adjacency[i].size(); ++j)
       if (a.adjacency[i][j]) edges.push_back({i, j});
   const FusionPlan f = plan_producer_consumer(p);
+  nlohmann::json plan = nlohmann::json::array();
+  for (const auto& row : plan_features(p)) {
+    nlohmann::json r = nlohmann::json::array();
+    for (double x : row) r.push_back(std::round(x * 1e9) / 1e9);
+    plan.push_back(r);
+  }
   return {{"name", p.name},
+          {"plan", plan},
           {"nodes", p.nodes.size()},
           {"ops", ops},
           {"edges", edges},
@@ -425,6 +433,16 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
   }
   if (programs.empty()) throw InputError("nothing to label: give --count N and/or --files DIR");
   check_writable(o.out, "label file");
+  if (o.features_only) { // the records without timings (no GPU): to add features to an existing dataset
+    std::ofstream fo(o.out);
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+      nlohmann::json rec = program_record(programs[i]);
+      rec.update(origin[i]);
+      fo << rec.dump() << "\n";
+    }
+    std::printf("dag-label: %zu program records (no timings) -> %s\n", programs.size(), o.out.c_str());
+    return 0;
+  }
   std::ofstream out(o.out);
   const std::time_t now = std::time(nullptr);
   char date[32];

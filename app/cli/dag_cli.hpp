@@ -33,6 +33,7 @@ struct DagLabelCliOptions {
   std::string out, files, seed_text = "1", sizes = "128,256";
   int count = 0, repeats = 3, threads = 0;
   double max_seconds = 0;
+  bool features_only = false;
 };
 // `stencil-bench dag-label`: time every GPU strategy of many programs (generated and/or a directory's) in one
 // process; one JSON line per program (its representations, counts and timings) for the fusion-choice model.

@@ -937,8 +937,10 @@ void draw_prediction(ViewContext& ctx, DagView& v, const std::vector<RunRow>& ro
     v.predicted_for = key;
   }
   const char* name = dag::to_string(v.predicted.strategy);
-  ImGui::Text("Learned fusion choice (CNN+GCN) at %dx%dx%d: %s, probability %.3f", domain[0], domain[1], domain[2], name,
-              v.predicted.probability);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Learned fusion choice (CNN+GCN, trained on GPU timings at 128^3 and 256^3) for %dx%dx%d: %s, "
+                     "probability %.3f",
+                     domain[0], domain[1], domain[2], name, v.predicted.probability);
   publish(ctx, "dag.predicted", fmt::format("{} {:.3f}", name, v.predicted.probability));
   // The measured best of the two (and of all strategies) in the last run, where it ran on this grid.
   const bool any_gpu = std::any_of(rows.begin(), rows.end(), [](const RunRow& r) { return r.gpu; });
@@ -949,18 +951,21 @@ void draw_prediction(ViewContext& ctx, DagView& v, const std::vector<RunRow>& ro
     if (r.strategy == "parallel") par = &r;
     if (!best || r.seconds < best->seconds) best = &r;
   }
-  ImGui::SameLine();
   if (pc && par && run_domain == domain) {
     const RunRow* two = pc->seconds <= par->seconds ? pc : par;
     const bool agree = two->strategy == name;
-    ImGui::TextColored(agree ? ImVec4(0.55f, 0.85f, 0.55f, 1.0f) : ImVec4(1.0f, 0.7f, 0.35f, 1.0f),
-                       "| measured best of the two (%s): %s (%.3f vs %.3f ms)%s; fastest of all: %s", any_gpu ? "GPU" : "CPU",
-                       two->strategy.c_str(), pc->seconds * 1e3, par->seconds * 1e3, agree ? "" : " - the model missed",
+    ImGui::PushStyleColor(ImGuiCol_Text, agree ? ImVec4(0.55f, 0.85f, 0.55f, 1.0f) : ImVec4(1.0f, 0.7f, 0.35f, 1.0f));
+    ImGui::TextWrapped("Measured best of the two (%s): %s (producer-consumer %.3f ms, parallel %.3f ms)%s; fastest of "
+                       "all: %s",
+                       any_gpu ? "GPU" : "CPU", two->strategy.c_str(), pc->seconds * 1e3, par->seconds * 1e3,
+                       agree ? ", as predicted" : any_gpu ? ": the model missed" : " (the model predicts the GPU's choice)",
                        best->strategy.c_str());
+    ImGui::PopStyleColor();
     publish(ctx, "dag.measured_best", two->strategy);
   } else {
-    ImGui::TextDisabled("| run the strategies on this grid to compare with the measured best");
+    ImGui::TextDisabled("Run the strategies on this grid to compare with the measured best.");
   }
+  ImGui::PopTextWrapPos();
 }
 
 void draw_run_page(ViewContext& ctx, DagView& v) {

@@ -59,6 +59,30 @@ Eigen::MatrixXd conv3(const Eigen::MatrixXd& in, int side, const Eigen::MatrixXd
 
 } // namespace
 
+std::vector<std::array<double, kPlanFeatures>> plan_features(const Program& p) {
+  const Analysis a = analyse(p);
+  const FusionPlan f = plan_producer_consumer(p);
+  const std::size_t n = p.nodes.size();
+  std::vector<int> computed(n, 0);
+  for (const auto& k : f.kernels)
+    for (const auto& v : k) ++computed[v.node];
+  const std::array<int, 3> d{64, 64, 64};
+  const Cost seq = strategy_cost(p, a, Strategy::Sequential, d), pc = strategy_cost(p, a, Strategy::ProducerConsumer, d);
+  const double bytes = seq.bytes > 0 && pc.bytes > 0 ? std::log(pc.bytes / seq.bytes) : 0.0;
+  const double flops = seq.flops > 0 && pc.flops > 0 ? std::log(pc.flops / seq.flops) : 0.0;
+  std::vector<std::array<double, kPlanFeatures>> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = {0, 0, 0, 0, bytes, flops};
+    if (p.nodes[i].is_input) continue;
+    const StencilInfo& si = a.info(static_cast<int>(i));
+    out[i][0] = f.materialised[i] ? 1.0 : 0.0;
+    out[i][1] = computed[i] / 8.0;
+    out[i][2] = si.flops / 64.0;
+    out[i][3] = si.points_read / 40.0;
+  }
+  return out;
+}
+
 FusionModel load_fusion_model(const std::string& path) {
   const nlohmann::json j = parse_json_text(read_text_file(path, "fusion model weights"), path);
   FusionModel m;
@@ -70,6 +94,7 @@ FusionModel load_fusion_model(const std::string& path) {
     m.cnn_hidden = c.at("cnn_hidden").get<int>();
     m.gcn_hidden = c.at("gcn_hidden").get<int>();
     m.variant = c.value("variant", std::string());
+    m.plan = c.value("plan_features", false);
     if (c.value("side", kTensorSide) != kTensorSide) throw InputError(fmt::format("{}: the tensors are not 7x7x7", path));
     if (m.slots < 1 || m.slots > 64 || m.channels < 1 || m.channels > 2 || m.cnn_hidden < 1 || m.cnn_hidden > 4096 ||
         m.gcn_hidden < 1 || m.gcn_hidden > 4096)
@@ -81,7 +106,7 @@ FusionModel load_fusion_model(const std::string& path) {
     m.conv2_bias = vector_of(t, "conv2.bias", path, {8});
     m.fc = matrix_of(vector_of(t, "fc.weight", path, {m.cnn_hidden, 8 * 27}), m.cnn_hidden, 8 * 27);
     m.fc_bias = vector_of(t, "fc.bias", path, {m.cnn_hidden});
-    int in = m.slots * m.cnn_hidden + 1;
+    int in = m.slots * m.cnn_hidden + 1 + (m.plan ? kPlanFeatures : 0);
     for (int l = 0; l < 4; ++l) {
       m.gcn[l] = matrix_of(vector_of(t, fmt::format("gcn.{}.lin.weight", l), path, {m.gcn_hidden, in}), m.gcn_hidden, in);
       m.gcn_bias[l] = vector_of(t, fmt::format("gcn.{}.bias", l), path, {m.gcn_hidden});
@@ -98,11 +123,17 @@ FusionModel load_fusion_model(const std::string& path) {
 FusionPrediction predict_fusion(const FusionModel& m, const Program& p, std::array<int, 3> domain) {
   const Analysis a = analyse(p);
   const int n = static_cast<int>(p.nodes.size());
-  const int feat = m.slots * m.cnn_hidden + 1;
+  const int base = m.slots * m.cnn_hidden + 1; // the CNN slots and the grid size
+  const int feat = base + (m.plan ? kPlanFeatures : 0);
   constexpr int kVox = kTensorSide * kTensorSide * kTensorSide;
   Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, feat);
   const double points = static_cast<double>(domain[0]) * domain[1] * domain[2];
-  x.col(feat - 1).setConstant(std::log2(points) / 3.0 - 7.0);
+  x.col(base - 1).setConstant(std::log2(points) / 3.0 - 7.0);
+  if (m.plan) {
+    const auto pf = plan_features(p);
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < kPlanFeatures; ++k) x(i, base + k) = pf[i][k];
+  }
   for (const StencilInfo& si : a.stencils)
     for (int s = 0; s < m.slots && s < static_cast<int>(si.tensors.size()); ++s) {
       const NeighbourTensor& t = si.tensors[s];

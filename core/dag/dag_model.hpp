@@ -17,8 +17,17 @@
 
 namespace se::dag {
 
+// Fusion-plan features of every node (variant `plan`; zeros for inputs except the last two): whether
+// producer-consumer fusion materialises it, how often its value is computed per point under that plan / 8, its
+// FLOPs per point / 64, the points it reads / 40; then, the same on every node, log(PC bytes / sequential bytes)
+// and log(PC FLOPs / sequential FLOPs) of the cost model (strategy_cost). What the paper's representation leaves
+// for the network to infer, given to it.
+constexpr int kPlanFeatures = 6;
+std::vector<std::array<double, kPlanFeatures>> plan_features(const Program& p);
+
 struct FusionModel {
   int slots = 5, channels = 1, cnn_hidden = 6, gcn_hidden = 8;
+  bool plan = false;                   // the node features end with plan_features()
   std::string variant;                 // "paper" or "typed"
   std::string path;                    // where it was loaded from
   Eigen::MatrixXd conv1, conv2;        // [out, in*27]

@@ -86,3 +86,22 @@ TEST_CASE("dag: every strategy's generated CUDA compiles with NVRTC, no device n
     }
   }
 }
+
+TEST_CASE("dag-gen writes seeded programs that dag accepts; auto uses the learned fusion choice", "[dag]") {
+  const fs::path dir = fs::temp_directory_path() / "se_test_cli_dag_gen";
+  fs::remove_all(dir);
+  const auto r = bench("dag-gen --seed 5 --count 3 --out " + dir.string());
+  REQUIRE(r.exit_code == 0);
+  for (int s = 5; s < 8; ++s) REQUIRE(fs::exists(dir / ("gen_" + std::to_string(s) + ".dag")));
+  const auto first = se::dag::load_program((dir / "gen_5.dag").string());
+  CHECK(bench("dag-gen --seed 5 --count 1 --out " + (dir / "again").string()).exit_code == 0);
+  CHECK(se::dag::print_program(se::dag::load_program((dir / "again" / "gen_5.dag").string())) ==
+        se::dag::print_program(first));
+  CHECK(bench("dag-gen --seed -1 --out " + dir.string()).exit_code == 2);
+  CHECK(bench("dag-gen --count 0 --out " + dir.string()).exit_code == 2);
+  const auto a = bench("dag --backend cpu --size 12 -f " + dags() + "hdiff.dag");
+  CHECK(a.exit_code == 0);
+  CHECK_THAT(a.output, Catch::Contains("auto: the fusion model picks producer-consumer (probability"));
+  CHECK(bench("dag --backend cpu --size 12 -f " + dags() + "hdiff.dag --model /nonexistent.json").exit_code == 2);
+  fs::remove_all(dir);
+}

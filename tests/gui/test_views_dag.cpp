@@ -1,7 +1,7 @@
 // The complex-stencil view (issue 15): the DAG editor loads an example, colours its buckets (published as facts),
 // shows a parse error on the node that has it and keeps what was typed, undoes with Ctrl+Z, makes a connection
 // from a synthetic pin-to-pin drag, and runs the CPU strategies off the UI thread, each checked against the
-// interpreter.
+// interpreter, with the learned fusion choice (issue 16) beside the measured best.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -131,6 +131,13 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
     CHECK(ex.fact(std::string("dag.run.cpu.") + s) == "pass");
   }
   CHECK(std::stoi(ex.fact("dag.source_lines")) > 10);
+  // The learned fusion choice (issue 16, assets/models) beside the measured best of the two fusions.
+  const std::string predicted = ex.fact("dag.predicted");
+  INFO(predicted);
+  CHECK((predicted.rfind("producer-consumer 0.", 0) == 0 || predicted.rfind("parallel 0.", 0) == 0 ||
+         predicted.rfind("producer-consumer 1.000", 0) == 0 || predicted.rfind("parallel 1.000", 0) == 0));
+  const std::string best = ex.fact("dag.measured_best");
+  CHECK((best == "producer-consumer" || best == "parallel"));
   shot(ex, "run");
 }
 
