@@ -316,7 +316,7 @@ void draw_baselines_window(ViewContext& ctx) {
   // Always a vertical scroll bar: the widths are the same in every frame.
   ImGui::BeginChild("baselines.body", ImVec2(0, 0), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   if (!ctx.lecture.touring) // the tour's caption says it
-    ImGui::TextWrapped("'%s': the fastest of each kind (FP64 first), %s; per point and base step of each one's plan.",
+    ImGui::TextWrapped("'%s': the fastest of each kind (FP64 first), %s; per point and base step of the plan each one's GPU kernel runs (the teaching views count the CPU emulations' plans, named there).",
                        s.name.c_str(),
                        b.side[0].recorded && b.side[1].recorded ? "by recorded GPU runs" : "by recorded GPU runs, else predicted");
 
@@ -347,7 +347,9 @@ void draw_baselines_window(ViewContext& ctx) {
                   "and the arithmetic intensity: executed FLOPs per device-memory byte", {}, {}},
         {"FLOPs", "per point and base step: useful (2 x non-zero weights) and executed (zeros fed to the MMAs "
                   "included, tensor and CUDA cores)", {}, {}},
-        {"MMAs", "MMA instructions per point and base step (CUDA-core methods: FMAs)", {}, {}}};
+        {"MMAs", "MMA instructions per point and base step of the GPU kernel's plan, in its own MMA shape and tile (CUDA-core "
+                 "methods: FMAs); the pyramid and fragment views count the CPU emulation's plan (the paper's tile) and say so",
+         {}, {}}};
     for (Side side : {kCudaCores, kTensorCores}) {
       const Pick& p = b.side[side];
       const std::string key = std::string("baselines.") + kSideKey[side];

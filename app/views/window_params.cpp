@@ -26,6 +26,7 @@ struct ParamsMemory {
   int conv_plane = 0;
   bool tc_details = false; // TCStencil: the plan, the colour key and the CUDA-core taps instead of the figure
   int conv_part = 0; // 0: stencil2row's A and B, 1: the kernel matrices (one at a time, so each fits the window)
+  int s2r_page = 0;  // stencil2row's bands where they do not all fit the window's height: the page of them shown
 };
 
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
@@ -242,7 +243,10 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   ImGui::BeginGroup();
   // The input's room: what is left beside P less the legend's column (the widest chip), where P's cells show letters.
   const float input_cell = std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f));
-  const float legend_w = drawn.letters ? palette_legend_width(palette, 5) + ui_px(16.0f) : 0.0f;
+  // The column holds the legend's chips and the "plan and taps" switch above them, whichever is wider.
+  const float legend_w = drawn.letters ? std::max(palette_legend_width(palette, 5, legend_of(palette, p.operand)), check_width("plan and taps")) +
+                                             ui_px(16.0f)
+                                       : 0.0f;
   const float input_room = std::max(static_cast<float>(plan.L + 2 * plan.stencil.radius) * input_cell,
                                     right - ImGui::GetCursorScreenPos().x - legend_w);
   const int orange = draw_shifted_input(plan, p, input_cell, input_room);
@@ -266,8 +270,13 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, column_w).y + spacing;
   const float short_h = ImGui::CalcTextSize(short_summary.c_str(), nullptr, false, column_w).y + spacing;
-  const int per_row = std::max(1, static_cast<int>(column_w / std::max(palette_legend_width(palette, 5), 1.0f)));
-  const float legend_h = drawn.letters ? std::ceil(static_cast<float>(palette.size()) / static_cast<float>(per_row)) *
+  // The legend lists the values of the P shown (the palette holds every P's: box-2d225p's 33 letters ran past the
+  // window's bottom at a lecture's 1280x720), in the letters they have in every P.
+  const LegendStyle shown = legend_of(palette, p.operand);
+  int listed = 0;
+  for (double v : palette.values()) listed += shown.shown(v) ? 1 : 0;
+  const int per_row = std::max(1, static_cast<int>(column_w / std::max(palette_legend_width(palette, 5, shown), 1.0f)));
+  const float legend_h = drawn.letters ? std::ceil(static_cast<float>(listed) / static_cast<float>(per_row)) *
                                              ImGui::GetFrameHeightWithSpacing()
                                        : 0.0f;
   const float room = drawn.max.y - drawn.min.y - ImGui::GetFrameHeightWithSpacing(); // under the details box
@@ -280,7 +289,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
     ImGui::TextUnformatted(summary.c_str());
   else if (show_short)
     ImGui::TextWrapped("%s", short_summary.c_str());
-  if (drawn.letters) draw_palette_legend(palette, 5);
+  if (drawn.letters && claim_legend(palette)) draw_legend_chips(palette, 5, 0, shown);
   if (roomy) colour_key();
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -291,7 +300,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
 // in (colour) and its offset in that segment (number). The row is wrapped into bands of whole segments, so the
 // cells keep the room their numbers and the A/B labels need at any font size instead of shrinking off the window.
 // Returns the number of bands drawn.
-int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan) {
+int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan, int& page) {
   const Stencil2RowLayout& l = plan.layout;
   const float line = ImGui::GetTextLineHeight();
   // As narrow as the widest offset (k - 1) and a column header allow, and tall enough for a row label.
@@ -307,7 +316,21 @@ int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan) {
   const int bands = (l.input_columns + per_band - 1) / per_band;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInputTitleColor),
                      "stencil2row of one input row (%d columns): colour = segment, number = offset in it", l.input_columns);
-  for (int band = 0; band < bands; ++band) {
+  // As many bands as the window's height holds (a line for the choice of bands and two for the note under them); the
+  // rest on further pages (box-2d225p's nine bands of one 16-column segment ran past the window's bottom, issue 17).
+  const float band_h = line + ui_px(2.0f) + 2.0f * cell + ImGui::GetStyle().ItemSpacing.y;
+  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - 2.0f * ImGui::GetTextLineHeightWithSpacing();
+  const int per_page = std::max(1, static_cast<int>(room / band_h));
+  const int pages = (bands + per_page - 1) / per_page;
+  page = std::clamp(page, 0, pages - 1);
+  if (pages > 1) {
+    const int c0 = page * per_page * per_band, c1 = std::min(l.input_columns, (page + 1) * per_page * per_band) - 1;
+    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ui_px(320.0f)));
+    ImGui::SliderInt("##s2r_page", &page, 0, pages - 1, fmt::format("columns {}-{} of {}", c0, c1, l.input_columns).c_str());
+    probe_last_item(ctx.state, "params.conv.s2r.page");
+  }
+  publish(ctx, "params.conv.s2r.pages", std::to_string(pages));
+  for (int band = page * per_page; band < std::min(bands, (page + 1) * per_page); ++band) {
     const int first = band * per_band, cols = std::min(per_band, l.input_columns - first);
     MatrixPicture m;
     const std::string id = fmt::format("s2r{}", band);
@@ -336,7 +359,8 @@ int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan) {
                      : fmt::format("input column {} -> {} segment {}, offset {}", c, row == 0 ? "A" : "B", seg, off);
     };
     const MatrixDrawn d = draw_matrix(m);
-    if (band == 0) probe_rect(ctx.state, "params.conv.s2r", d.min, d.max);
+    if (band == page * per_page) probe_rect(ctx.state, "params.conv.s2r", d.min, d.max);
+    probe_rect(ctx.state, "params.conv.s2r.last", d.min, d.max);
     publish(ctx, fmt::format("params.conv.s2r.band{}", band),
             fmt::format("{}..{} cell {} numbers {}", first, first + cols - 1, d.cell, d.cell >= line ? "yes" : "no"));
   }
@@ -373,7 +397,7 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   ImGui::RadioButton("kernel matrices", &mem.conv_part, 1);
   probe_last_item(ctx.state, "params.conv.part.kernels");
   if (mem.conv_part == 0) {
-    publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan)));
+    publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan, mem.s2r_page)));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
                        plan.layout.overlap, plan.layout.input_columns); // wrapped: a lecture's font cut it at 1280x720

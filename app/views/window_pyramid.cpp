@@ -2,6 +2,7 @@
 // after each, the rank, the SVD alternative and its extra cost for weights the pyramid cannot take, and the
 // banded U and V of one residual-dimension-gathering step on an 8x8 tile.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -47,6 +48,11 @@ struct PyramidFigure {
   double svd_mma_per_point = 0;      // the SVD forced, its cost model
   std::string fusion_rule;
   int fused_steps = 1;
+  // The GPU kernel's own plan at one base step (its MMA shape and warp tile differ from the emulation's, which the
+  // figures above count): what the Baselines view prints for LoRAStencil, per point and base step. Empty shape: no
+  // GPU kernel in this build's list, or it cannot take the stencil.
+  std::string gpu_shape;
+  double gpu_mma_per_point = 0;
   // The small numbers the paper argues with (Sec. III-B, III-D, IV-A), for this stencil from the plans: LoRAStencil's
   // and ConvStencil's cost models at one base step (input loads and MMAs per point), and the X operand against
   // the window it holds at T = 1 and at the fused depth.
@@ -60,6 +66,14 @@ struct PyramidMemory {
   int plane = 0;
   int term = 0;
   int level = 1; // the pyramid level shown (1 = C1); 0: all levels
+  int part = 0;  // where a level is shown a part at a time (LevelParts): 0 R_{i-1} (W), 1 u·vᵀ = C_i, 2 R_i
+  int row_page = 0; // ... and a part of its rows at a time: the part shown
+  // A short window folds the reason and the counts into a tooltip where a whole level's legend would not fit under
+  // them (box-2d25p's fourteen letters ran past the window's bottom at a lecture's 1280x720): decided from the last
+  // frame's legend and the texts' height when they were last shown.
+  bool fold = false;
+  bool by_parts = false; // ... and where the legend does not fit with the texts folded either, the level goes by parts
+  std::pair<std::vector<double>, int> fold_for; // the weights and level `fold` and `by_parts` were decided for
   int rdg_part = 0; // the RDG page's part: 0 U·X·V, 1 V and V', 2 the plan's and the paper's numbers
 };
 
@@ -91,6 +105,13 @@ PyramidFigure build_figure(const Stencil& s, int plane) {
     f.fusion_rule = fused.fusion_rule;
     f.lora_input = plan.cost.input_loads_per_point;
     f.lora_mma = plan.cost.mma_per_point;
+    for (const DescriptorPtr& d : method_list())
+      if (d->id == "lorastencil" && d->gpu) try {
+          const PlanPtr gpu = gpu_variant(d).plan(s, 1);
+          f.gpu_shape = gpu->cost.mma_shape;
+          f.gpu_mma_per_point = gpu->cost.mma_per_point;
+        } catch (const InputError&) { // the kernel cannot take it: no GPU line
+        }
     for (const DescriptorPtr& d : method_list())
       if (d->id == "convstencil") try {
           const PlanPtr conv = d->plan(s, PlanRequest{Backend::Emulate, 1});
@@ -272,6 +293,36 @@ std::string term_sum(const std::vector<int>& mma) {
   return out.empty() ? "0" : out;
 }
 
+// The short window's markers on the rank's line, their texts in tooltips.
+constexpr const char* kPlanNoteMarker = "· counts: the emulation's plan (hover)";
+constexpr const char* kFoldMarker = "· why, and the MMA counts (hover)";
+
+// Which plan the counts above are for, and the GPU kernel's own count beside them (issue 17: the Baselines view
+// prints the GPU plan's MMAs per point, this view the emulation's; two figures for one stencil, each named).
+void draw_plan_note(const PyramidFigure& f, bool short_window) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  const std::string note =
+      f.gpu_shape.empty()
+          ? std::string("Counted on the CPU emulation's plan (the paper's tile, mma.m8n8k4).")
+          : fmt::format("Counted on the CPU emulation's plan (the paper's tile, mma.m8n8k4). The GPU kernel's plan "
+                        "(its own tile, {}) runs {:.4g} MMAs per point and base step, the figure Baselines prints.",
+                        f.gpu_shape, f.gpu_mma_per_point);
+  if (short_window) { // on the rank's line: the levels need the height
+    ImGui::SameLine();
+    ImGui::TextUnformatted(kPlanNoteMarker);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ui_px(520.0f));
+      ImGui::TextUnformatted(note.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  } else {
+    ImGui::TextWrapped("%s", note.c_str());
+  }
+  ImGui::PopStyleColor();
+}
+
 void draw_cost_lines(const PyramidFigure& f) {
   const WeightDecomposition& d = f.decomposition;
   const std::string tile = fmt::format("{}×{}", f.tile.tile_rows, f.tile.warp_cols());
@@ -335,6 +386,7 @@ void publish_figure(ViewContext& ctx, const PyramidFigure& f) {
   publish(ctx, "pyramid.planned_kind", std::string(to_string(f.planned_kind)));
   publish(ctx, "pyramid.svd_tile_mma", std::to_string(f.svd_tile_mma));
   publish(ctx, "pyramid.mma_per_point", fmt::format("{:.4g}", f.mma_per_point));
+  publish(ctx, "pyramid.gpu_mma_per_point", f.gpu_shape.empty() ? std::string() : fmt::format("{:.4g}", f.gpu_mma_per_point));
   publish(ctx, "pyramid.svd_ratio",
            fmt::format("{:.3g}", f.drawn_tile_mma > 0 ? static_cast<double>(f.svd_tile_mma) / f.drawn_tile_mma : 0.0));
   for (std::size_t i = 0; i < f.decomposition.terms.size(); ++i) {
@@ -356,17 +408,245 @@ void add_level_values(const WeightDecomposition& d, std::size_t i, ValuePalette&
   for (std::size_t k = shown.size() - 5; k < shown.size(); ++k) palette.add(shown[k]);
 }
 
+// A level too large for the window at the smallest legible cell (box-2d225p's 15x15: W, C1 and R1 side by side need
+// more than the width at every size, and 33 to 50 distinct values per matrix make a legend taller than the window)
+// is shown a part at a time: W, then u·vᵀ = C, then R, each as numbers in a unit (a power of ten, named in its title)
+// in cells as wide as the numbers need, and where its rows are too tall, a part of its rows at a time (issue 17).
+struct LevelParts {
+  bool on = false;
+  int row_pages = 1;
+  float cell_h = 0; // row height of every part
+};
+
+std::vector<double> scaled(const std::vector<double>& values, double unit) {
+  std::vector<double> out;
+  for (double v : values) out.push_back(v / unit);
+  return out;
+}
+
+// " (in units of 1e-04)" after a matrix's title; " ×1e-04" after a vector's (a column's title is narrow).
+std::string unit_note(double unit, bool vector) {
+  if (unit == 1) return {};
+  return vector ? fmt::format(" ×{:.0e}", unit) : fmt::format(" (in units of {:.0e})", unit);
+}
+
+// Rows [first, first + count) of `m`, with their numbers at the left; its tooltip keeps the whole matrix's rows.
+MatrixPicture rows_of(MatrixPicture m, int first, int count) {
+  if (first == 0 && count >= m.rows) return m;
+  count = std::min(count, m.rows - first);
+  m.values = std::vector<double>(m.values.begin() + static_cast<std::ptrdiff_t>(first) * m.cols,
+                                 m.values.begin() + static_cast<std::ptrdiff_t>(first + count) * m.cols);
+  m.rows = count;
+  m.row_labels.clear();
+  for (int r = 0; r < count; ++r) m.row_labels.push_back(std::to_string(first + r));
+  if (m.tooltip) m.tooltip = [t = m.tooltip, first](int r, int c) { return t(r + first, c); };
+  return m;
+}
+
+// A matrix of a level part: its numbers in `unit`, its own colours (equal colours, equal values within it), cells
+// `cell_w` wide and `cell_h` tall.
+MatrixPicture part_picture(const char* id, std::string title, ImU32 title_color, const std::vector<double>& values, int rows,
+                           int cols, double unit, float cell_w, float cell_h) {
+  MatrixPicture m;
+  m.id = id;
+  m.title = std::move(title) + unit_note(unit, rows == 1 || cols == 1);
+  m.title_color = title_color;
+  m.rows = rows, m.cols = cols;
+  m.values = scaled(values, unit);
+  m.cell = cell_h;
+  m.cell_width = cell_w;
+  m.legend = true; // where numbers cannot be told apart within six digits, letters and their legend
+  m.tooltip = [values, cols, unit](int r, int c) {
+    return fmt::format("{:.10g}{}", values[static_cast<std::size_t>(r * cols + c)], unit == 1 ? "" : " (true value)");
+  };
+  return m;
+}
+
+// The width a part's numbers need: at the digits that tell its values apart, the widest at full size.
+float part_number_width(const std::vector<double>& values) {
+  ValuePalette distinct;
+  distinct.add(values);
+  const int digits = distinguishing_digits(distinct.values(), 3);
+  float widest = ImGui::CalcTextSize("0").x;
+  for (double v : values) widest = std::max(widest, ImGui::CalcTextSize(compact_number(v, digits).c_str()).x);
+  return widest;
+}
+
+// The power of ten (1e-12 to 1) in which `values` print narrowest (box-2d225p's W: 745 and 5.18 in units of 1e-4,
+// where 0.0745 and 0.000518 take twice the width); 1 where that is as narrow as any.
+double display_unit(const std::vector<double>& values) {
+  double best = 1;
+  float narrowest = part_number_width(values);
+  for (int k = -1; k >= -12; --k) {
+    const double unit = std::pow(10.0, k);
+    const float w = part_number_width(scaled(values, unit));
+    if (w < narrowest - 0.5f) narrowest = w, best = unit;
+  }
+  return best;
+}
+
+// Level i's parts: R_{i-1} (W for i = 0), u and v, C_i = u·vᵀ, R_i; each in its own unit.
+struct PartValues {
+  std::vector<double> before, u, v, c, after;
+  double before_unit = 1, u_unit = 1, v_unit = 1, c_unit = 1, after_unit = 1;
+};
+
+PartValues part_values(const WeightDecomposition& d, std::size_t i) {
+  const RankOneTerm& t = d.terms[i];
+  PartValues p;
+  p.before = i == 0 ? d.weights.values : d.terms[i - 1].residual.values;
+  p.after = t.residual.values;
+  p.u = t.u, p.v = t.v;
+  for (double a : t.u)
+    for (double b : t.v) p.c.push_back(a * b);
+  if (t.on_cuda_cores) p.c = {t.weight()};
+  p.before_unit = display_unit(p.before), p.after_unit = display_unit(p.after), p.c_unit = display_unit(p.c);
+  p.u_unit = display_unit(p.u), p.v_unit = display_unit(p.v);
+  return p;
+}
+
+// Whether level `first` needs LevelParts in a window `avail` wide and tall, and the row height and row pages then.
+// `forced`: the whole level's legend did not fit beside or under it (box-2d49p's twenty-odd letters at a lecture's
+// 1280x720), so it goes by parts though its cells would.
+LevelParts level_parts(const WeightDecomposition& d, std::size_t first, const ValuePalette& palette, ImVec2 avail,
+                       bool forced = false) {
+  LevelParts l;
+  const int side = d.weights.side;
+  const float least = measure_matrix(weight_picture("probe", "W", kWeightTitleColor, d.weights, palette, 1.0f, 3)).cell;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float operators = 2.0f * (ImGui::CalcTextSize("=").x + 2.0f * style.ItemSpacing.x) + ui_px(12.0f);
+  const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
+  const float full_w = least * static_cast<float>(3 * side + 1) + operators + style.ScrollbarSize;
+  const float full_h = 2.0f * title_h + least * static_cast<float>(side + 1) + 3.0f * style.ItemSpacing.y;
+  if (!forced && full_w <= avail.x && full_h <= avail.y) return l;
+  l.on = true;
+  // Rows: the tallest part is u·vᵀ = C (vᵀ and C's titles, vᵀ above C's rows), under the line of choices.
+  const float choices = ImGui::GetFrameHeightWithSpacing();
+  const float floor_h = std::ceil((kMinCellTextScale + 0.08f) * ImGui::GetTextLineHeight());
+  const int n = d.terms[first].size;
+  for (int pages = 1; pages <= 4; ++pages) {
+    l.row_pages = pages;
+    const int rows = (std::max(side, n) + pages - 1) / pages;
+    l.cell_h = std::floor(std::min((avail.y - choices - 2.0f * title_h - 2.0f * style.ItemSpacing.y) / static_cast<float>(rows + 1),
+                                   ImGui::GetTextLineHeight() + ui_px(6.0f)));
+    if (l.cell_h >= floor_h) return l;
+  }
+  l.cell_h = floor_h;
+  return l;
+}
+
+// One part of level i (LevelParts): part 0 R_{i-1} (or W), 1 vᵀ above u and C_i, 2 R_i; rows [first, first + count).
+void draw_level_part(ViewContext& ctx, const WeightDecomposition& d, std::size_t i, int part, int first, int count, float cell_h) {
+  const PartValues p = part_values(d, i);
+  const RankOneTerm& t = d.terms[i];
+  const int side = d.weights.side;
+  const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
+  const float avail_w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  const float labels = ImGui::CalcTextSize("00").x + ui_px(8.0f);
+  const float pad = ui_px(8.0f);
+  auto cell_w = [&](const std::vector<double>& values, double unit, int cols) {
+    return std::floor(std::min(part_number_width(scaled(values, unit)) + pad, (avail_w - labels) / static_cast<float>(cols)));
+  };
+  MatrixDrawn drawn;
+  if (part == 0 || part == 2) {
+    const std::vector<double>& values = part == 0 ? p.before : p.after;
+    const double unit = part == 0 ? p.before_unit : p.after_unit;
+    const std::string title = part == 0 ? before_name : fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1);
+    MatrixPicture m = part_picture(part == 0 ? "before" : "after", title, kWeightTitleColor, values, side, side, unit,
+                                   cell_w(values, unit, side), cell_h);
+    const int h = d.weights.radius();
+    m.tooltip = [tip = m.tooltip, h](int r, int c) { return fmt::format("offset dx = {:+d}, dy = {:+d}: ", c - h, r - h) + tip(r, c); };
+    drawn = draw_matrix(rows_of(m, first, count));
+  } else if (t.on_cuda_cores) {
+    drawn = draw_matrix(part_picture("apex", fmt::format("C{} (apex, on CUDA cores)", i + 1), kRankOneTitleColor, p.c, 1, 1,
+                                     p.c_unit, cell_w(p.c, p.c_unit, 1), cell_h));
+  } else {
+    // vᵀ over C's columns, u at the left of C's rows, the cells of all three as wide as the widest needs.
+    const int n = t.size;
+    const float w = std::min(std::max({part_number_width(scaled(p.u, p.u_unit)), part_number_width(scaled(p.v, p.v_unit)),
+                                       part_number_width(scaled(p.c, p.c_unit))}) + pad,
+                             std::floor((avail_w - labels) / static_cast<float>(n + 1)));
+    MatrixPicture u = rows_of(part_picture("u", "u", kRankOneTitleColor, p.u, n, 1, p.u_unit, w, cell_h), first, count);
+    MatrixPicture c = rows_of(part_picture("C", fmt::format("C{} = u·vᵀ ({}×{})", i + 1, n, n), kRankOneTitleColor, p.c, n, n,
+                                           p.c_unit, w, cell_h),
+                              first, count);
+    c.row_labels.clear(); // u's row numbers stand at its left
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const MatrixMeasure um = measure_matrix(u);
+    ImGui::SetCursorScreenPos(ImVec2(top.x + um.size.x + ui_px(3.0f), top.y));
+    draw_matrix(part_picture("v", "vᵀ", kRankOneTitleColor, p.v, 1, n, p.v_unit, w, cell_h));
+    draw_matrix(u);
+    ImGui::SameLine(0, ui_px(3.0f));
+    drawn = draw_matrix(c);
+  }
+  probe_rect(ctx.state, "pyramid.part", drawn.min, drawn.max);
+}
+
+// The choice of part and of rows, then the part (LevelParts).
+void draw_parts(ViewContext& ctx, PyramidMemory& mem, const WeightDecomposition& d, std::size_t i, const ValuePalette& palette) {
+  const LevelParts l = level_parts(d, i, palette, ImVec2(ImGui::GetContentRegionAvail().x,
+                                                          ImGui::GetContentRegionAvail().y), mem.by_parts);
+  const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Show");
+  const std::string names[3] = {before_name, fmt::format("C{} = u·vᵀ", i + 1), fmt::format("R{}", i + 1)};
+  for (int p = 0; p < 3; ++p) {
+    ImGui::SameLine();
+    ImGui::RadioButton(fmt::format("{}##part", names[p]).c_str(), &mem.part, p);
+    probe_last_item(ctx.state, fmt::format("pyramid.part.{}", p));
+  }
+  const int side = std::max(d.weights.side, d.terms[i].size);
+  const int per_page = (side + l.row_pages - 1) / l.row_pages;
+  mem.row_page = std::clamp(mem.row_page, 0, l.row_pages - 1);
+  if (l.row_pages > 1) {
+    ImGui::SameLine(0, ui_px(24.0f));
+    ImGui::TextUnformatted("Rows");
+    for (int r = 0; r < l.row_pages; ++r) {
+      ImGui::SameLine();
+      ImGui::RadioButton(fmt::format("{}-{}##rows", r * per_page, std::min(side, (r + 1) * per_page) - 1).c_str(), &mem.row_page, r);
+      probe_last_item(ctx.state, fmt::format("pyramid.rows.{}", r));
+    }
+  }
+  publish(ctx, "pyramid.row_pages", std::to_string(l.row_pages));
+  // C's rows are its own (a smaller term); W's and R's the whole side.
+  const int n = mem.part == 1 ? d.terms[i].size : d.weights.side;
+  const int first = std::min(mem.row_page * per_page, std::max(n - 1, 0));
+  draw_level_part(ctx, d, i, mem.part, first, l.row_pages == 1 ? n : per_page, l.cell_h);
+}
+
 void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   const PyramidFigure& f = mem.figure;
   const WeightDecomposition& d = f.decomposition;
+  const int levels = static_cast<int>(d.terms.size());
+  mem.level = std::clamp(mem.level, 0, levels);
+  const std::size_t first = mem.level == 0 ? 0 : static_cast<std::size_t>(mem.level - 1);
+  const std::size_t last = mem.level == 0 ? d.terms.size() : std::min(first + 1, d.terms.size());
+  // Equal colours are equal values among the matrices shown together.
+  ValuePalette palette;
+  std::vector<std::vector<double>> shown;
+  for (std::size_t i = first; i < last; ++i) add_level_values(d, i, palette, shown);
+  // A level that does not fit even with the texts above it folded into a tooltip is shown a part at a time; in a
+  // short window those texts then fold (the parts need the height).
+  const ImVec2 page = ImGui::GetContentRegionAvail();
+  const bool parts = mem.level != 0 && levels > 0 &&
+                     (mem.by_parts ||
+                      level_parts(d, first, palette, ImVec2(page.x, page.y - 2.0f * ImGui::GetFrameHeightWithSpacing())).on);
+  if (mem.fold_for != std::make_pair(f.weights.values, mem.level))
+    mem.fold = mem.by_parts = false, mem.fold_for = {f.weights.values, mem.level};
+  const bool fold_texts = page.y < ui_px(520.0f) && (parts || (mem.level != 0 && mem.fold));
   std::string sigmas;
   for (double s : d.singular_values) sigmas += (sigmas.empty() ? "" : ", ") + compact_number(s, 3);
   ImGui::Text("rank(W) = %d", d.rank);
   ImGui::SameLine();
   const std::string singular = "singular values " + sigmas;
   // In a tooltip where they would wrap in a short window (issue 17): the level below needs the height.
+  // The plan's note (or the folded texts' marker) follows on this line in a short window: the values fold first.
+  const float after = ImGui::GetContentRegionAvail().y < ui_px(520.0f)
+                          ? ImGui::CalcTextSize(fold_texts ? kFoldMarker : kPlanNoteMarker).x +
+                                ImGui::GetStyle().ItemSpacing.x
+                          : 0.0f;
   if (ImGui::GetContentRegionAvail().y < ui_px(520.0f) &&
-      ImGui::CalcTextSize(singular.c_str()).x > ImGui::GetContentRegionAvail().x) {
+      ImGui::CalcTextSize(singular.c_str()).x + after > ImGui::GetContentRegionAvail().x) {
     ImGui::TextDisabled("singular values (hover)");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", singular.c_str());
   } else {
@@ -374,9 +654,25 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
     ImGui::TextDisabled("%s", singular.c_str());
     ImGui::PopTextWrapPos();
   }
+  const bool short_window = ImGui::GetContentRegionAvail().y < ui_px(520.0f);
+  if (short_window && !fold_texts) draw_plan_note(f, true);
+  if (fold_texts) { // the reason, the counts and their plan, on the rank's line
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", kFoldMarker);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ui_px(640.0f));
+      ImGui::TextUnformatted(d.reason.c_str());
+      draw_cost_lines(f);
+      draw_plan_note(f, false);
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
   // Where the pyramid stands in its way, the orange line below says why in short: the plan's long reason then goes
   // to a tooltip, leaving the window's height to the levels.
-  if (f.pyramid_obstacle.empty()) {
+  if (fold_texts) {
+  } else if (f.pyramid_obstacle.empty()) {
     ImGui::TextWrapped("%s", d.reason.c_str());
   } else {
     ImGui::SameLine();
@@ -389,7 +685,8 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
       ImGui::EndTooltip();
     }
   }
-  draw_cost_lines(f);
+  if (!fold_texts) draw_cost_lines(f);
+  if (!short_window && !fold_texts) draw_plan_note(f, false);
   ImGui::Separator();
   if (d.terms.empty()) {
     ImGui::TextDisabled("W is all zeros on this plane: nothing to decompose.");
@@ -397,8 +694,6 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   }
 
   // Levels one at a time (cells sized to fit the window), or all of them in a scrolling column.
-  const int levels = static_cast<int>(d.terms.size());
-  mem.level = std::clamp(mem.level, 0, levels);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Level");
   ImGui::SameLine();
@@ -419,15 +714,12 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   ImGui::SameLine();
   ImGui::RadioButton("all levels", &mem.level, 0);
   probe_last_item(ctx.state, "pyramid.level.all");
-  mem.level = std::clamp(mem.level, 0, levels);
   publish(ctx, "pyramid.level", std::to_string(mem.level));
-
-  const std::size_t first = mem.level == 0 ? 0 : static_cast<std::size_t>(mem.level - 1);
-  const std::size_t last = mem.level == 0 ? d.terms.size() : first + 1;
-  // Equal colours are equal values among the matrices shown together.
-  ValuePalette palette;
-  std::vector<std::vector<double>> shown;
-  for (std::size_t i = first; i < last; ++i) add_level_values(d, i, palette, shown);
+  publish(ctx, "pyramid.parts", parts ? "parts" : "whole");
+  if (parts) { // a level changed by the buttons above draws from the next frame on (its palette was built before them)
+    draw_parts(ctx, mem, d, first, palette);
+    return;
+  }
   std::vector<const std::vector<double>*> all;
   for (const auto& v : shown) all.push_back(&v);
 
@@ -454,29 +746,52 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   MatrixMeasure probe = cell_for(avail.x);
   float levels_w = avail.x;
   if (probe.letters) {
-    probe = cell_for(0.6f * avail.x);
-    // The cells, the operators and the gaps between the five parts of a level (u sits a few pixels off C).
-    float cells_w = probe.cell * static_cast<float>(3 * side + 1);
-    // A small W (heat-3d's 3x3 plane) is narrower than its titles ("C1 = u·vᵀ (3×3)", "R1 = W − C1"): the level
-    // takes the titles' width where that is more, so the legend does not cut them.
+    // The legend beside the levels gets the width its chips need to stand in the height there is (box-2d25p's
+    // fourteen letters one per line ran past the window's bottom), the levels the rest (down to 40%).
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float per_column = std::max(1.0f, std::floor((avail.y - ImGui::GetFrameHeightWithSpacing() - line) / line));
+    const float columns = std::ceil(static_cast<float>(palette.size()) / per_column);
+    const float legend_w = columns * (palette_legend_width(palette, kLegendDigits) + ui_px(14.0f)) + style.ScrollbarSize;
+    probe = cell_for(std::max(avail.x - legend_w, 0.4f * avail.x));
+    // The level's five parts as the widget draws them at this cell (titles included: heat-3d's 3x3 plane is narrower
+    // than "C1 = u·vᵀ (3×3)"), the operators and the gaps between them; the legend takes the rest of the width (a
+    // wider estimate left box-2d25p's legend a column too narrow, its chips one per line past the window's bottom).
+    float level_w = 0;
     for (std::size_t i = first; i < last; ++i) {
-      const std::string before_name = i == 0 ? "W" : fmt::format("R{}", i);
       const RankOneTerm& t = d.terms[i];
-      const float titles = ImGui::CalcTextSize(before_name.c_str()).x +
-                           ImGui::CalcTextSize(fmt::format("C{} = u·vᵀ ({}×{}, σ{} in u)", i + 1, t.size, t.size, i + 1).c_str()).x +
-                           ImGui::CalcTextSize(fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1).c_str()).x;
-      cells_w = std::max(cells_w, titles);
+      const WeightMatrix& before = i == 0 ? d.weights : d.terms[i - 1].residual;
+      const float c_title = ImGui::CalcTextSize(fmt::format("C{} = u·vᵀ ({}×{}{})", i + 1, t.size, t.size,
+                                                            d.kind == DecompositionKind::Svd ? fmt::format(", σ{} in u", i + 1) : "")
+                                                    .c_str())
+                                .x;
+      const float w = measure_matrix(weight_picture("probe", "W", kWeightTitleColor, before, palette, probe.cell, digits)).size.x +
+                      probe.cell + ui_px(3.0f) + std::max(probe.cell * static_cast<float>(t.size), c_title) +
+                      measure_matrix(weight_picture("probe", fmt::format("R{} = R{} − C{}", i + 1, i, i + 1), kWeightTitleColor,
+                                                    t.residual, palette, probe.cell, digits))
+                          .size.x;
+      level_w = std::max(level_w, w);
     }
-    levels_w = std::min(avail.x, std::ceil(cells_w + operators + style.ScrollbarSize + 6.0f * style.ItemSpacing.x +
-                                           2.0f * probe.cell + ui_px(16.0f)));
+    levels_w = std::min(avail.x, std::ceil(level_w + ImGui::CalcTextSize("=").x + ImGui::CalcTextSize("+").x +
+                                           6.0f * style.ItemSpacing.x + style.ScrollbarSize + ui_px(8.0f)));
   }
   const float cell = probe.cell; // what the widget draws: u, v and C line up with it
   // One level always gets the height it needs: where the window has less left, the window scrolls instead of the
   // level hiding in a sliver.
   const float level_h = 2.0f * title_h + cell * static_cast<float>(std::max(side, d.terms[first].size + 1)) +
                         3.0f * style.ItemSpacing.y + style.ScrollbarSize;
-  const float levels_h = mem.level == 0 ? 0.0f : std::max(ImGui::GetContentRegionAvail().y, level_h);
-  ImGui::BeginChild("levels", ImVec2(levels_w, levels_h), false, ImGuiWindowFlags_HorizontalScrollbar);
+  // The legend stands beside the level where its chips fit the column there, else under one level where they fit the
+  // width under it (box-2d25p's fourteen letters: a column too narrow beside its wide titles).
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float chip_column = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
+  const auto legend_h = [&](float width) {
+    const float per_line = std::max(1.0f, std::floor((width - style.ScrollbarSize + ui_px(14.0f)) / chip_column));
+    return line * (1.0f + std::ceil(static_cast<float>(palette.size()) / per_line));
+  };
+  const float room_h = ImGui::GetContentRegionAvail().y;
+  const bool legend_under = probe.letters && mem.level != 0 && legend_h(avail.x - levels_w) > room_h &&
+                            level_h + legend_h(avail.x) <= room_h;
+  const float levels_h = mem.level == 0 ? 0.0f : legend_under ? level_h : std::max(room_h, level_h);
+  ImGui::BeginChild("levels", ImVec2(legend_under ? avail.x : levels_w, levels_h), false, ImGuiWindowFlags_HorizontalScrollbar);
   for (std::size_t i = first; i < last; ++i) draw_level(d, i, palette, cell, digits);
   // The levels' last cells: the cursor less the spacing draw_level leaves under a level (1.5 + the Dummy's 1).
   probe_rect(ctx.state, "pyramid.levels", ImGui::GetWindowPos(),
@@ -484,12 +799,21 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
                     ImGui::GetCursorScreenPos().y - 2.5f * ImGui::GetStyle().ItemSpacing.y));
   ImGui::EndChild();
   if (probe.letters) {
-    ImGui::SameLine();
-    ImGui::BeginChild("legend", ImVec2(0, levels_h));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Letters name the values (equal letter, equal value):");
-    ImGui::PopTextWrapPos();
-    draw_palette_legend(palette, kLegendDigits, ImGui::GetContentRegionAvail().x);
+    if (!legend_under) ImGui::SameLine();
+    ImGui::BeginChild("legend", ImVec2(0, legend_under ? 0.0f : levels_h));
+    const char* heading = "Letters (equal letter, equal value):";
+    ImGui::TextDisabled("%s", ImGui::CalcTextSize(heading).x <= ImGui::GetContentRegionAvail().x ? heading : "Letters:");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers: letters name the values.");
+    LegendStyle in_columns;
+    in_columns.columns = true;
+    if (claim_legend(palette)) draw_legend_chips(palette, kLegendDigits, ImGui::GetContentRegionAvail().x, in_columns);
+    probe_rect(ctx.state, "pyramid.legend", ImGui::GetWindowPos(), ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
+                                                                          ImGui::GetCursorScreenPos().y));
+    // Fold where the legend runs past its room, then go by parts (from then on, for these weights and this level).
+    if (mem.level != 0 && ImGui::GetCursorPosY() > ImGui::GetWindowSize().y) {
+      if (mem.fold || room_h >= ui_px(520.0f)) mem.by_parts = true;
+      mem.fold = true;
+    }
     ImGui::EndChild();
   }
 }
@@ -729,10 +1053,33 @@ void draw_line_gather(ViewContext& ctx, const PyramidFigure& f) {
   // All 12 rows in the window (the widget keeps cells readable); where the cells show letters, their legend
   // stands beside V, not under it, so it takes none of the height.
   v.legend = false;
-  v.max_width = 0.6f * ImGui::GetContentRegionAvail().x;
   v.max_height = ImGui::GetContentRegionAvail().y;
-  const MatrixDrawn d = draw_matrix(v);
-  probe_rect(ctx.state, "pyramid.Vline", d.min, d.max);
+  // Where V's rows are too many for the window's height at a legible cell (1d15p's 24 at a lecture's 1280x720), it
+  // stands in blocks of whole row groups side by side, each with its row numbers (issue 17).
+  int blocks = 1;
+  const auto block_rows = [&](int n) { return ((l.inner + n - 1) / n + l.k - 1) / l.k * l.k; };
+  for (; blocks < 4; ++blocks) {
+    MatrixPicture t = rows_of(v, 0, block_rows(blocks));
+    t.max_width = 0.6f * ImGui::GetContentRegionAvail().x / static_cast<float>(blocks);
+    if (measure_matrix(t).size.y <= v.max_height) break;
+  }
+  v.max_width = 0.6f * ImGui::GetContentRegionAvail().x / static_cast<float>(blocks);
+  MatrixDrawn d;
+  ImVec2 lo(FLT_MAX, FLT_MAX), hi(0, 0);
+  for (int b = 0; b < blocks; ++b) {
+    const int first = b * block_rows(blocks);
+    if (first >= l.inner) break;
+    if (b > 0) ImGui::SameLine(0, ui_px(16.0f));
+    MatrixPicture part = blocks == 1 ? v : rows_of(v, first, block_rows(blocks));
+    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1);
+    part.id = b == 0 ? "Vline" : "Vline_more";
+    ImGui::PushID(b);
+    d = draw_matrix(part);
+    ImGui::PopID();
+    lo = ImVec2(std::min(lo.x, d.min.x), std::min(lo.y, d.min.y));
+    hi = ImVec2(std::max(hi.x, d.max.x), std::max(hi.y, d.max.y));
+  }
+  probe_rect(ctx.state, "pyramid.Vline", lo, hi);
   if (d.letters) {
     ImGui::SameLine(0, ui_px(24.0f));
     ImGui::BeginGroup();

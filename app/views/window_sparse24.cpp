@@ -25,6 +25,7 @@ struct SparseMemory {
   CachedPlan<std::pair<Stencil, SwapParity>, SpiderPlan> spider;
   int row = -1; // index into plan.rows; -1: the centre row (dy = 0), the fullest one
   int mma = 0;  // index into plan.mmas
+  int row_page = 0; // where the band's rows are paged (StageLayout::row_pages > 1): the part shown
 };
 
 std::string two_bits(int index) { return fmt::format("{}{}", (index >> 1) & 1, index & 1); }
@@ -47,13 +48,41 @@ std::vector<int> moved_columns(const SpiderPlan& plan) {
 }
 
 // One cell size for stages ①, ② and ③. Where the page is wide enough, ③ and its metadata stand beside ② (one row of
-// figures); else ③ gets a page of its own, so each page fits the window at a lecture's font (issue 17).
+// figures); else ③ gets a page of its own, so each page fits the window at a lecture's font (issue 17). Where ① and ②
+// do not fit side by side at a legible cell either (radius 7: two 16x32 bands at 1280x720), each gets a page of its
+// own, and where a band's L rows are still too tall, the pages show half of its rows at a time.
 struct StageLayout {
   float cell = 0;
   bool one_row = false;
+  bool separate = false; // ① and ② on pages of their own
+  int row_pages = 1;     // 2 or 4: each page shows a half or a quarter of the L rows, chosen above the figure
+  bool legend_beside = false; // separate: the row's legend beside the band (else under it)
 };
 
-MatrixPicture band_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
+// The rows of the band (and of ③ and its metadata) a page shows.
+struct RowRange {
+  int first = 0, count = 0;
+  bool paged = false;
+};
+
+RowRange row_range(const SpiderGeometry& g, const StageLayout& layout, int page) {
+  if (layout.row_pages == 1) return {0, g.L, false};
+  const int n = g.L / layout.row_pages;
+  return {std::clamp(page, 0, layout.row_pages - 1) * n, n, true};
+}
+
+// Rows [first, first + count) of a row-major matrix `cols` wide.
+std::vector<double> row_slice(const std::vector<double>& values, int cols, const RowRange& r) {
+  return {values.begin() + static_cast<std::ptrdiff_t>(r.first) * cols,
+          values.begin() + static_cast<std::ptrdiff_t>(r.first + r.count) * cols};
+}
+
+std::string rows_note(const RowRange& r, int L) {
+  return r.paged ? fmt::format(", rows {}-{} of {}", r.first, r.first + r.count - 1, L) : std::string();
+}
+
+MatrixPicture band_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell,
+                           const RowRange& rr) {
   const SpiderGeometry& g = plan.geometry;
   // Column numbers over every column where they fit the cells, else over each group of four's first column.
   const bool every = cell >= ImGui::CalcTextSize(std::to_string(g.band_cols - 1).c_str()).x + ui_px(4.0f);
@@ -61,27 +90,32 @@ MatrixPicture band_picture(const SpiderPlan& plan, const SpiderKernelRow& row, c
   for (int j = 0; j < g.band_cols; ++j) columns.push_back(every || j % 4 == 0 ? std::to_string(j) : "");
   MatrixPicture band;
   band.id = "band";
-  band.title = fmt::format("① band {}×{} (+{} zero columns)", g.L, 2 * g.radius + g.L, g.band_cols - (2 * g.radius + g.L));
+  band.title = fmt::format("① band {}×{} (+{} zero columns{})", g.L, 2 * g.radius + g.L, g.band_cols - (2 * g.radius + g.L),
+                           rows_note(rr, g.L));
   band.title_color = kWeightTitleColor;
-  band.rows = g.L, band.cols = g.band_cols;
-  band.values = row.band;
+  band.rows = rr.count, band.cols = g.band_cols;
+  band.values = row_slice(row.band, g.band_cols, rr);
+  if (rr.paged)
+    for (int i = 0; i < rr.count; ++i) band.row_labels.push_back(std::to_string(rr.first + i));
   band.palette = &palette, band.cell = cell;
   band.column_group = 4;
   band.column_labels = columns;
   band.marked_columns = moved_columns(plan);
   band.mark_color = IM_COL32(255, 196, 64, 160);
   band.legend = false; // drawn beside the metadata table
-  band.tooltip = [r = g.radius](int i, int j) {
-    return fmt::format("output {} of the block times input {:+d} (band[i][i + j] = w[j - r])", i, j - i - r);
+  band.tooltip = [r = g.radius, first = rr.first](int i, int j) {
+    return fmt::format("output {} of the block times input {:+d} (band[i][i + j] = w[j - r])", first + i, j - first - i - r);
   };
   return band;
 }
 
-MatrixPicture swapped_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
-  MatrixPicture swapped = band_picture(plan, row, palette, cell);
+MatrixPicture swapped_picture(const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette, float cell,
+                              const RowRange& rr) {
+  MatrixPicture swapped = band_picture(plan, row, palette, cell, rr);
   swapped.id = "swapped";
-  swapped.title = fmt::format("② {} columns j ↔ j+{} swapped", to_string(plan.options.parity), plan.geometry.L);
-  swapped.values = row.swapped;
+  swapped.title = fmt::format("② {} columns j ↔ j+{} swapped{}", to_string(plan.options.parity), plan.geometry.L,
+                              rows_note(rr, plan.geometry.L));
+  swapped.values = row_slice(row.swapped, plan.geometry.band_cols, rr);
   swapped.mark_color = IM_COL32(255, 196, 64, 255);
   swapped.outlined.clear();
   std::vector<int> perm = plan.column_swap;
@@ -92,18 +126,21 @@ MatrixPicture swapped_picture(const SpiderPlan& plan, const SpiderKernelRow& row
   return swapped;
 }
 
-MatrixPicture values_picture(const SpiderKernelRow& row, const ValuePalette& palette, float cell) {
+MatrixPicture values_picture(const SpiderKernelRow& row, const ValuePalette& palette, float cell, const RowRange& rr) {
   const Compressed24& c = row.compressed;
   MatrixPicture values;
   values.id = "values";
   values.title = "③ values";
   values.title_color = kWeightTitleColor;
-  values.rows = c.rows, values.cols = c.cols / 2;
-  values.values = c.values;
+  values.rows = rr.count, values.cols = c.cols / 2;
+  values.values = row_slice(c.values, c.cols / 2, rr);
+  if (rr.paged)
+    for (int i = 0; i < rr.count; ++i) values.row_labels.push_back(std::to_string(rr.first + i));
   values.palette = &palette, values.cell = cell;
   values.column_group = 2;
   values.legend = false;
-  values.tooltip = [c](int r, int k) {
+  values.tooltip = [c, first = rr.first](int i, int k) {
+    const int r = first + i;
     return fmt::format("kept value {} of group {}: position {} in the group (bits {})", k % 2, k / 2,
                        c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)],
                        two_bits(c.indices[static_cast<std::size_t>(r * (c.cols / 2) + k)]));
@@ -111,15 +148,17 @@ MatrixPicture values_picture(const SpiderKernelRow& row, const ValuePalette& pal
   return values;
 }
 
-MatrixPicture metadata_picture(const SpiderKernelRow& row, float cell) {
+// `max_width` > 0: the table's cells narrow to fit it (their bits at a smaller font, down to the widget's legible
+// least), where ③ and the metadata share a radius-7 page.
+MatrixPicture metadata_picture(const SpiderKernelRow& row, float cell, const RowRange& rr, float max_width = 0) {
   const Compressed24& c = row.compressed;
   MatrixPicture meta;
   meta.id = "metadata";
   meta.title = "metadata";
   meta.title_color = kInputTitleColor;
-  meta.rows = c.rows, meta.cols = c.cols / 4;
+  meta.rows = rr.count, meta.cols = c.cols / 4;
   meta.coloring = CellColoring::Custom;
-  for (int r = 0; r < c.rows; ++r)
+  for (int r = rr.first; r < rr.first + rr.count; ++r)
     for (int group = 0; group < c.cols / 4; ++group) {
       const std::size_t at = static_cast<std::size_t>(r * (c.cols / 2) + 2 * group);
       meta.labels.push_back(two_bits(c.indices[at]) + two_bits(c.indices[at + 1]));
@@ -127,6 +166,7 @@ MatrixPicture metadata_picture(const SpiderKernelRow& row, float cell) {
     }
   meta.cell = cell;
   meta.cell_width = ImGui::CalcTextSize("0000").x + ui_px(12.0f);
+  if (max_width > 0) meta.cell_width = std::min(meta.cell_width, max_width / static_cast<float>(meta.cols));
   meta.tooltip = [](int, int group) {
     return fmt::format("group {}: the 2-bit positions of its two kept values, first then second", group);
   };
@@ -145,10 +185,11 @@ StageLayout stage_layout(const SpiderPlan& plan, const SpiderKernelRow& row, con
   // The width of ①, →, ②, ③ and the metadata in one row, titles included (a title can be wider than its cells:
   // a 1D band's 8 columns at a lecture's font, where the metadata ran off the window's right edge at 1280x720).
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const RowRange all{0, g.L, false};
   const auto one_row_width = [&](float cell) {
-    return measure_matrix(band_picture(plan, row, palette, cell)).size.x + ImGui::CalcTextSize("→").x +
-           measure_matrix(swapped_picture(plan, row, palette, cell)).size.x +
-           measure_matrix(values_picture(row, palette, cell)).size.x + measure_matrix(metadata_picture(row, cell)).size.x +
+    return measure_matrix(band_picture(plan, row, palette, cell, all)).size.x + ImGui::CalcTextSize("→").x +
+           measure_matrix(swapped_picture(plan, row, palette, cell, all)).size.x +
+           measure_matrix(values_picture(row, palette, cell, all)).size.x + measure_matrix(metadata_picture(row, cell, all)).size.x +
            2.0f * spacing + ui_px(24.0f) + ui_px(12.0f) + ui_px(4.0f);
   };
   StageLayout l;
@@ -158,50 +199,134 @@ StageLayout stage_layout(const SpiderPlan& plan, const SpiderKernelRow& row, con
       l.cell = one;
       return l;
     }
+  // ① and ② side by side (their title, column labels and marks above, a line of notes under them).
   const float fit_two = std::floor((avail.x - ui_px(60.0f)) / static_cast<float>(2 * g.band_cols));
-  l.cell = std::clamp(std::min({want, fit_two, std::max(fit_h, smallest)}), ui_px(8.0f), ui_px(72.0f));
+  // The band's height at `cell` with `rows` of its rows, title, column labels and marks included.
+  const auto band_h = [&](float cell, int rows) {
+    return measure_matrix(band_picture(plan, row, palette, cell, RowRange{0, rows, rows < g.L})).size.y;
+  };
+  float two = std::floor(std::min({want, fit_two, ui_px(72.0f)}));
+  while (two >= smallest && band_h(two, g.L) > avail.y) two -= 1.0f;
+  if (two >= smallest) {
+    l.cell = two;
+    return l;
+  }
+  // Each band on a page of its own, with the legend of its row's values beside it or under it; where its L rows are
+  // too tall for that, a half or a quarter of them at a time (a line more above the figure for the choice).
+  l.separate = true;
+  const LegendStyle legend = legend_of(palette, row.weights_fp16);
+  const float legend_w = palette_legend_width(palette, kLegendDigits, legend);
+  std::vector<double> listed;
+  for (double v : palette.values())
+    if (legend.shown(v)) listed.push_back(v);
+  const float chips = static_cast<float>(listed.size());
+  const float row_labels = ImGui::CalcTextSize("00").x + ui_px(6.0f); // where the rows are paged
+  const float fit_beside = std::floor((avail.x - legend_w - row_labels - ui_px(24.0f)) / static_cast<float>(g.band_cols));
+  const float fit_under = std::floor((avail.x - row_labels - ui_px(12.0f)) / static_cast<float>(g.band_cols));
+  const float under_lines = std::ceil(chips * (legend_w + ui_px(14.0f)) / avail.x);
+  for (const int pages : {1, 2, 4}) {
+    if (g.L % pages != 0) continue;
+    l.row_pages = pages;
+    const int rows = g.L / pages;
+    const float choice = pages > 1 ? line : 0.0f; // the line that chooses the rows
+    // The legend's column beside the cells starts under the title, column labels and marks.
+    const float above = band_h(smallest, 0);
+    float beside = std::floor(std::min({want, fit_beside, ui_px(72.0f)}));
+    while (beside >= smallest && choice + band_h(beside, rows) > avail.y) beside -= 1.0f;
+    if (beside >= smallest && choice + above + chips * line <= avail.y) {
+      l.cell = beside;
+      l.legend_beside = true;
+      return l;
+    }
+    float under = std::floor(std::min({want, fit_under, ui_px(72.0f)}));
+    while (under >= smallest && choice + band_h(under, rows) + under_lines * line > avail.y) under -= 1.0f;
+    if (under >= smallest) {
+      l.cell = under;
+      return l;
+    }
+  }
+  l.cell = smallest; // nothing legible fits: the page scrolls
   return l;
 }
 
-void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside);
+void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside,
+                     const RowRange& rr);
 
-// part 0: ① and ② (and ③ where the layout puts it in the same row); part 1: ③ alone.
-void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette,
-                 const StageLayout& layout, int part) {
-  const float cell = layout.cell;
-  if (part == 1) {
-    draw_compressed(ctx, row, palette, cell, true);
-    return;
-  }
-  const MatrixDrawn b = draw_matrix(band_picture(plan, row, palette, cell));
-  ImGui::SameLine();
-  draw_operator("→", b.max.y - b.min.y);
-  const MatrixDrawn s = draw_matrix(swapped_picture(plan, row, palette, cell));
-  probe_rect(ctx.state, "sparse24.swapped", s.min, s.max);
-  if (layout.one_row) {
-    ImGui::SameLine(0, ui_px(24.0f));
-    draw_compressed(ctx, row, palette, cell, false);
-  } else if (b.letters || s.letters) {
-    // Beside ② where a column of chips fits there (it then takes none of the page's height), else under ① and ②.
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (right - s.max.x - ui_px(12.0f) >= palette_legend_width(palette, kLegendDigits)) {
-      ImGui::SameLine(0, ui_px(12.0f));
-      ImGui::BeginGroup();
-      ImGui::Dummy(ImVec2(0, s.origin.y - s.min.y));
-      draw_palette_legend(palette, kLegendDigits, right - ImGui::GetCursorScreenPos().x);
-      ImGui::EndGroup();
-    } else {
-      draw_palette_legend(palette, 5);
-    }
+// The legend of the kernel row's values (the window's palette also holds every other row's and the A operands'),
+// once per frame, within `wrap_width` (0: the window).
+void draw_row_legend(const ValuePalette& palette, const SpiderKernelRow& row, int digits, float wrap_width) {
+  if (claim_legend(palette)) draw_legend_chips(palette, digits, wrap_width, legend_of(palette, row.weights_fp16));
+}
+
+// That legend beside `beside` where a column of chips fits there (it then takes none of the page's height) and the
+// layout has the height for it, else under the figures.
+void draw_legend_beside(const MatrixDrawn& beside, const ValuePalette& palette, const SpiderKernelRow& row, bool may_beside) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (may_beside &&
+      right - beside.max.x - ui_px(8.0f) >= palette_legend_width(palette, kLegendDigits, legend_of(palette, row.weights_fp16))) {
+    ImGui::SameLine(0, ui_px(8.0f));
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(0, beside.origin.y - beside.min.y));
+    draw_row_legend(palette, row, kLegendDigits, right - ImGui::GetCursorScreenPos().x);
+    ImGui::EndGroup();
+  } else {
+    draw_row_legend(palette, row, 5, 0);
   }
 }
 
-void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside) {
+// part 0: ① and ② (and ③ where the layout puts it in the same row; ① alone where the layout separates them);
+// part 1: ③ alone; part 2: ② alone. `row_page`: the rows shown where the layout pages them.
+void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow& row, const ValuePalette& palette,
+                 const StageLayout& layout, int part, int& row_page) {
+  const float cell = layout.cell;
+  const int n = plan.geometry.L / layout.row_pages;
+  if (layout.row_pages > 1) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Rows");
+    for (int h = 0; h < layout.row_pages; ++h) {
+      ImGui::SameLine();
+      ImGui::RadioButton(fmt::format("{}-{}", h * n, (h + 1) * n - 1).c_str(), &row_page, h);
+      probe_last_item(ctx.state, fmt::format("sparse24.rows.{}", h));
+    }
+    if (part == 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(each row: the one above shifted right by one)");
+    }
+  }
+  const RowRange rr = row_range(plan.geometry, layout, row_page);
+  if (part == 1) {
+    draw_compressed(ctx, row, palette, cell, true, rr);
+    return;
+  }
+  MatrixDrawn last;
+  if (part == 0) {
+    last = draw_matrix(band_picture(plan, row, palette, cell, rr));
+    probe_rect(ctx.state, "sparse24.band", last.min, last.max);
+    if (!layout.separate) {
+      ImGui::SameLine();
+      draw_operator("→", last.max.y - last.min.y);
+    }
+  }
+  if (part == 2 || !layout.separate) {
+    last = draw_matrix(swapped_picture(plan, row, palette, cell, rr));
+    probe_rect(ctx.state, "sparse24.swapped", last.min, last.max);
+  }
+  if (layout.one_row) {
+    ImGui::SameLine(0, ui_px(24.0f));
+    draw_compressed(ctx, row, palette, cell, false, rr);
+  } else if (last.letters) {
+    draw_legend_beside(last, palette, row, !layout.separate || layout.legend_beside);
+  }
+}
+
+void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePalette& palette, float cell, bool note_beside,
+                     const RowRange& rr) {
   if (!note_beside) ImGui::BeginGroup(); // the note goes under ③ and its metadata
-  const MatrixDrawn vd = draw_matrix(values_picture(row, palette, cell));
+  const MatrixDrawn vd = draw_matrix(values_picture(row, palette, cell, rr));
   ImGui::SameLine(0, ui_px(12.0f));
 
-  const MatrixDrawn md = draw_matrix(metadata_picture(row, vd.cell));
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const MatrixDrawn md = draw_matrix(metadata_picture(row, vd.cell, rr, right - ImGui::GetCursorScreenPos().x));
   probe_rect(ctx.state, "sparse24.metadata", md.min, md.max);
   if (note_beside) ImGui::SameLine(0, ui_px(24.0f));
   ImGui::BeginGroup();
@@ -209,7 +334,7 @@ void draw_compressed(ViewContext& ctx, const SpiderKernelRow& row, const ValuePa
   ImGui::TextDisabled("Each group of four keeps its two values (a lone value keeps a zero beside it) and their "
                       "positions 0-3 as two bits each: \"0010\" = positions 0 and 2.");
   ImGui::PopTextWrapPos();
-  if (vd.letters) draw_palette_legend(palette, 5);
+  if (vd.letters) draw_row_legend(palette, row, 5, 0);
   ImGui::EndGroup();
   if (!note_beside) ImGui::EndGroup();
 }
@@ -394,8 +519,11 @@ void draw_sparse24_window(ViewContext& ctx) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const StageLayout layout =
         stage_layout(plan, row, palette, ImVec2(avail.x, avail.y - ImGui::GetFrameHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y));
-    if (begin_view_page(ctx, kView, "stages", layout.one_row ? "Band → 2:4###stages" : "① ②###stages", page)) {
-      draw_stages(ctx, plan, row, palette, layout, 0);
+    publish(ctx, "sparse24.layout", fmt::format("{} pages {} cell {} avail {}x{}", layout.one_row ? "one-row" : layout.separate ? "separate" : "pair",
+                                                layout.row_pages, layout.cell, avail.x, avail.y));
+    const char* first = layout.one_row ? "Band → 2:4###stages" : layout.separate ? "①###stages" : "① ②###stages";
+    if (begin_view_page(ctx, kView, "stages", first, page)) {
+      draw_stages(ctx, plan, row, palette, layout, 0, mem.row_page);
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       // Where the page has no line left (the validator's badge says the same for every row), nothing is cut.
       if (ImGui::GetContentRegionAvail().y >= ImGui::GetTextLineHeight() || !row.swapped_is_2to4)
@@ -414,8 +542,12 @@ void draw_sparse24_window(ViewContext& ctx) {
       ImGui::PopStyleColor();
       ImGui::EndTabItem();
     }
+    if (layout.separate && begin_view_page(ctx, kView, "swapped", "②", page)) {
+      draw_stages(ctx, plan, row, palette, layout, 2, mem.row_page);
+      ImGui::EndTabItem();
+    }
     if (!layout.one_row && begin_view_page(ctx, kView, "compressed", "③", page)) {
-      draw_stages(ctx, plan, row, palette, layout, 1);
+      draw_stages(ctx, plan, row, palette, layout, 1, mem.row_page);
       ImGui::EndTabItem();
     }
     if (begin_view_page(ctx, kView, "rows", "Input rows", page)) {

@@ -11,6 +11,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/views/views.hpp"
+#include "app/widgets/matrix_widget.hpp"
 #include "app/widgets/ui_units.hpp"
 #include "core/error.hpp"
 
@@ -130,6 +131,12 @@ ImU32 weight_color(double w, double largest) {
   return IM_COL32(c[0], c[1], c[2], w == 0.0 ? 60 : 215);
 }
 
+// Dark text on the pale middle of the map, white on its saturated ends, grey for zeros.
+ImVec4 weight_text_color(double w, double largest) {
+  return w == 0.0 ? ImVec4(0.72f, 0.72f, 0.76f, 1.0f)
+                  : std::abs(w) < 0.6 * largest ? ImVec4(0.05f, 0.05f, 0.08f, 1.0f) : ImVec4(1, 1, 1, 1);
+}
+
 void edit_weight(ExplorerState& st, int dx, int dy, int dz, double value, double before) {
   Stencil& s = st.stencil;
   if (!std::isfinite(value)) {
@@ -146,7 +153,8 @@ void edit_weight(ExplorerState& st, int dx, int dy, int dz, double value, double
   st.stencil_ui.message.clear();
 }
 
-void draw_weight_grid(ExplorerState& st) {
+void draw_weight_grid(ViewContext& ctx) {
+  ExplorerState& st = ctx.state;
   Stencil& s = st.stencil;
   const int r = s.radius;
   if (s.dims == 3) {
@@ -159,6 +167,9 @@ void draw_weight_grid(ExplorerState& st) {
   double largest = 0;
   for (double w : s.weights) largest = std::max(largest, std::abs(w));
 
+  // Narrow gaps between the cells (the window's spacing at a lecture's font took more of a radius-7 row than its
+  // cells, issue 17); popped at the end.
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ui_px(2.0f), ImGui::GetStyle().ItemSpacing.y));
   const ImGuiStyle& style = ImGui::GetStyle();
   // The cells share the width there is, whatever the UI scale or lecture font: no horizontal scrolling. Where the
   // values at "%.4g" do not fit, the grid's font shrinks (to kMinScale), then the values print at "%.2g"; the
@@ -168,7 +179,8 @@ void draw_weight_grid(ExplorerState& st) {
   const float available = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
   // Cells use a narrow frame padding (pushed below) so their values keep most of the width.
   const float cell_padding = ui_px(3.0f);
-  const float label_text = s.dims >= 2 ? ImGui::CalcTextSize("dy -7").x : 0.0f;
+  // The widest row label ("+" is wider than "-") and a gap before the cells.
+  float label_text = s.dims >= 2 ? ImGui::CalcTextSize("dy +7").x + ui_px(4.0f) : 0.0f;
   auto widest_value = [&](const char* format, double unit) {
     float widest = 0;
     char text[64];
@@ -201,7 +213,32 @@ void draw_weight_grid(ExplorerState& st) {
     if (e < 0) unit = std::pow(10.0, e);
     scale = std::max(kMinScale, scale_for(widest_value(format, unit)));
   }
-  if (unit != 1) {
+  // Where even two digits do not fit at the smallest font (box-2d225p's fifteen columns: "0.52" was cut to a
+  // misleading "0", issue 17), the cells show letters, as the papers' figures do, with a legend under the grid.
+  // The text is centred in the whole cell and clipped at its edges (not at the padding): a value fits where it is no
+  // wider than the cell less a pixel each side.
+  const auto cell_at = [&](float f) {
+    return std::floor((available - (s.dims >= 2 ? f * label_text + style.ItemSpacing.x : 1.0f)) / side - style.ItemSpacing.x);
+  };
+  ValuePalette palette;
+  const bool letters = widest_value(format, unit) * scale > cell_at(scale) - 2.0f;
+  if (letters) {
+    palette.add(s.weights);
+    float widest = 0;
+    for (double w : s.weights) widest = std::max(widest, ImGui::CalcTextSize(palette.letter(w).c_str()).x);
+    unit = 1;
+    if (s.dims >= 2) label_text = ImGui::CalcTextSize("+7").x + ui_px(2.0f); // rows named by dy alone: the cells take the width
+    scale = std::max(kMinScale, scale_for(widest));
+  }
+  publish(ctx, "stencil.cells", letters ? "letters" : format);
+  publish(ctx, "stencil.unit", fmt::format("{:.17g}", unit));
+  publish(ctx, "stencil.font_scale", fmt::format("{:.9g}", scale));
+  if (letters) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("letters: legend below");
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too narrow for numbers at this size: hover one for its exact value.");
+  } else if (unit != 1) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("cells in units of %.0e", unit);
     ImGui::PopStyleColor();
@@ -209,10 +246,15 @@ void draw_weight_grid(ExplorerState& st) {
   }
   // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
   const float label_width = s.dims >= 2 ? scale * label_text + style.ItemSpacing.x : 1.0f;
-  const float cell = std::max(ui_px(4.0f), std::floor((available - label_width) / side - style.ItemSpacing.x));
+  const float cell = std::max(ui_px(4.0f), cell_at(scale));
   const float frame_height = scale * ImGui::GetFontSize() + 2 * style.FramePadding.y;
   const float row_height = frame_height + style.ItemSpacing.y;
-  const float grid_height = (rows + (s.dims == 1 ? lines_1d : 1)) * row_height + style.WindowPadding.y;
+  float grid_height = (rows + (s.dims == 1 ? lines_1d : 1)) * row_height + style.WindowPadding.y;
+  if (letters) { // the legend's lines of chips at the window's font
+    const float chip = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
+    const float per_line = std::max(1.0f, std::floor(available / chip));
+    grid_height += std::ceil(static_cast<float>(palette.size()) / per_line) * ImGui::GetTextLineHeightWithSpacing();
+  }
   ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false);
   ImGui::SetWindowFontScale(scale);
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
@@ -234,7 +276,8 @@ void draw_weight_grid(ExplorerState& st) {
     const int dx_begin = s.dims >= 2 ? -r : -r + row * side, dx_end = s.dims >= 2 ? r + 1 : std::min(r + 1, dx_begin + side);
     if (s.dims == 1) header(dx_begin, dx_end);
     ImGui::AlignTextToFramePadding();
-    if (s.dims >= 2) ImGui::TextDisabled("%s", dy == 0 ? "dy  0" : fmt::format("dy {:+d}", dy).c_str());
+    if (s.dims >= 2 && letters) ImGui::TextDisabled("%s", dy == 0 ? " 0" : fmt::format("{:+d}", dy).c_str());
+    else if (s.dims >= 2) ImGui::TextDisabled("%s", dy == 0 ? "dy  0" : fmt::format("dy {:+d}", dy).c_str());
     else ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
     for (int dx = dx_begin; dx < dx_end; ++dx) {
       ImGui::SameLine(label_width + (dx - dx_begin) * (cell + style.ItemSpacing.x));
@@ -242,14 +285,13 @@ void draw_weight_grid(ExplorerState& st) {
       const double before = s.at(dx, dy, dz);
       double value = before / unit;
       ImGui::PushStyleColor(ImGuiCol_FrameBg, weight_color(before, largest));
-      // Dark text on the pale middle of the map, white on its saturated ends, grey for zeros.
-      const ImVec4 text = before == 0.0                        ? ImVec4(0.72f, 0.72f, 0.76f, 1.0f)
-                          : std::abs(before) < 0.6 * largest ? ImVec4(0.05f, 0.05f, 0.08f, 1.0f)
-                                                             : ImVec4(1, 1, 1, 1);
-      ImGui::PushStyleColor(ImGuiCol_Text, text);
+      ImGui::PushStyleColor(ImGuiCol_Text, weight_text_color(before, largest));
       ImGui::SetNextItemWidth(cell);
       const double speed = std::max(largest, 1e-3) * 0.002 / unit;
-      if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr, format) &&
+      // A letter is a format without a conversion: ImGui prints it as it is (and does not round the value to it).
+      const std::string letter = letters ? palette.letter(before) : std::string();
+      if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr,
+                            letters ? letter.c_str() : format, letters ? ImGuiSliderFlags_NoRoundToFormat : 0) &&
           value * unit != before)
         edit_weight(st, dx, dy, dz, value * unit, before);
       ImGui::PopStyleColor(2);
@@ -260,7 +302,18 @@ void draw_weight_grid(ExplorerState& st) {
     }
   }
   ImGui::PopStyleVar();
+  if (letters) {
+    ImGui::SetWindowFontScale(1.0f);
+    LegendStyle colors;
+    colors.fill = [largest](double w) { return weight_color(w, largest); };
+    colors.text = [largest](double w) { return ImGui::ColorConvertFloat4ToU32(weight_text_color(w, largest)); };
+    ImGui::BeginGroup();
+    draw_legend_chips(palette, kLegendDigits, available, colors);
+    ImGui::EndGroup();
+    probe_last_item(st, "stencil.legend");
+  }
   ImGui::EndChild();
+  ImGui::PopStyleVar();
 }
 
 void draw_file_controls(ExplorerState& st) {
@@ -311,7 +364,7 @@ void draw_stencil_window(ViewContext& ctx) {
   ImGui::Separator();
   draw_shape_controls(st);
   ImGui::Separator();
-  draw_weight_grid(st);
+  draw_weight_grid(ctx);
   ImGui::Separator();
   draw_file_controls(st);
   draw_message(st.stencil_ui.message);

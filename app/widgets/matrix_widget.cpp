@@ -216,8 +216,18 @@ bool claim_legend(const ValuePalette& palette) {
 
 namespace {
 
+// The values a legend lists: the palette's, or those `style` shows.
+std::vector<double> listed(const ValuePalette& palette, const LegendStyle& style) {
+  std::vector<double> out;
+  for (double v : palette.values())
+    if (!style.shown || style.shown(v)) out.push_back(v);
+  return out;
+}
+
+// "a 0.0745" (the letter in its coloured box, the value beside it): with digits enough to tell apart every value
+// the legend lists. No " = " between them: a legend beside a figure is a column as narrow as its chips.
 std::string chip_text(const ValuePalette& palette, double value, int digits) {
-  return palette.letter(value) + " = " + compact_number(value, std::max(digits, distinguishing_digits(palette.values(), digits)));
+  return palette.letter(value) + " " + compact_number(value, digits);
 }
 
 float chip_width(const std::string& text) {
@@ -226,35 +236,60 @@ float chip_width(const std::string& text) {
 
 } // namespace
 
-float palette_legend_width(const ValuePalette& palette, int digits) {
+float palette_legend_width(const ValuePalette& palette, int digits, const LegendStyle& style) {
+  const std::vector<double> values = listed(palette, style);
+  digits = std::max(digits, distinguishing_digits(values, digits));
   float widest = 0;
-  for (double v : palette.values()) widest = std::max(widest, chip_width(chip_text(palette, v, digits)));
+  for (double v : values) widest = std::max(widest, chip_width(chip_text(palette, v, digits)));
   return widest;
+}
+
+LegendStyle legend_of(const ValuePalette& palette, const std::vector<double>& values) {
+  std::vector<char> in(palette.size(), 0);
+  for (double v : values)
+    if (const int i = palette.index(v); i >= 0) in[static_cast<std::size_t>(i)] = 1;
+  LegendStyle style;
+  style.shown = [&palette, in](double v) {
+    const int i = palette.index(v);
+    return i >= 0 && in[static_cast<std::size_t>(i)] != 0;
+  };
+  return style;
 }
 
 void draw_palette_legend(const ValuePalette& palette, int digits, float wrap_width) {
   if (claim_legend(palette)) draw_legend_chips(palette, digits, wrap_width);
 }
 
-void draw_legend_chips(const ValuePalette& palette, int digits, float wrap_width) {
+void draw_legend_chips(const ValuePalette& palette, int digits, float wrap_width, const LegendStyle& style) {
   const float right = wrap_width > 0 ? ImGui::GetCursorScreenPos().x + wrap_width
                                      : ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float line = ImGui::GetTextLineHeight();
   const float chip_gap = ui_px(kChipGap), spacing = ui_px(14.0f);
-  for (std::size_t i = 0; i < palette.size(); ++i) {
-    const double v = palette.values()[i];
+  const std::vector<double> values = listed(palette, style);
+  digits = std::max(digits, distinguishing_digits(values, digits));
+  const float x0 = ImGui::GetCursorScreenPos().x;
+  float column = 0; // style.columns: the column width
+  for (double v : values) column = std::max(column, chip_width(chip_text(palette, v, digits)) + spacing);
+  const int per_line = std::max(1, static_cast<int>((right - x0 + spacing) / std::max(column, 1.0f)));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
     const std::string text = chip_text(palette, v, digits);
     const float w = chip_width(text);
-    if (i > 0) {
+    if (i > 0 && style.columns) {
+      if (static_cast<int>(i) % per_line != 0) {
+        ImGui::SameLine();
+        ImGui::SetCursorScreenPos(ImVec2(x0 + static_cast<float>(static_cast<int>(i) % per_line) * column, ImGui::GetCursorScreenPos().y));
+      }
+    } else if (i > 0) {
       ImGui::SameLine(0, spacing);
       if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
     const ImVec2 at = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(at, ImVec2(at.x + line, at.y + line), palette.color(v));
+    dl->AddRectFilled(at, ImVec2(at.x + line, at.y + line), style.fill ? style.fill(v) : palette.color(v));
     const std::string l = palette.letter(v);
     const ImVec2 ls = ImGui::CalcTextSize(l.c_str());
-    dl->AddText(ImVec2(at.x + 0.5f * (line - ls.x), at.y), kDarkText, l.c_str());
+    dl->AddText(ImVec2(at.x + 0.5f * (line - ls.x), at.y), style.text ? style.text(v) : kDarkText, l.c_str());
     dl->AddText(ImVec2(at.x + line + chip_gap, at.y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str() + l.size());
     ImGui::Dummy(ImVec2(w, line));
   }

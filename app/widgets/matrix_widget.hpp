@@ -112,13 +112,23 @@ MatrixDrawn draw_matrix(const MatrixPicture& m);
 // `wrap_width` > 0, within that width from the cursor). Values print with enough digits to tell them apart.
 // Drawn once per frame for a palette's values: skipped when a matrix (or a caller) already drew it this frame.
 void draw_palette_legend(const ValuePalette& palette, int digits = 6, float wrap_width = 0);
+// How draw_legend_chips draws: `fill` and `text` colour a chip for its value where the cells it explains are not
+// coloured by the palette (the Stencil window's heat-map cells; empty: the palette's colours, dark text); `shown`
+// keeps only the values a figure shows where its palette holds many more (empty: every value).
+struct LegendStyle {
+  std::function<ImU32(double)> fill, text;
+  std::function<bool(double)> shown;
+  bool columns = false; // chips in columns as wide as the widest (a tall legend's lines filled evenly)
+};
 // The same chips, always drawn.
-void draw_legend_chips(const ValuePalette& palette, int digits = 6, float wrap_width = 0);
+void draw_legend_chips(const ValuePalette& palette, int digits = 6, float wrap_width = 0, const LegendStyle& style = {});
 // True the first time this frame for these values (and marks them drawn): the legend's once-per-frame rule.
 bool claim_legend(const ValuePalette& palette);
 constexpr int kLegendDigits = 4;
 // The widest of those chips: the room a legend needs beside a figure.
-float palette_legend_width(const ValuePalette& palette, int digits = 6);
+float palette_legend_width(const ValuePalette& palette, int digits = 6, const LegendStyle& style = {});
+// A LegendStyle that shows only `values` (their letters stay the palette's).
+LegendStyle legend_of(const ValuePalette& palette, const std::vector<double>& values);
 
 // "0.125", "-1.5", "1.2e-05": the cell text for a value.
 std::string compact_number(double value, int digits = 3);

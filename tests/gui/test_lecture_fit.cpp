@@ -1,11 +1,15 @@
 // Issue 17: at a projector's 1280x720 in lecture mode (and at larger UI scales) the views lay out to fit the
 // window instead of clipping: the Stencil window's weight grid shares the panel's width, the status line elides
 // its texts to the window's width (the whole line in a tooltip).
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "app/platform/screenshot.hpp"
+#include "app/widgets/matrix_widget.hpp"
 #include "gui_test_support.hpp"
 
 using namespace se;
@@ -99,6 +103,11 @@ void show_step(HeadlessExplorer& ex, const std::string& view, const std::string&
   ex.frames(4);
 }
 
+// SE_LECTURE_SCREENSHOTS=folder: the tests below write what they looked at there (to look at by eye).
+void shot(HeadlessExplorer& ex, const std::string& name) {
+  if (const char* dir = std::getenv("SE_LECTURE_SCREENSHOTS")) write_png(ex.screenshot(), std::string(dir) + "/" + name + ".png");
+}
+
 // The figure `probe` lies inside the window of `view`: not cut at the right or at the bottom.
 void check_inside(HeadlessExplorer& ex, const std::string& view, const std::string& probe) {
   INFO(probe);
@@ -121,7 +130,7 @@ TEST_CASE("the teaching figures lie inside their windows at 1280x720 in lecture 
   const std::vector<Case> cases{
       {"params", "tcstencil", "params.tc.matrix", {"heat-2d", "box-2d49p"}},
       {"sparse24", "", "sparse24.swapped", {"heat-1d", "heat-2d", "box-2d49p"}},
-      {"pyramid", "", "pyramid.Vline", {"heat-1d"}},
+      {"pyramid", "", "pyramid.Vline", {"heat-1d", "1d7p", "1d15p"}},
       {"fragments", "layouts", "fragments.C", {"heat-1d", "heat-2d"}},
       {"fft", "crt", "fft.crt.frequencies", {"heat-1d", "heat-2d"}},
       {"compare", "", "compare.header", {"heat-1d"}},
@@ -195,7 +204,8 @@ TEST_CASE("the swizzle step's figures and k_order note lie inside the window at 
 // 1280x720, so P ran past the window's bottom, and the input's title left the colour legend too little width (its
 // values were cut at the right edge). The precision labels shorten and the input's title too where needed.
 TEST_CASE("TCStencil's P and its legend column lie inside the window for box-3d27p at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
-  for (const std::string name : {"box-3d27p", "box-2d25p", "heat-3d"}) {
+  // box-2d225p: the legend lists the shown P's values (33 letters of every P ran past the window's bottom).
+  for (const std::string name : {"box-3d27p", "box-2d25p", "heat-3d", "box-2d49p", "box-2d225p"}) {
     INFO("preset " << name);
     HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
     show_step(ex, "params", "tcstencil");
@@ -204,14 +214,25 @@ TEST_CASE("TCStencil's P and its legend column lie inside the window for box-3d2
   }
 }
 
+// The pyramid page's level lies inside the window: whole (and its legend of letters, where it has one), or the part
+// shown where the level goes by parts.
+void check_level_inside(HeadlessExplorer& ex) {
+  if (ex.fact("pyramid.parts") == "parts") {
+    check_inside(ex, "pyramid", "pyramid.part");
+    return;
+  }
+  check_inside(ex, "pyramid", "pyramid.levels");
+  if (ex.state().probes.count("pyramid.legend") != 0) check_inside(ex, "pyramid", "pyramid.legend");
+}
+
 // Issue 17: star-2d13p's page (no pyramid: the cross split) spent five lines on why and what instead, and C1 and R1
 // ran past the window's bottom at a lecture's 1280x720; where the window is short the reason goes to a tooltip.
 TEST_CASE("the pyramid page's first level lies inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
-  for (const std::string name : {"star-2d13p", "heat-2d", "box-2d25p", "box-2d49p", "box-3d27p"}) {
+  for (const std::string name : {"star-2d13p", "heat-2d", "box-2d9p", "box-2d25p", "box-2d49p", "heat-3d", "box-3d27p"}) {
     INFO("preset " << name);
     HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
     show_step(ex, "pyramid", "");
-    check_inside(ex, "pyramid", "pyramid.levels");
+    check_level_inside(ex);
   }
 }
 
@@ -237,4 +258,133 @@ TEST_CASE("SPIDER's kernel-row choice lies inside the window for box-2d225p at 1
   HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("box-2d225p", true), 1280, 720);
   show_step(ex, "sparse24", "");
   check_inside(ex, "sparse24", "sparse24.row_slider");
+}
+
+// Issue 17: box-2d225p's weights in the Stencil window's fifteen narrow columns printed "0" and "1" for 0.52 and 1.3
+// (in units of 1e-3: the text was cut to its first character). Every cell's value now fits its cell at the grid's
+// font, or the cells show letters with a legend under the grid.
+TEST_CASE("the Stencil window's weight cells hold their whole value, or a letter with a legend", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-2d49p", "box-2d225p", "1d15p", "box-3d27p"}) {
+    for (const bool lecture : {true, false}) {
+      INFO("preset " << name << (lecture ? ", lecture at 1280x720" : ", normal at 1600x1000"));
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), lecture ? 1280 : 1600, lecture ? 720 : 1000);
+      ex.frames(3);
+      const Stencil s = preset(name);
+      const std::string cells = ex.fact("stencil.cells");
+      const WidgetRect cell = ex.probe(fmt::format("stencil.weight.{}.0.0", -s.radius));
+      const float width = cell.x1 - cell.x0;
+      if (cells == "letters") {
+        CHECK(ex.probe("stencil.legend").y1 > ex.probe("stencil.legend").y0);
+        ValuePalette palette;
+        palette.add(s.weights);
+        for (double w : s.weights) CHECK(ImGui::CalcTextSize(palette.letter(w).c_str()).x * std::stof(ex.fact("stencil.font_scale")) <= width);
+        continue;
+      }
+      const double unit = std::stod(ex.fact("stencil.unit"));
+      const float scale = std::stof(ex.fact("stencil.font_scale"));
+      for (double w : s.weights) {
+        char text[64];
+        std::snprintf(text, sizeof text, cells.c_str(), w / unit);
+        INFO("weight " << w << " prints " << text);
+        CHECK(ImGui::CalcTextSize(text).x * scale <= width);
+      }
+    }
+  }
+  // The radius-7 box needs its letters at a projector's size.
+  HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("box-2d225p", true), 1280, 720);
+  ex.frames(3);
+  CHECK(ex.fact("stencil.cells") == "letters");
+}
+
+// Issue 17: SPIDER's radius-7 bands (16x32) ran past the window's bottom and right edges at 1280x720 in lecture mode.
+// ① and ② now take a page each and, where the rows are still too tall, show a part of them at a time; ③ and its
+// metadata follow the same rows.
+TEST_CASE("SPIDER's radius-7 bands lie inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"box-2d225p", "1d15p", "box-2d49p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "sparse24", "");
+    INFO(ex.fact("sparse24.layout"));
+    check_inside(ex, "sparse24", "sparse24.band");
+    if (ex.state().probes.count("sparse24.swapped") == 0) {
+      ex.click("sparse24.tab.swapped");
+      ex.frames(2);
+    }
+    check_inside(ex, "sparse24", "sparse24.swapped");
+    if (ex.state().probes.count("sparse24.rows.1") != 0) { // the other rows, on the same page
+      ex.click("sparse24.rows.1");
+      ex.frames(2);
+      check_inside(ex, "sparse24", "sparse24.swapped");
+    }
+    if (ex.state().probes.count("sparse24.metadata") == 0) {
+      const WidgetRect tab = ex.probe("sparse24.tab.compressed");
+      ex.input().move_mouse(tab.center_x(), tab.center_y());
+      ex.settle();
+      ex.click("sparse24.tab.compressed");
+      ex.frames(2);
+    }
+    check_inside(ex, "sparse24", "sparse24.metadata");
+  }
+}
+
+// Issue 17: box-2d225p's 15x15 pyramid level (W, C1 = u·vᵀ and R1 side by side, 33 to 50 distinct values each) ran past
+// the window's right and bottom edges at every size. Such a level shows one part at a time, as numbers in a unit,
+// and a part of its rows at a time where they are too tall: every part and every row page lies inside the window.
+TEST_CASE("a 15x15 pyramid level shows its parts inside the window at 1280x720 and 1600x1000", "[gui][egl][lecture17]") {
+  struct Size {
+    bool lecture;
+    int w, h;
+  };
+  for (const Size size : {Size{true, 1280, 720}, Size{true, 1600, 1000}, Size{false, 1600, 1000}}) {
+    INFO((size.lecture ? "lecture at " : "normal at ") << size.w << "x" << size.h);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("box-2d225p", size.lecture), size.w, size.h);
+    show_step(ex, "pyramid", "");
+    const std::string tag = fmt::format("{}_{}", size.lecture ? "lecture" : "normal", size.w);
+    if (ex.fact("pyramid.parts") == "whole") { // the level fits whole at the normal font
+      CHECK_FALSE(size.lecture);
+      check_inside(ex, "pyramid", "pyramid.levels");
+      shot(ex, "pyramid225_" + tag);
+      continue;
+    }
+    const int pages = std::stoi(ex.fact("pyramid.row_pages"));
+    for (int part = 0; part < 3; ++part) {
+      ex.click(fmt::format("pyramid.part.{}", part));
+      ex.frames(2);
+      for (int page = 0; page < pages; ++page) {
+        INFO("part " << part << ", rows page " << page);
+        if (pages > 1) {
+          ex.click(fmt::format("pyramid.rows.{}", page));
+          ex.frames(2);
+        }
+        check_inside(ex, "pyramid", "pyramid.part");
+        shot(ex, fmt::format("pyramid225_{}_part{}_rows{}", tag, part, page));
+      }
+    }
+  }
+  // A 7x7 level shows whole, W = C1 + R1 in one row, where its letters' legend fits beside or under it (1600x1000).
+  HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("box-2d49p", true), 1600, 1000);
+  show_step(ex, "pyramid", "");
+  CHECK(ex.fact("pyramid.parts") == "whole");
+  check_level_inside(ex);
+}
+
+// Issue 17: ConvStencil's stencil2row strip for box-2d225p (142 columns in nine bands of one 16-column segment) ran
+// past the window's bottom at 1280x720 in lecture mode; the bands that do not fit go on further pages.
+TEST_CASE("ConvStencil's stencil2row bands lie inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "box-2d49p", "1d15p", "box-2d225p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "params", "convstencil");
+    const int pages = std::stoi(ex.fact("params.conv.s2r.pages"));
+    for (int page = 0; page < pages; ++page) {
+      INFO("page " << page);
+      if (page > 0) { // the slider's right end: the last page
+        const WidgetRect r = ex.probe("params.conv.s2r.page");
+        ex.input().click(r.x1 - 2.0f, r.center_y());
+        ex.settle();
+        ex.frames(2);
+      }
+      check_inside(ex, "params", "params.conv.s2r.last");
+    }
+  }
 }

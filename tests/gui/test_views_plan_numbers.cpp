@@ -230,3 +230,25 @@ TEST_CASE("fft view prints the auxiliary data against the paper's 2(2N^2+N) and 
     ours += static_cast<double>(m->values.size());
   CHECK(ex.fact("fft.aux.ours") == fmt::format("{:.0f}", ours));
 }
+
+// Issue 17: the pyramid view counted LoRAStencil's MMAs on the CPU emulation's plan (m8n8k4, the paper's 8x8 tile)
+// while the Baselines view printed the GPU kernel's plan (m16n8k4, its own tile) for the same stencil, both unnamed.
+// The pyramid view now names its plan and prints the GPU kernel's figure beside it, from that kernel's plan.
+TEST_CASE("pyramid view names its plan and prints the GPU kernel's MMAs per point from the GPU plan", "[gui][egl][plan-numbers][lecture17]") {
+  DescriptorPtr lora;
+  for (const DescriptorPtr& d : method_list())
+    if (d->id == "lorastencil") lora = d;
+  REQUIRE(lora);
+  REQUIRE(lora->gpu); // the kernel's plan is built everywhere, with or without a device
+  for (const char* name : {"heat-2d", "box-2d49p", "box-2d225p", "star-2d13p"}) {
+    INFO(name);
+    const Stencil s = preset(name);
+    HeadlessExplorer ex(PlatformKind::Egl, view_of("pyramid", name), 1600, 1000);
+    ex.frames(2);
+    const PlanPtr gpu = gpu_variant(lora).plan(s, 1);
+    CHECK(ex.fact("pyramid.gpu_mma_per_point") == fmt::format("{:.4g}", gpu->cost.mma_per_point));
+    // The emulation's figure is the descriptor's (CPU) plan, not the GPU's.
+    const PlanPtr cpu = lora->plan(s, PlanRequest{Backend::Emulate, 1});
+    CHECK(ex.fact("pyramid.mma_per_point") == fmt::format("{:.4g}", cpu->cost.mma_per_point));
+  }
+}
