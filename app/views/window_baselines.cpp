@@ -72,6 +72,18 @@ bool is_unedited_preset(const Stencil& s) {
   return std::find(names.begin(), names.end(), s.name) != names.end() && preset(s.name) == s;
 }
 
+// An MMA instruction as the table prints it: "mma.m16n8k4.f64" for "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64"
+// (the long form took a line of its own and pushed the reason under the window's bottom at a lecture's 1280x720).
+std::string short_shape(std::string shape) {
+  for (const char* drop : {"sync.aligned.", ".row.col"}) {
+    const std::size_t at = shape.find(drop);
+    if (at != std::string::npos) shape.erase(at, std::string(drop).size());
+  }
+  for (const char* type : {".f64", ".f32", ".f16", ".bf16"})
+    for (std::size_t at; (at = shape.find(std::string(type) + type)) != std::string::npos;) shape.erase(at, std::string(type).size());
+  return shape;
+}
+
 // The plan the GPU variant runs at `fused` steps (0: its own choice); a method that does not fuse on request
 // plans its own depth, as the Performance view's roofline does. Null when it cannot take the stencil.
 PlanPtr gpu_plan(const DescriptorPtr& d, const Stencil& s, int& fused, std::string* why = nullptr) {
@@ -238,7 +250,7 @@ std::string why_line(const Pick& cuda, const Pick& tensor) {
     line += ": both near it, the bytes decide.";
   else
     line += fmt::format(": {} is held by more than its bytes ({:.3g} FLOP/B on {}).", held.method->id,
-                        hc.arithmetic_intensity(), hc.mma_shape.empty() ? "CUDA cores" : hc.mma_shape);
+                        hc.arithmetic_intensity(), hc.mma_shape.empty() ? "CUDA cores" : short_shape(hc.mma_shape));
   return line;
 }
 
@@ -377,7 +389,7 @@ void draw_baselines_window(ViewContext& ctx) {
       if (!c.mma_shape.empty() && c.cuda_core_flops_per_point > 0)
         rows[5].hover[side] = fmt::format("{:.4g} of the executed FLOPs on CUDA cores", c.cuda_core_flops_per_point);
       rows[6].cells[side] = c.mma_shape.empty() ? fmt::format("none ({:.4g} FMAs)", c.executed_flops_per_point / 2)
-                                                : fmt::format("{:.4g} {}", c.mma_per_point, c.mma_shape);
+                                                : fmt::format("{:.4g} {}", c.mma_per_point, short_shape(c.mma_shape));
       rates[side] = p.gstencils;
       bytes[side] = c.global_bytes_per_point;
       bar_rate_labels[side] = fmt::format("{} {:.4g}", d.id, p.gstencils);
@@ -437,7 +449,15 @@ void draw_baselines_window(ViewContext& ctx) {
   ImGui::TextWrapped("%s", b.why.c_str());
   ImGui::PopStyleColor();
   probe_last_item(ctx.state, "baselines.why");
-  if (!b.caveat.empty()) ImGui::TextDisabled("%s", b.caveat.c_str());
+  // The caveat under the reason where the page has the room, else in the reason's tooltip (the table's rate already
+  // says "predicted"): at a lecture's 1280x720 it ran under the window's bottom for the radius-7 presets.
+  const bool caveat_fits = ImGui::CalcTextSize(b.caveat.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y <=
+                           ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
+  if (!b.caveat.empty() && !caveat_fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.caveat.c_str());
+  if (!b.caveat.empty() && caveat_fits) {
+    ImGui::TextDisabled("%s", b.caveat.c_str());
+    probe_last_item(ctx.state, "baselines.caveat");
+  }
   ImGui::PopTextWrapPos();
   publish(ctx, "baselines.why", b.why);
   ImGui::EndChild();

@@ -586,6 +586,7 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   }
   ImGui::EndGroup();
   const ImVec2 maps_min = kd.min, maps_max = ImGui::GetItemRectMax();
+  probe_rect(ctx.state, "fft.maps", maps_min, maps_max); // the maps and their colour scale
   probe_rect(ctx.state, "fft.kf", kd.min, kd.max);
   probe_rect(ctx.state, "fft.kfT", kdt.min, kdt.max);
   // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.

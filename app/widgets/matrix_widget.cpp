@@ -97,7 +97,9 @@ Geometry measure(const MatrixPicture& m, const ValuePalette& palette) {
   // Cells that carry values never get too short to show them (as numbers, labels or letters), whatever the
   // caller asked: a value shown as a colour alone means nothing to the back row of a lecture hall.
   const bool has_values = m.numbers && (!m.labels.empty() || (!m.values.empty() && m.coloring != CellColoring::Custom));
-  float floor_cell = ui_px(3.0f);
+  // A map of colours alone (a heat map, its values in the tooltip) may take a pixel and a half per cell: box-2d49p's
+  // 64x64 k_f at a lecture's 1280x720 ran its colour scale past the window's bottom at 3.
+  float floor_cell = has_values ? ui_px(3.0f) : ui_px(1.0f);
   if (has_values) {
     floor_cell = std::max(floor_cell, std::ceil(kMinValueCell * line));
     if (m.cell_width <= 0 && m.labels.empty() && m.coloring == CellColoring::EqualValues)
