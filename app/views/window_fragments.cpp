@@ -61,6 +61,7 @@ struct FragmentsMemory {
   int step = 0;
   bool playing = false;
   float step_time = 0; // seconds since the step began
+  int lora_fragment = 0; // where T and T' are shown a C fragment at a time: the one shown (follows the MMA steps)
   Stencil built_for;
   bool built = false;
   LoopMethod built_method = LoopMethod::LoraStencil;
@@ -529,23 +530,41 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const int vertical_steps = (g.x_rows / g.k) * (inner / g.n);
 
   ImGui::BeginGroup();
-  MatrixPicture t;
-  t.id = "T";
-  t.title = compact ? "T = U·X in C fragments" : "T = U·X in C fragments (colour: lane; label: T's column)";
-  t.title_color = kRankOneTitleColor;
-  t.rows = g.tile_rows, t.cols = inner;
-  t.coloring = CellColoring::Custom;
-  for (int r = 0; r < t.rows; ++r)
-    for (int c = 0; c < t.cols; ++c) {
-      // Fragments not yet touched by the first K block are still empty.
-      const bool started = !vertical || step.kb > 0 || c / g.n <= step.nb;
-      t.colors.push_back(started ? lane_color(cl.owner(r, c % g.n).lane) : zero_cell_color());
-      t.labels.push_back(std::to_string(c));
-    }
-  t.cell = big;
-  t.column_group = g.n;
-  if (vertical) t.outlined = block_outline(t.rows, t.cols, 0, t.rows, step.nb * g.n, step.nb * g.n + g.n);
-  t.tooltip = [cl, n = g.n, note = compact ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int c) {
+  // T's columns [c0, c0 + count): all of them, or where T and T' side by side are wider than the page at the cells
+  // their two-digit labels need (box-2d225p's 24 columns each at a lecture's 1280x720: T' ran off the window's right
+  // edge, over T), one C fragment of T and the A blocks of T' it feeds (the swap permutes within a fragment), the
+  // fragment the current MMA works on (issue 17).
+  const auto make_t = [&](int c0, int count) {
+    MatrixPicture t;
+    t.id = "T";
+    t.title = count < inner ? fmt::format("T = U·X, C fragment {} of {}", c0 / g.n, inner / g.n)
+              : compact     ? std::string("T = U·X in C fragments")
+                            : std::string("T = U·X in C fragments (colour: lane; label: T's column)");
+    t.title_color = kRankOneTitleColor;
+    t.rows = g.tile_rows, t.cols = count;
+    t.coloring = CellColoring::Custom;
+    for (int r = 0; r < t.rows; ++r)
+      for (int c = c0; c < c0 + count; ++c) {
+        // Fragments not yet touched by the first K block are still empty.
+        const bool started = !vertical || step.kb > 0 || c / g.n <= step.nb;
+        t.colors.push_back(started ? lane_color(cl.owner(r, c % g.n).lane) : zero_cell_color());
+        t.labels.push_back(std::to_string(c));
+      }
+    t.cell = big;
+    t.column_group = g.n;
+    if (vertical) t.outlined = block_outline(t.rows, t.cols, 0, t.rows, step.nb * g.n - c0, step.nb * g.n + g.n - c0);
+    return t;
+  };
+  const bool paged = compact && 2.0f * measure_matrix(make_t(0, inner)).size.x + std::max(big, ui_px(16.0f)) > avail.x &&
+                     inner % g.n == 0 && g.n % g.k == 0;
+  if (vertical) mem.lora_fragment = step.nb;
+  if (horizontal) mem.lora_fragment = step.kb * g.k / g.n;
+  mem.lora_fragment = std::clamp(mem.lora_fragment, 0, inner / g.n - 1);
+  const int c0 = paged ? mem.lora_fragment * g.n : 0, count = paged ? g.n : inner;
+  publish(ctx, "fragments.T_columns", fmt::format("{} {}", c0, count));
+  MatrixPicture t = make_t(c0, count);
+  t.tooltip = [cl, n = g.n, c0, note = compact ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int local) {
+    const int c = local + c0;
     const FragmentOwner o = cl.owner(r, c % n);
     return fmt::format("C fragment {}: lane {}, register {}{}", c / n, o.lane, o.reg, note);
   };
@@ -557,12 +576,14 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     ImGui::Dummy(ImVec2(0, td.cell));
   MatrixPicture tp;
   tp.id = "Tp";
-  tp.title = compact ? "T' in A fragments" : "T' in A fragments (label: the column of T each register holds)";
+  tp.title = paged     ? std::string("T' in its A fragments")
+             : compact ? std::string("T' in A fragments")
+                       : std::string("T' in A fragments (label: the column of T each register holds)");
   tp.title_color = kRankOneTitleColor;
-  tp.rows = g.tile_rows, tp.cols = inner;
+  tp.rows = g.tile_rows, tp.cols = count;
   tp.coloring = CellColoring::Custom;
   for (int r = 0; r < tp.rows; ++r)
-    for (int k = 0; k < tp.cols; ++k) {
+    for (int k = c0; k < c0 + count; ++k) {
       tp.colors.push_back(t_move >= 1.0f ? lane_color(al.owner(r, k % g.k).lane) : zero_cell_color());
       tp.labels.push_back(t_move >= 1.0f ? std::to_string(l.swap.permutation[static_cast<std::size_t>(k)]) : "");
     }
@@ -570,8 +591,9 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   // and T' keeps that size whether its labels are shown yet or not.
   tp.cell = td.cell;
   tp.column_group = g.k;
-  if (horizontal) tp.outlined = block_outline(tp.rows, tp.cols, 0, tp.rows, step.kb * g.k, step.kb * g.k + g.k);
-  tp.tooltip = [al, k_dim = g.k, perm = l.swap.permutation](int r, int k) {
+  if (horizontal) tp.outlined = block_outline(tp.rows, tp.cols, 0, tp.rows, step.kb * g.k - c0, step.kb * g.k + g.k - c0);
+  tp.tooltip = [al, k_dim = g.k, perm = l.swap.permutation, c0](int r, int local) {
+    const int k = local + c0;
     const FragmentOwner o = al.owner(r, k % k_dim);
     return fmt::format("A block {}: lane {}, register {}; holds T column {} (the label)", k / k_dim, o.lane, o.reg,
                        perm[static_cast<std::size_t>(k)]);
@@ -636,9 +658,10 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
         const FragmentCoord a = al.at(lane, reg), c = cl.at(lane, src.c_reg);
         const int t_col = src.c_tile * g.n + c.col, tp_col = block * g.k + a.col;
         if (a.row != c.row || l.swap.permutation[static_cast<std::size_t>(tp_col)] != t_col) same_lane = false;
-        if (feeding && t_move > 0.0f && t_move < 1.0f)
-          draw_moving_cell(td.cell_center(c.row, t_col), tpd.cell_center(a.row, tp_col), t_move, ImVec2(td.cell_w, td.cell),
-                           ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col));
+        const bool shown = t_col >= c0 && t_col < c0 + count && tp_col >= c0 && tp_col < c0 + count;
+        if (feeding && t_move > 0.0f && t_move < 1.0f && shown)
+          draw_moving_cell(td.cell_center(c.row, t_col - c0), tpd.cell_center(a.row, tp_col - c0), t_move,
+                           ImVec2(td.cell_w, td.cell), ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col));
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
   ImGui::PushTextWrapPos(0.0f);

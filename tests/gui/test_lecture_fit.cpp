@@ -179,10 +179,12 @@ TEST_CASE("SPIDER's metadata table lies inside the window at 1280x720 in lecture
 // Issue 17: LoRAStencil's butterfly step drew T' under T, below the window's bottom edge at a lecture's 1280x720
 // (the step's text takes most of the page), so the registers flew out of sight; T' now goes beside T there.
 TEST_CASE("the butterfly step shows T and T' inside the window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
-  for (const std::string name : {"heat-2d", "box-2d25p", "box-2d49p"}) {
+  // box-2d225p: T and T' of 24 columns each ran off the right edge, T' over T; one C fragment at a time there.
+  for (const std::string name : {"heat-2d", "box-2d25p", "box-2d49p", "box-2d225p"}) {
     INFO("preset " << name);
     HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
     show_step(ex, "fragments", "loop:lorastencil");
+    CHECK(ex.probe("fragments.T").x1 <= ex.probe("fragments.Tp").x0);
     check_inside(ex, "fragments", "fragments.T");
     check_inside(ex, "fragments", "fragments.Tp");
   }
