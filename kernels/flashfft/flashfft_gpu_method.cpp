@@ -356,6 +356,8 @@ private:
       a.cx = (a.nx + a.Sx - 1) / a.Sx;
       a.cy = (a.ny + a.Sy - 1) / a.Sy;
       a.tiles = a.cx * a.cy * ((a.nz + a.Sz - 1) / a.Sz);
+      if (a.tiles >= (1LL << 31)) // the kernel indexes cubes in 32 bits (far beyond any device's memory)
+        throw InputError(fmt::format("FlashFFTStencil GPU: {} cubes exceed the 3D kernel's 2^31", a.tiles));
       a.pairs = (a.tiles + 1) / 2;
       a.periodic = boundary_.kind == BoundaryKind::Periodic ? 1 : 0;
       a.boundary_value = boundary_.value;

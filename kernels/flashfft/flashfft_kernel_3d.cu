@@ -31,6 +31,18 @@ constexpr int nSP = kLz * 256 * 2; // k_f^T / N per (kz, thread's cell), (re, im
 constexpr int nTW = kLz * kLz * 2; // Fz (re, im), row kz
 constexpr int kConsts = nMat + nSP + nTW;
 
+// The cube of tile index ti (x fastest, then y, then z), in 32-bit arithmetic: the host keeps tile counts below
+// 2^31, and a 64-bit division is a long subroutine where a 32-bit one is a few instructions.
+struct Cube {
+  int x0, y0, z0; // first stitched output of the cube (grid sides fit in int)
+};
+__device__ __forceinline__ Cube cube_of(long long ti, const Pass3dArgs& a) {
+  const unsigned t = static_cast<unsigned>(ti), cx = static_cast<unsigned>(a.cx);
+  const unsigned cxy = cx * static_cast<unsigned>(a.cy);
+  const unsigned tz = t / cxy, rem = t - tz * cxy, ty = rem / cx, tx = rem - ty * cx;
+  return {static_cast<int>(tx) * a.Sx, static_cast<int>(ty) * a.Sy, static_cast<int>(tz) * a.Sz};
+}
+
 __global__ void __launch_bounds__(kWarps * 32, 2) flashfft_pass_3d(const Pass3dArgs a) {
   extern __shared__ __align__(16) double sm[];
   for (int i = threadIdx.x; i < kConsts; i += blockDim.x) sm[i] = a.consts[i];
@@ -57,10 +69,9 @@ __global__ void __launch_bounds__(kWarps * 32, 2) flashfft_pass_3d(const Pass3dA
         for (int k = 0; k < 8; ++k) v[layer][k] = 0.0;
         continue;
       }
-      const long long cxy = a.cx * a.cy;
-      const long long tz = ti / cxy, rem = ti - tz * cxy, ty = rem / a.cx, tx = rem - ty * a.cx;
-      const long long x0 = tx * Sx - R, y0 = ty * Sy - R;
-      long long gz = tz * Sz - R + warp;
+      const Cube c = cube_of(ti, a);
+      const long long x0 = c.x0 - R, y0 = c.y0 - R;
+      long long gz = c.z0 - R + warp;
       bool zin = gz >= 0 && gz < a.nz;
       if (!zin && a.periodic) {
         gz = ((gz % a.nz) + a.nz) % a.nz;
@@ -241,13 +252,15 @@ __global__ void __launch_bounds__(kWarps * 32, 2) flashfft_pass_3d(const Pass3dA
       for (int layer = 0; layer < 2; ++layer) {
         const long long ti = 2 * pair + layer;
         if (ti >= a.tiles) break;
-        const long long cxy = a.cx * a.cy;
-        const long long tz = ti / cxy, rem = ti - tz * cxy, ty = rem / a.cx, tx = rem - ty * a.cx;
-        const long long ox = tx * Sx, oy = ty * Sy, oz = tz * Sz + warp;
+        const Cube c = cube_of(ti, a);
+        const long long ox = c.x0, oy = c.y0, oz = c.z0 + warp;
         if (oz >= a.nz) continue;
         const double* Xl = X + layer * kP * kXS;
+        // i / Sx for i < 256 as a multiply and shift: with m = ceil(2^16 / Sx) the error i m / 2^16 - i / Sx stays
+        // below 256 / 2^16 < 1 / Sx (Sx <= 16), which never crosses the next integer.
+        const unsigned inv_sx = (65536u + static_cast<unsigned>(Sx) - 1u) / static_cast<unsigned>(Sx);
         for (int i = lane; i < Sx * Sy; i += 32) {
-          const int y = i / Sx, x = i - y * Sx;
+          const int y = static_cast<int>((static_cast<unsigned>(i) * inv_sx) >> 16), x = i - y * Sx; // i / Sx
           if (ox + x < a.nx && oy + y < a.ny) a.out[(oz * a.ny + oy + y) * a.nx + ox + x] = Xl[(y + R) * kXS + x + R];
         }
       }
