@@ -45,6 +45,20 @@ template <typename Width> std::string shortened_label(const std::string& label, 
   return "\u2026";
 }
 
+// Text turned a quarter turn to read upwards, its end (the last glyph) at `top` and its start `width` below,
+// centred on top.x. The text is laid out first where the window's clip rectangle keeps all of it (ImGui drops
+// glyphs outside it before they are turned), at `laid`, then each glyph quad is turned by hand.
+void add_text_upwards(ImDrawList* draw, ImFont* font, float size, ImVec2 laid, ImVec2 top, ImU32 color,
+                      const std::string& text, float width) {
+  const int start = draw->VtxBuffer.Size;
+  draw->AddText(font, size, laid, color, text.c_str());
+  for (int k = start; k < draw->VtxBuffer.Size; ++k) {
+    ImVec2& p = draw->VtxBuffer[k].pos;
+    const float dx = p.x - (laid.x + width), dy = p.y - laid.y; // relative to the text's end
+    p = ImVec2(top.x + dy - 0.5f * size, top.y - dx);           // rotated by -90 degrees
+  }
+}
+
 } // namespace
 
 void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
@@ -96,7 +110,16 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, ui_px(2.0f));
       const std::string value = tick_label(std::round(v * 1000) / 1000);
       const float w = ImGui::CalcTextSize(value.c_str()).x;
-      if (w < slot) draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - pad, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
+      if (w < slot) {
+        draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - pad, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());
+      } else if (small < xb - xa + 2 * pad) { // narrow bars: the value turned upwards, above the bar or inside it
+        const float wr = label_width(value, true), cx = 0.5f * (xa + xb);
+        const ImVec2 laid(f.min.x, f.min.y);
+        if (yv - pad - wr >= f.min.y)
+          add_text_upwards(draw, font, small, laid, ImVec2(cx, yv - pad - wr), IM_COL32(230, 232, 236, 255), value, wr);
+        else if (yb - yv >= wr + 2 * pad)
+          add_text_upwards(draw, font, small, laid, ImVec2(cx, yv + pad), IM_COL32(16, 18, 22, 255), value, wr);
+      }
     }
     if (f.hovered && f.mouse.x >= xa && f.mouse.x <= xb && f.mouse.y >= f.min.y && f.mouse.y <= f.max.y) {
       view.hovered_series = 0;
@@ -106,20 +129,9 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
     std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
     if (stacked_labels) {
       label = shortened_label(label, label_room, [&](const std::string& t) { return label_width(t, true); });
-      // Rotated text: each glyph quad turned by hand, reading bottom-up, ending under the bar's centre. The text
-      // is laid out first where the window's clip rectangle keeps all of it (ImGui drops glyphs outside it
-      // before they are turned), from the data area's left edge.
-      const int start = draw->VtxBuffer.Size;
-      const float w = label_width(label, true);
-      const ImVec2 laid(f.min.x, f.max.y + rotated_label_gap); // where the text starts before turning
-      draw->AddText(font, small, laid, kAxisColor, label.c_str());
-      const ImVec2 pivot(0.5f * (xa + xb), f.max.y + rotated_label_gap);
-      for (int k = start; k < draw->VtxBuffer.Size; ++k) {
-        ImVec2& p = draw->VtxBuffer[k].pos;
-        const float dx = p.x - (laid.x + w), dy = p.y - laid.y; // relative to the text's end
-        // Rotate by -90 degrees so the text's end sits at the pivot and it reads upwards.
-        p = ImVec2(pivot.x + dy - 0.5f * small, pivot.y - dx);
-      }
+      // Reading bottom-up, ending under the bar's centre; laid out from the data area's left edge before turning.
+      add_text_upwards(draw, font, small, ImVec2(f.min.x, f.max.y + rotated_label_gap),
+                       ImVec2(0.5f * (xa + xb), f.max.y + rotated_label_gap), kAxisColor, label, label_width(label, true));
     } else {
       const float w = ImGui::CalcTextSize(label.c_str()).x;
       draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + flat_label_gap), kAxisColor, label.c_str());

@@ -242,8 +242,11 @@ void draw_x_ticks(ImDrawList* draw, const PlotFrame& f, double lo, double hi, Ax
 }
 
 void draw_y_ticks(ImDrawList* draw, const PlotFrame& f, double lo, double hi, AxisScale s) {
-  const int max_major = std::clamp(static_cast<int>((f.max.y - f.min.y) / ui_px(40.0f)), 2, 10);
   const float line = ImGui::GetTextLineHeight();
+  // Labels at least 40 px apart; a log axis over many decades in a short plot (lecture fonts) may pack them to a
+  // line and a half, or it keeps one decade label of seven.
+  const float spacing = s == AxisScale::Log ? std::min(ui_px(40.0f), 1.5f * line) : ui_px(40.0f);
+  const int max_major = std::clamp(static_cast<int>((f.max.y - f.min.y) / spacing), 2, 10);
   const float minor_tick = ui_px(3.0f), major_tick = ui_px(5.0f);
   for (const AxisTick& t : axis_ticks(lo, hi, s, max_major)) {
     const float y = f.to_screen(0, to_unit(t.value, lo, hi, s)).y;
