@@ -112,4 +112,27 @@ void write_file(const std::string& path, std::string_view content, std::string_v
   if (::close(fd.release()) != 0) throw InputError(fmt::format("writing {} '{}' failed: {}", what, path, reason(errno)));
 }
 
+std::optional<std::filesystem::path> find_data_dir(const std::string& sub) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> starts;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+#ifdef SE_DATA_FROM_BIN
+  // Installed: <prefix>/bin/<program> finds <prefix>/share/stencil-explorer/<sub> (cmake --install puts results,
+  // stencils, dags and models there).
+  if (!ec) {
+    const auto installed = (exe.parent_path() / SE_DATA_FROM_BIN / sub).lexically_normal();
+    if (std::filesystem::is_directory(installed, ec)) return installed;
+  }
+#endif
+  if (!ec) starts.push_back(exe.parent_path());
+  starts.push_back(std::filesystem::current_path(ec));
+  for (auto dir : starts)
+    for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path()) {
+      const auto candidate = dir / "assets" / sub;
+      if (std::filesystem::is_directory(candidate, ec)) return candidate;
+      if (dir == dir.parent_path()) break;
+    }
+  return std::nullopt;
+}
+
 } // namespace se

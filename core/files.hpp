@@ -3,6 +3,8 @@
 // Every failure is an InputError naming the path and the system's reason.
 #pragma once
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,5 +28,10 @@ void check_writable(const std::string& path, std::string_view what);
 // Writes `content` to `path` (created or truncated) and flushes it to the device; throws InputError with the path
 // and the reason on any failure (a full disk, a read-only file system, a directory in the way).
 void write_file(const std::string& path, std::string_view content, std::string_view what);
+
+// The folder `sub` of the shared data (results, stencils, dags, models): an installed program's
+// <prefix>/share/stencil-explorer/<sub> (found from its own path), else `assets/<sub>` in a folder above the running
+// program or the working directory (a built tree).
+std::optional<std::filesystem::path> find_data_dir(const std::string& sub);
 
 } // namespace se

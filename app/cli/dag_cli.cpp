@@ -319,7 +319,7 @@ int cmd_dag_gen(const DagGenCliOptions& o) {
   if (o.count < 1 || o.count > 100000) throw InputError(fmt::format("--count takes 1 to 100000; got {}", o.count));
   std::filesystem::path real = o.real;
   if (real.empty()) {
-    const auto found = find_assets_dir("dags");
+    const auto found = se::find_data_dir("dags");
     if (!found) throw InputError("assets/dags not found above the program or the working directory: give --real DIR");
     real = *found;
   }
@@ -422,7 +422,7 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
       programs.push_back(std::move(p));
     }
   if (o.count > 0) {
-    const auto real = find_assets_dir("dags");
+    const auto real = se::find_data_dir("dags");
     if (!real) throw InputError("assets/dags not found above the program or the working directory (the generator's chains)");
     const std::vector<Chain> chains = extract_chains(load_programs(*real));
     for (int i = 0; i < o.count; ++i) {

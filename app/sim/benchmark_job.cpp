@@ -144,24 +144,7 @@ std::optional<std::filesystem::path> find_results_dir() {
     if (std::filesystem::is_directory(env, ec)) return std::filesystem::path(env);
     return std::nullopt;
   }
-  std::vector<std::filesystem::path> starts;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-#ifdef SE_DATA_FROM_BIN
-  // Installed: <prefix>/bin/stencil-explorer finds <prefix>/share/stencil-explorer/results.
-  if (!ec) {
-    const auto installed = (exe.parent_path() / SE_DATA_FROM_BIN / "results").lexically_normal();
-    if (std::filesystem::is_directory(installed, ec)) return installed;
-  }
-#endif
-  if (!ec) starts.push_back(exe.parent_path());
-  starts.push_back(std::filesystem::current_path(ec));
-  for (auto dir : starts)
-    for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      const auto candidate = dir / "assets" / "results";
-      if (std::filesystem::is_directory(candidate, ec)) return candidate;
-      if (dir == dir.parent_path()) break;
-    }
-  return std::nullopt;
+  return find_data_dir("results");
 }
 
 std::vector<RecordedResults> load_results_dir(const std::filesystem::path& dir, std::vector<std::string>& problems) {

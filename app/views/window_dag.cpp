@@ -31,6 +31,7 @@
 #include "app/widgets/ui_units.hpp"
 #include "core/dag/dag.hpp"
 #include "core/dag/dag_generate.hpp"
+#include "core/files.hpp"
 #include "core/dag/dag_model.hpp"
 #include "kernels/dag/dag_gpu.hpp"
 
@@ -193,7 +194,7 @@ struct DagView {
 
 constexpr int kRunSizes[] = {32, 64, 128, 0}; // 0: the program's own domain
 
-std::optional<std::filesystem::path> find_dags_dir() { return se::dag::find_assets_dir("dags"); }
+std::optional<std::filesystem::path> find_dags_dir() { return se::find_data_dir("dags"); }
 
 ImU32 bucket_color(int b) {
   static const ImU32 colors[] = {IM_COL32(126, 200, 255, 255), IM_COL32(255, 176, 96, 255), IM_COL32(140, 220, 140, 255),

@@ -304,27 +304,4 @@ GraphCheck check_graph(const Program& p) {
   return out;
 }
 
-std::optional<std::filesystem::path> find_assets_dir(const std::string& sub) {
-  std::error_code ec;
-  std::vector<std::filesystem::path> starts;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-#ifdef SE_DATA_FROM_BIN
-  // Installed: <prefix>/bin/stencil-bench finds <prefix>/share/stencil-explorer/<sub> (cmake --install puts dags
-  // and models there, beside the recorded results).
-  if (!ec) {
-    const auto installed = (exe.parent_path() / SE_DATA_FROM_BIN / sub).lexically_normal();
-    if (std::filesystem::is_directory(installed, ec)) return installed;
-  }
-#endif
-  if (!ec) starts.push_back(exe.parent_path());
-  starts.push_back(std::filesystem::current_path(ec));
-  for (auto dir : starts)
-    for (int up = 0; up < 6 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      const auto candidate = dir / "assets" / sub;
-      if (std::filesystem::is_directory(candidate, ec)) return candidate;
-      if (dir == dir.parent_path()) break;
-    }
-  return std::nullopt;
-}
-
 } // namespace se::dag

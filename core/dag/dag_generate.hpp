@@ -48,8 +48,5 @@ struct GraphCheck {
 // when edges are taken undirected.
 GraphCheck check_graph(const Program& p);
 
-// `<sub>` of an installed program's data folder (<prefix>/share/stencil-explorer), else `assets/<sub>` found above
-// the running program or the working directory (a built tree).
-std::optional<std::filesystem::path> find_assets_dir(const std::string& sub);
 
 } // namespace se::dag

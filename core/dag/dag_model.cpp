@@ -178,7 +178,7 @@ FusionPrediction predict_fusion(const FusionModel& m, const Program& p, std::arr
 }
 
 std::string default_fusion_model_path() {
-  const auto dir = find_assets_dir("models");
+  const auto dir = se::find_data_dir("models");
   if (!dir) return {};
   const auto f = *dir / "fusion_cnn_gcn.weights.json";
   std::error_code ec;
