@@ -431,38 +431,76 @@ FlashFftCounters flashfft_tile_pair_counters(const FlashFftPlan& plan, std::uint
   return n;
 }
 
+namespace {
+// One periodic grid that is exactly one tile of the given transform sizes, a random start on it, and the options
+// of the FP64 reference on it: what the fusion-error measurements share.
+struct FusionProbe {
+  FlashFftOptions options;
+  Extent extent;
+  std::vector<double> initial;
+  Boundary periodic;
+  ReferenceOptions reference;
+};
+
+FusionProbe fusion_probe(const Stencil& s, std::uint64_t seed, const FlashFftOptions& tile) {
+  FusionProbe p;
+  p.options = tile;
+  p.options.fused_steps = 1;
+  p.options.whole_period = true;
+  const FlashFftPlan first = make_flashfft_plan(s, p.options);
+  p.options.rows = first.rows.length;
+  p.options.cols = first.cols.length;
+  p.options.depth = first.depth.length;
+  p.extent.dims = s.dims;
+  for (int d = 0; d < s.dims; ++d) p.extent.n[static_cast<std::size_t>(d)] = first.tile[static_cast<std::size_t>(d)];
+  p.initial = initial_values(p.extent, InitialCondition::Random, seed);
+  p.periodic.kind = BoundaryKind::Periodic;
+  p.reference.boundary = p.periodic;
+  p.reference.threads = 1;
+  return p;
+}
+
+// One pass with k_f^T on the probe's grid, against `reference` (the FP64 reference after T steps).
+FusionErrorSample fused_pass_error(const Stencil& s, const FusionProbe& probe, int T, const std::vector<double>& reference) {
+  FlashFftOptions o = probe.options;
+  o.fused_steps = T;
+  std::vector<double> v = probe.initial;
+  flashfft_pass(make_flashfft_plan(s, o), probe.extent, v, probe.periodic, 1);
+  const ErrorMetrics m = compare(v, reference);
+  return {T, m.rel_l2, m.max_abs, m.finite};
+}
+
+void check_fusion_depth(int T) {
+  if (T < 1 || T > 4096)
+    throw InputError(fmt::format("the fusion error curve runs T = 1..max with max between 1 and 4096; got {}", T));
+}
+} // namespace
+
 std::vector<FusionErrorSample> measure_fusion_error_growth(const Stencil& s, int max_fused_steps, std::uint64_t seed,
                                                            const FlashFftOptions& tile) {
   validate(s);
-  if (max_fused_steps < 1 || max_fused_steps > 4096)
-    throw InputError(fmt::format("the fusion error curve runs T = 1..max with max between 1 and 4096; got {}", max_fused_steps));
-  FlashFftOptions o = tile;
-  o.fused_steps = 1;
-  o.whole_period = true;
-  const FlashFftPlan first = make_flashfft_plan(s, o);
-  o.rows = first.rows.length;
-  o.cols = first.cols.length;
-  o.depth = first.depth.length;
-  Extent e;
-  e.dims = s.dims;
-  for (int d = 0; d < s.dims; ++d) e.n[static_cast<std::size_t>(d)] = first.tile[static_cast<std::size_t>(d)];
-  const std::vector<double> initial = initial_values(e, InitialCondition::Random, seed);
-  Boundary periodic;
-  periodic.kind = BoundaryKind::Periodic;
-  ReferenceOptions ro;
-  ro.boundary = periodic;
-  ro.threads = 1;
+  check_fusion_depth(max_fused_steps);
+  const FusionProbe probe = fusion_probe(s, seed, tile);
   std::vector<FusionErrorSample> curve;
-  std::vector<double> reference = initial;
+  std::vector<double> reference = probe.initial;
   for (int T = 1; T <= max_fused_steps; ++T) {
-    o.fused_steps = T;
-    std::vector<double> v = initial;
-    flashfft_pass(make_flashfft_plan(s, o), e, v, periodic, 1);
-    reference_advance(s, e, reference, 1, Precision::FP64, ro); // the reference after T steps
-    const ErrorMetrics m = compare(v, reference);
-    curve.push_back({T, m.rel_l2, m.max_abs, m.finite});
+    reference_advance(s, probe.extent, reference, 1, Precision::FP64, probe.reference); // the reference after T steps
+    curve.push_back(fused_pass_error(s, probe, T, reference));
   }
   return curve;
+}
+
+FusionErrorSample measure_plan_fusion_error(const FlashFftPlan& plan, std::uint64_t seed) {
+  validate(plan.stencil);
+  check_fusion_depth(plan.fused_steps);
+  FlashFftOptions tile;
+  tile.rows = plan.rows.length;
+  tile.cols = plan.cols.length;
+  tile.depth = plan.dims == 3 ? plan.depth.length : 0;
+  const FusionProbe probe = fusion_probe(plan.stencil, seed, tile);
+  std::vector<double> reference = probe.initial;
+  reference_advance(plan.stencil, probe.extent, reference, plan.fused_steps, Precision::FP64, probe.reference);
+  return fused_pass_error(plan.stencil, probe, plan.fused_steps, reference);
 }
 
 } // namespace se

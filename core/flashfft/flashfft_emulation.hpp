@@ -60,4 +60,12 @@ struct FusionErrorSample {
 std::vector<FusionErrorSample> measure_fusion_error_growth(const Stencil& s, int max_fused_steps,
                                                            std::uint64_t seed = 1, const FlashFftOptions& tile = {});
 
+// Issue 11: a fusion depth whose k_f^T error (rel L2 against T steps of the FP64 reference) passes this bound is
+// refused by the GPU kernel, and flagged by `stencil-bench plan` for the emulation's plan.
+inline constexpr double kFlashFftFusionErrorLimit = 1e-10;
+
+// The error of this plan's k_f^T: one pass of T = plan.fused_steps steps on one periodic tile of the plan's own
+// transform sizes, against T steps of the FP64 reference (the last sample of measure_fusion_error_growth).
+FusionErrorSample measure_plan_fusion_error(const FlashFftPlan& plan, std::uint64_t seed = 1);
+
 } // namespace se

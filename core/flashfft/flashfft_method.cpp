@@ -8,6 +8,15 @@
 
 namespace se {
 
+namespace {
+// "16 x 16" for a 2D tile (x first), "240" for a 1D segment.
+std::string tile_text(const FlashFftPlan& p) {
+  std::string tiles;
+  for (int k = 0; k < p.dims; ++k) tiles += fmt::format("{}{}", k ? " x " : "", p.tile[static_cast<std::size_t>(k)]);
+  return tiles;
+}
+} // namespace
+
 CostReport flashfft_cost(const FlashFftPlan& p) {
   const FlashFftPassWork w = flashfft_pass_work(p);
   const FlashFftCounters measured = flashfft_tile_pair_counters(p);
@@ -71,11 +80,24 @@ PlanSummary flashfft_summary(const FlashFftPlan& plan, const Extent& extent) {
     axes.push_back({{"axis", std::string(1, "xyz"[d])}, {"segments", count}, {"last_stitched", last}});
   }
   split += fmt::format(" {} tiles in {} double-layer pairs\n", tiles, (tiles + 1) / 2);
-  out.text = to_string(plan) + split + to_string(out.cost);
+  // The error of k_f^T at this depth, measured (issue 11: the error is reported per T, and the GPU kernel refuses a
+  // depth past the bound).
+  const FusionErrorSample err = measure_plan_fusion_error(plan);
+  const bool refused = !err.finite || err.rel_l2 > kFlashFftFusionErrorLimit;
+  const std::string fusion = fmt::format(
+      "fusion error at T = {}: rel L2 {:.3g}, max {:.3g} (one pass with k_f^T on one periodic {} tile against {} steps "
+      "of the FP64 reference){}\n",
+      plan.fused_steps, err.rel_l2, err.max_abs, plan.dims == 1 ? fmt::format("{}-point", plan.tile[0]) : tile_text(plan),
+      plan.fused_steps,
+      refused ? fmt::format("; past the {:.0e} bound: the GPU kernel refuses this depth", kFlashFftFusionErrorLimit)
+              : fmt::format("; within the {:.0e} bound", kFlashFftFusionErrorLimit));
+  out.text = to_string(plan) + split + fusion + to_string(out.cost);
   out.json = to_json(plan);
   out.json["extent"] = extent.to_string();
   out.json["split"] = {{"axes", axes}, {"tiles", tiles}, {"pairs", (tiles + 1) / 2}};
   out.json["cost"] = to_json(out.cost);
+  out.json["fusion_error"] = {{"fused_steps", plan.fused_steps}, {"rel_l2", err.rel_l2}, {"max_abs", err.max_abs},
+                              {"finite", err.finite}, {"limit", kFlashFftFusionErrorLimit}, {"refused_on_gpu", refused}};
   return out;
 }
 
@@ -96,11 +118,8 @@ DescriptorPtr flashfft_descriptor() {
     const FlashFftPlan& f = p->value;
     p->fused_steps = f.fused_steps;
     p->cost = flashfft_cost(f);
-    std::string tiles;
-    for (int k = 0; k < f.dims; ++k)
-      tiles += fmt::format("{}{}", k ? " x " : "", f.tile[static_cast<std::size_t>(k)]);
     p->brief = fmt::format("segments of {} points (halo {}), {} FFT, k_f^{} applied once per pass, {:.3f} MMA per point "
-                           "and step", tiles, f.halo, f.prime_factor ? "prime-factor" : "row-column", f.fused_steps,
+                           "and step", tile_text(f), f.halo, f.prime_factor ? "prime-factor" : "row-column", f.fused_steps,
                            p->cost.mma_per_point);
     return p;
   };

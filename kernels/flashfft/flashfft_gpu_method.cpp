@@ -43,7 +43,6 @@ constexpr double kMmaFlops = 67e12; // H200 FP64 m16n8k4 (notes/gpu.md: 66 measu
 constexpr double kBandwidth = 4.0e12;
 constexpr int kMaxAutoDepth1d = 64, kMaxAutoDepth2d = 8, kMaxAutoDepth3d = 3;
 constexpr int kCubeSlices = 8; // the 3D kernel's z extent (one slice per warp, kernels/flashfft/flashfft_launch.hpp)
-constexpr double kFusionErrorLimit = 1e-10; // issue 11: a depth whose relative L2 error passes this is refused
 } // namespace
 
 const Tile1d* tile_of(const FlashFftPlan& p) {
@@ -122,28 +121,21 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
   if (s.dims == 3) options.depth = kCubeSlices;
   FlashFftPlan chosen = make_flashfft_plan(s, options);
   // The error of k_f^T, measured (core's fusion-error curve on one periodic tile of this size, against T steps of
-  // the FP64 reference): a depth past kFusionErrorLimit is refused with the figure.
-  const auto fusion_error = [&](const FlashFftPlan& p) {
-    FlashFftOptions tile;
-    tile.rows = p.rows.length;
-    tile.cols = p.cols.length;
-    tile.depth = p.dims == 3 ? p.depth.length : 0;
-    return measure_fusion_error_growth(s, p.fused_steps, 1, tile).back();
-  };
-  FusionErrorSample err = fusion_error(chosen);
-  if (fused_steps == 0 && (!err.finite || err.rel_l2 > kFusionErrorLimit))
+  // the FP64 reference): a depth past kFlashFftFusionErrorLimit is refused with the figure.
+  const FusionErrorSample err = measure_plan_fusion_error(chosen);
+  if (fused_steps == 0 && (!err.finite || err.rel_l2 > kFlashFftFusionErrorLimit))
     for (int T = chosen.fused_steps - 1; T >= 1; --T) { // the automatic depth: the deepest shallower one that passes
       try {
         return plan_for_gpu(s, T);
       } catch (const InputError&) {
       }
     }
-  if (!err.finite || err.rel_l2 > kFusionErrorLimit)
+  if (!err.finite || err.rel_l2 > kFlashFftFusionErrorLimit)
     throw InputError(fmt::format("FlashFFTStencil refuses T = {} fused steps of {}: k_f^T's relative L2 error, measured "
                                  "on one periodic {} x {} tile against {} steps of the FP64 reference, is {:.3g}, past "
                                  "the {:.0e} bound; fuse fewer steps",
                                  chosen.fused_steps, s.name, chosen.rows.length, chosen.cols.length, chosen.fused_steps,
-                                 err.rel_l2, kFusionErrorLimit));
+                                 err.rel_l2, kFlashFftFusionErrorLimit));
   const GpuPrediction g = predict(chosen);
   chosen.tile_choice = fmt::format(
       "the GPU kernel's tile ({}) and T with the least predicted time on an H200 (max of m16n8k4 FLOPs / 67 TFLOP/s "
@@ -154,7 +146,7 @@ FlashFftPlan plan_for_gpu(const Stencil& s, int fused_steps) {
                     : "compiled for 16x16 (y x x) x 8 (z)",
       chosen.fused_steps,
       g.bytes_per_point, g.mma_per_point, 1024.0 * g.mma_per_point, 1e-9 / g.seconds_per_point, err.rel_l2,
-      kFusionErrorLimit);
+      kFlashFftFusionErrorLimit);
   return chosen;
 }
 

@@ -378,3 +378,23 @@ TEST_CASE("flashfft: the plan summary prints and serialises the plan, the split 
   CHECK_THAT(ps3.text, Catch::Contains("slices along z"));
   CHECK(ps3.cost.cuda_core_flops_per_point > 0);
 }
+
+TEST_CASE("flashfft: the plan summary reports the measured fusion error at its T", "[flashfft]") {
+  FlashFftOptions o;
+  o.fused_steps = 12;
+  const FlashFftPlan p = make_flashfft_plan(preset("1d7p"), o);
+  const PlanSummary ps = flashfft_summary(p, parse_extent("5000"));
+  CHECK_THAT(ps.text, Catch::Contains("fusion error at T = 12: rel L2"));
+  CHECK_THAT(ps.text, Catch::Contains("within the 1e-10 bound"));
+  const FusionErrorSample err = measure_plan_fusion_error(p);
+  CHECK(err.fused_steps == 12);
+  CHECK(err.finite);
+  CHECK(err.rel_l2 < 1e-14);
+  CHECK(ps.json["fusion_error"]["rel_l2"].get<double>() == err.rel_l2);
+  CHECK(ps.json["fusion_error"]["refused_on_gpu"] == false);
+  // The same figure as the last sample of the growth curve on the same tile.
+  FlashFftOptions tile;
+  tile.rows = p.rows.length;
+  tile.cols = p.cols.length;
+  CHECK(measure_fusion_error_growth(p.stencil, 12, 1, tile).back().rel_l2 == err.rel_l2);
+}
