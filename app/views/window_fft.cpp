@@ -497,7 +497,9 @@ void draw_plot(const char* id, std::string title, const std::vector<LineSeries>&
     PlotSeries p;
     p.name = s.name;
     p.color = s.color;
-    p.style = s.x.size() <= 64 ? PlotSeries::Style::LineAndPoints : PlotSeries::Style::Line;
+    // Markers where they stand apart; in a narrow plot they would hide the legend's text (issue 17).
+    const bool apart = !s.x.empty() && size.x / static_cast<float>(s.x.size()) >= ui_px(16.0f);
+    p.style = s.x.size() <= 64 && apart ? PlotSeries::Style::LineAndPoints : PlotSeries::Style::Line;
     p.x = s.x;
     p.y = s.y;
     plot.series.push_back(std::move(p));
@@ -523,9 +525,14 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   }
   const FlashFftPlan& base = mem.base;
   const FlashFftPlan& p = mem.plan;
+  // A 3D spectrum is depth slices of padded rows x cols: the maps show one, and say which (kz = 0: the slice of the
+  // frequencies that do not vary along z).
+  const std::string slice_note =
+      base.dims == 3 ? fmt::format(", its kz = 0 slice (of {} along z)", base.depth.length) : std::string();
   ImGui::TextWrapped("k_f[k] = Σ_d w[d]·exp(+2πi·k·d/L) is the stencil in frequency space; T steps are one product by "
                      "k_fᵀ (|k_f| ≤ 1 for a stable stencil, so high frequencies fade with T). Shown: the real parts "
-                     "in the transform's layout (blue negative, red positive).");
+                     "in the transform's layout%s (blue negative, red positive).",
+                     slice_note.c_str());
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = ui_px(20.0f); // between the two maps and the plot
   const std::size_t slice = static_cast<std::size_t>(base.rows.padded) * static_cast<std::size_t>(base.cols.padded);
@@ -548,17 +555,34 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     };
     return m;
   };
-  MatrixPicture kf = spectrum_map("kf", "Re k_f", base.kernel_spectrum);
-  MatrixPicture kft = spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}", p.fused_steps), p.fused_spectrum);
+  // The slice in the maps' titles where they have the width (a short page's narrow maps: in the text above).
+  const bool short_page = ImGui::GetContentRegionAvail().y < ui_px(300.0f);
+  const std::string kz = base.dims == 3 && !short_page ? ", kz = 0" : "";
+  MatrixPicture kf = spectrum_map("kf", "Re k_f" + kz, base.kernel_spectrum);
+  MatrixPicture kft = spectrum_map("kfT", fmt::format("Re k_fᵀ, T = {}{}", p.fused_steps, kz), p.fused_spectrum);
   // Both maps in view, side by side (the tour's step is about k_fᵀ, which lay below the window's edge at every
   // size once k_f took the width, its numbers drawn at half the font). Numbers where they fit the cells at the
   // smallest cell font; else the maps fit the page's height in colours, with the scale beside and the value of a
   // cell in its tooltip, the same values along one line in the plot (issue 17).
-  const float height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ui_px(4.0f);
-  kf.max_width = kft.max_width = std::floor((avail - gap) / 2.0f);
-  kf.max_height = kft.max_height = std::max(height, ui_px(120.0f));
+  // The measured error (the other half of the tour's step) keeps a part of the page: it lay below the window's edge
+  // at 1280x720 and in lecture mode at 1600x1000 once the maps took the page's height. A tall page puts the line
+  // plot over k beside the maps and the error plot under both; a short one (a lecture's 1280x720) puts the two plots
+  // beside the maps at the page's height (issue 17).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float page_h = ImGui::GetContentRegionAvail().y;
+  const float scale_h = ImGui::GetTextLineHeightWithSpacing() + ui_px(4.0f);
+  const bool tall = !short_page;
+  const float error_h = std::max(ui_px(120.0f), 0.4f * page_h); // tall: under the maps
+  const float bar_w = ui_px(tall ? 120.0f : 90.0f), bar_h = ImGui::GetTextLineHeight();
+  if (tall) {
+    kf.max_width = kft.max_width = std::floor((avail * 2.0f / 3.0f - 2.0f * gap) / 2.0f);
+    kf.max_height = kft.max_height = std::max(page_h - error_h - scale_h - 2.0f * style.ItemSpacing.y, ui_px(80.0f));
+  } else {
+    kf.max_width = kft.max_width = std::floor(0.16f * avail);
+    kf.max_height = kft.max_height = std::max(page_h - scale_h - 2.0f * style.ItemSpacing.y, ui_px(60.0f));
+  }
   const ImVec2 with_numbers_a = measure_matrix(kf).size, with_numbers_b = measure_matrix(kft).size;
-  const bool numbers = with_numbers_a.x + gap + with_numbers_b.x <= avail &&
+  const bool numbers = (!tall || with_numbers_a.x + gap + with_numbers_b.x <= avail) &&
                        std::max(with_numbers_a.y, with_numbers_b.y) <= kf.max_height;
   if (!numbers) kf.numbers = kft.numbers = false;
   ImGui::BeginGroup();
@@ -568,7 +592,6 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   if (!numbers) {
     // The colour scale: −1 blue, 0 light, +1 red (diverging_scale = 1), then where to read the numbers.
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float bar_w = ui_px(160.0f), bar_h = ImGui::GetTextLineHeight();
     ImGui::TextUnformatted("−1");
     ImGui::SameLine();
     const ImVec2 bar = ImGui::GetCursorScreenPos();
@@ -581,8 +604,12 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     ImGui::Dummy(ImVec2(bar_w, bar_h));
     ImGui::SameLine();
     ImGui::TextUnformatted("+1");
-    ImGui::SameLine();
-    ImGui::TextDisabled("(too many cells for numbers: hover a cell)");
+    if (tall) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(too many cells for numbers: hover a cell)");
+    } else {
+      ImGui::TextDisabled("(values: hover a cell)");
+    }
   }
   ImGui::EndGroup();
   const ImVec2 maps_min = kd.min, maps_max = ImGui::GetItemRectMax();
@@ -615,35 +642,49 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     };
     sort_by_x(a), sort_by_x(b);
   }
-  const bool plot_beside = avail - (maps_max.x - maps_min.x) - gap >= avail / 3.0f;
+  // Tall: beside the maps where a quarter of the width is left, else under them; short: beside the maps, the error
+  // plot beside it, both at the page's height.
+  const bool plot_beside = !tall || avail - (maps_max.x - maps_min.x) - gap >= avail / 4.0f;
   if (plot_beside) ImGui::SameLine(0, gap);
-  draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b},
-            ImVec2(ImGui::GetContentRegionAvail().x, plot_beside ? maps_max.y - maps_min.y : ui_px(220.0f)), false,
-            base.dims == 1 ? "frequency k (of L)" : "frequency kx (of Lx)", "real part (gain per pass)", mem.spectrum_view);
-
-  ImGui::Spacing();
+  const float short_w = std::floor((ImGui::GetContentRegionAvail().x - gap) / 2.0f);
+  const ImVec2 spectrum_size = !tall        ? ImVec2(short_w, page_h - ui_px(6.0f))
+                               : plot_beside ? ImVec2(ImGui::GetContentRegionAvail().x, maps_max.y - maps_min.y)
+                                             : ImVec2(avail, ui_px(220.0f));
+  draw_plot("spectrum", base.dims == 1 ? "over k = 0..L−1" : "over kx at ky = 0", {a, b}, spectrum_size, false,
+            base.dims == 1 ? "frequency k (of L)" : "frequency kx (of Lx)", tall ? "real part (gain per pass)" : "real part",
+            mem.spectrum_view);
+  if (tall)
+    ImGui::Spacing();
+  else
+    ImGui::SameLine(0, gap);
   const std::shared_ptr<ErrorCurveJob> job = mem.job;
   // Headless frames must be reproducible: wait for the measurement instead of drawing "measuring...".
   if (job && ctx.finish_background_work && job->worker.joinable()) job->worker.join();
-  const float plot_h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - ui_px(6.0f));
+  const float plot_h = tall ? std::max(ui_px(100.0f), ImGui::GetContentRegionAvail().y - ui_px(6.0f)) : page_h - ui_px(6.0f);
   if (!job || !job->done) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Measuring the error of T = 1..%d fused steps against the FP64 reference (on a worker thread)...",
                         kErrorCurveSteps);
+    ImGui::PopTextWrapPos();
     return;
   }
   if (!job->error.empty()) {
     draw_unsupported("The error measurement", job->error);
     return;
   }
-  LineSeries rel{"relative L2 error", {}, {}, IM_COL32(255, 196, 64, 255)};
+  LineSeries rel{tall ? "relative L2 error" : "rel. L2", {}, {}, IM_COL32(255, 196, 64, 255)};
   LineSeries abs{"max |error|", {}, {}, IM_COL32(150, 220, 150, 255)};
   for (const FusionErrorSample& e : job->curve) {
     rel.x.push_back(e.fused_steps), rel.y.push_back(e.finite ? e.rel_l2 : NAN);
     abs.x.push_back(e.fused_steps), abs.y.push_back(e.finite ? e.max_abs : NAN);
   }
-  draw_plot("error", "measured: one pass with k_fᵀ vs T steps of the FP64 reference (random grid, one periodic tile)",
-            {rel, abs}, ImVec2(ImGui::GetContentRegionAvail().x, plot_h), true, "fused steps T",
-            "error vs FP64 (relative L2; max |abs|)", mem.error_view);
+  const ImVec2 error_at = ImGui::GetCursorScreenPos(), error_size(ImGui::GetContentRegionAvail().x, plot_h);
+  draw_plot("error",
+            tall ? "measured: one pass with k_fᵀ vs T steps of the FP64 reference (random grid, one periodic tile)"
+                 : "measured error",
+            {rel, abs}, error_size, true, "fused steps T", tall ? "error vs FP64 (relative L2; max |abs|)" : "error vs FP64",
+            mem.error_view);
+  probe_rect(ctx.state, "fft.error", error_at, ImVec2(error_at.x + error_size.x, error_at.y + error_size.y));
   publish(ctx, "fft.error_curve", fact_numbers(rel.y));
 }
 

@@ -404,3 +404,25 @@ TEST_CASE("the Baselines page's reason lies inside the window at 1280x720 in lec
     if (ex.state().probes.count("baselines.caveat") != 0) check_inside(ex, "baselines", "baselines.caveat");
   }
 }
+
+// Issue 17: the FFT view's fusion page let k_f and k_fᵀ take the page's height, so the measured error of T fused
+// steps (what the tour's step says is measured, not assumed) lay below the window's edge at 1280x720 and in lecture
+// mode at 1600x1000. It keeps the page's lower part now; a 3D stencil's maps say which kz slice they show.
+TEST_CASE("the FFT view's error-of-fusion plot lies inside the window at every tour size", "[gui][egl][lecture17]") {
+  struct Size {
+    bool lecture;
+    int w, h;
+  };
+  for (const std::string name : {"heat-1d", "1d15p", "heat-2d", "heat-3d", "box-3d27p"}) {
+    for (const Size size : {Size{true, 1280, 720}, Size{true, 1600, 1000}, Size{false, 1280, 720}, Size{false, 1600, 1000}}) {
+      INFO("preset " << name << (size.lecture ? ", lecture at " : ", normal at ") << size.w << "x" << size.h);
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, size.lecture), size.w, size.h);
+      show_step(ex, "fft", "fusion");
+      REQUIRE(ex.fact("fft.page") == "fusion");
+      for (const char* probe : {"fft.kf", "fft.kfT", "fft.maps", "fft.error"}) check_inside(ex, "fft", probe);
+      const WidgetRect maps = ex.probe("fft.maps"), error = ex.probe("fft.error");
+      CHECK((maps.y1 <= error.y0 || maps.x1 <= error.x0)); // under the maps or beside them, never over them
+      CHECK(error.y1 - error.y0 >= 100.0f);
+    }
+  }
+}
