@@ -430,17 +430,50 @@ std::string unit_note(double unit, bool vector) {
   return vector ? fmt::format(" ×{:.0e}", unit) : fmt::format(" (in units of {:.0e})", unit);
 }
 
-// Rows [first, first + count) of `m`, with their numbers at the left; its tooltip keeps the whole matrix's rows.
+// Rows [first, first + count) of `m`, with their numbers at the left (or m's own row labels, where it has them); its
+// tooltip keeps the whole matrix's rows.
 MatrixPicture rows_of(MatrixPicture m, int first, int count) {
   if (first == 0 && count >= m.rows) return m;
   count = std::min(count, m.rows - first);
   m.values = std::vector<double>(m.values.begin() + static_cast<std::ptrdiff_t>(first) * m.cols,
                                  m.values.begin() + static_cast<std::ptrdiff_t>(first + count) * m.cols);
   m.rows = count;
+  const std::vector<std::string> own = m.row_labels;
   m.row_labels.clear();
-  for (int r = 0; r < count; ++r) m.row_labels.push_back(std::to_string(first + r));
+  for (int r = 0; r < count; ++r)
+    m.row_labels.push_back(own.empty() ? std::to_string(first + r) : own[static_cast<std::size_t>(first + r)]);
   if (m.tooltip) m.tooltip = [t = m.tooltip, first](int r, int c) { return t(r + first, c); };
   return m;
+}
+
+// The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
+int block_rows(int rows, int blocks, int group) {
+  group = std::max(group, 1);
+  return ((rows + blocks - 1) / blocks + group - 1) / group * group;
+}
+
+// `m` in `blocks` blocks of whole row groups side by side, each with its row numbers (the later ones titled with
+// their rows); the first block's cells (for the caller's legend) and the rectangle of them all.
+struct RowBlocks {
+  MatrixDrawn first;
+  ImVec2 min, max;
+};
+RowBlocks draw_row_blocks(const MatrixPicture& m, int blocks, const char* more_id) {
+  RowBlocks out;
+  out.min = ImVec2(FLT_MAX, FLT_MAX), out.max = ImVec2(0, 0);
+  const int per = blocks <= 1 ? m.rows : block_rows(m.rows, blocks, m.row_group);
+  for (int b = 0, first = 0; b < blocks && first < m.rows; ++b, first += per) {
+    if (b > 0) ImGui::SameLine(0, ui_px(16.0f));
+    MatrixPicture part = blocks <= 1 ? m : rows_of(m, first, per);
+    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1), part.id = more_id;
+    ImGui::PushID(b);
+    const MatrixDrawn d = draw_matrix(part);
+    ImGui::PopID();
+    if (b == 0) out.first = d;
+    out.min = ImVec2(std::min(out.min.x, d.min.x), std::min(out.min.y, d.min.y));
+    out.max = ImVec2(std::max(out.max.x, d.max.x), std::max(out.max.y, d.max.y));
+  }
+  return out;
 }
 
 // A matrix of a level part: its numbers in `unit`, its own colours (equal colours, equal values within it), cells
@@ -940,12 +973,24 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The legend (where cells show letters) goes right of the figures: the cells get the page's whole height.
   const float legend_w = palette_legend_width(palette, 5) + ui_px(24.0f);
+  // V (and V') is the tallest (x_cols rows): where even its least legible cells are taller than the page (a 3D
+  // stencil's plane slider takes a line of a lecture's 1280x720), it stands in two blocks of whole row groups side
+  // by side (issue 17).
+  const float lines_h = (mem.rdg_part == 0 ? 2.5f : 4.5f) * ImGui::GetTextLineHeightWithSpacing();
+  MatrixPicture least_v;
+  least_v.title = "V";
+  least_v.rows = g.x_cols, least_v.cols = g.tile_cols;
+  least_v.values = band.v_band;
+  least_v.palette = &palette;
+  least_v.max_height = 1.0f;
+  const int v_blocks = measure_matrix(least_v).size.y > avail.y ? 2 : 1;
+  const int v_rows = block_rows(g.x_cols, v_blocks, g.k);
   const float fit_w = mem.rdg_part == 0
-                          ? std::floor((avail.x - ui_px(120.0f)) /
-                                       (static_cast<float>(g.x_rows + g.tile_cols) + 0.35f * g.x_cols))
-                          : std::floor((avail.x - ui_px(120.0f) - legend_w) / static_cast<float>(2 * g.tile_cols + 2));
-  const float fit_h = std::floor((avail.y - (mem.rdg_part == 0 ? 2.5f : 4.5f) * ImGui::GetTextLineHeightWithSpacing()) /
-                                 static_cast<float>(g.x_cols + 1));
+                          ? std::floor((avail.x - ui_px(120.0f) - ui_px(16.0f) * (v_blocks - 1)) /
+                                       (static_cast<float>(g.x_rows + v_blocks * g.tile_cols) + 0.35f * g.x_cols))
+                          : std::floor((avail.x - ui_px(120.0f) - ui_px(32.0f) * (v_blocks - 1) - (v_blocks > 1 ? 0.0f : legend_w)) /
+                                       static_cast<float>(v_blocks * (2 * g.tile_cols + 2)));
+  const float fit_h = std::floor((avail.y - lines_h) / static_cast<float>(v_rows + 1));
   const float fit = std::min(fit_w, fit_h);
   std::vector<const std::vector<double>*> all{&band.u_band, &band.v_band};
   const float three = widest_number(all, 3);
@@ -954,7 +999,7 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   const bool legend = cell < kMinCellTextScale * widest_number(all, 2);
   auto draw_legend_beside = [&] {
     if (!legend) return;
-    ImGui::SameLine(0, ui_px(24.0f));
+    if (v_blocks == 1) ImGui::SameLine(0, ui_px(24.0f)); // else under the blocks, which leave the height
     ImGui::BeginGroup();
     draw_palette_legend(palette, 5, ImGui::GetContentRegionAvail().x);
     ImGui::EndGroup();
@@ -1004,14 +1049,15 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
 
   MatrixPicture v;
   v.id = "V";
-  v.title = fmt::format("V (v of C{} on each column)", mem.term + 1);
+  v.title = v_blocks > 1 ? fmt::format("V (v of C{})", mem.term + 1) // short beside its second block
+                         : fmt::format("V (v of C{} on each column)", mem.term + 1);
   v.title_color = kRankOneTitleColor;
   v.rows = g.x_cols, v.cols = g.tile_cols;
   v.values = band.v_band;
   v.palette = &palette, v.cell = cell, v.digits = digits;
   v.legend = false;
   v.row_group = g.k;
-  const MatrixDrawn vd = draw_matrix(v);
+  const RowBlocks vd = draw_row_blocks(v, v_blocks, "V_more");
   probe_rect(ctx.state, "pyramid.V", vd.min, vd.max);
   (void)band_h;
   if (mem.rdg_part == 0) return;
@@ -1027,8 +1073,9 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     return fmt::format("row {} of V': row {} of V (T's column {} arrives here from the C registers)", r,
                        perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(r)]);
   };
+  vs.title = v_blocks > 1 ? "V' (butterfly)" : vs.title;
   ImGui::SameLine(0, ui_px(24.0f));
-  const MatrixDrawn vsd = draw_matrix(vs);
+  const RowBlocks vsd = draw_row_blocks(vs, v_blocks, "Vswapped_more");
   probe_rect(ctx.state, "pyramid.Vswapped", vsd.min, vsd.max);
   draw_legend_beside();
   ImGui::TextWrapped("V' = V in the order T's columns reach the C registers (Eq. 17): T'·V' = T·V, no shuffle.");
@@ -1057,28 +1104,15 @@ void draw_line_gather(ViewContext& ctx, const PyramidFigure& f) {
   // Where V's rows are too many for the window's height at a legible cell (1d15p's 24 at a lecture's 1280x720), it
   // stands in blocks of whole row groups side by side, each with its row numbers (issue 17).
   int blocks = 1;
-  const auto block_rows = [&](int n) { return ((l.inner + n - 1) / n + l.k - 1) / l.k * l.k; };
   for (; blocks < 4; ++blocks) {
-    MatrixPicture t = rows_of(v, 0, block_rows(blocks));
+    MatrixPicture t = rows_of(v, 0, block_rows(l.inner, blocks, l.k));
     t.max_width = 0.6f * ImGui::GetContentRegionAvail().x / static_cast<float>(blocks);
     if (measure_matrix(t).size.y <= v.max_height) break;
   }
   v.max_width = 0.6f * ImGui::GetContentRegionAvail().x / static_cast<float>(blocks);
-  MatrixDrawn d;
-  ImVec2 lo(FLT_MAX, FLT_MAX), hi(0, 0);
-  for (int b = 0; b < blocks; ++b) {
-    const int first = b * block_rows(blocks);
-    if (first >= l.inner) break;
-    if (b > 0) ImGui::SameLine(0, ui_px(16.0f));
-    MatrixPicture part = blocks == 1 ? v : rows_of(v, first, block_rows(blocks));
-    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1);
-    part.id = b == 0 ? "Vline" : "Vline_more";
-    ImGui::PushID(b);
-    d = draw_matrix(part);
-    ImGui::PopID();
-    lo = ImVec2(std::min(lo.x, d.min.x), std::min(lo.y, d.min.y));
-    hi = ImVec2(std::max(hi.x, d.max.x), std::max(hi.y, d.max.y));
-  }
+  const RowBlocks drawn = draw_row_blocks(v, blocks, "Vline_more");
+  const MatrixDrawn& d = drawn.first;
+  const ImVec2 lo = drawn.min, hi = drawn.max;
   probe_rect(ctx.state, "pyramid.Vline", lo, hi);
   if (d.letters) {
     ImGui::SameLine(0, ui_px(24.0f));
