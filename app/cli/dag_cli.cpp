@@ -384,8 +384,15 @@ static nlohmann::json program_record(const Program& p) {
     for (double x : row) r.push_back(std::round(x * 1e9) / 1e9);
     plan.push_back(r);
   }
+  nlohmann::json plan2 = nlohmann::json::array(); // plan_features_v2 (variant plan2), rounded the same way
+  for (const auto& row : plan_features_v2(p)) {
+    nlohmann::json r = nlohmann::json::array();
+    for (double x : row) r.push_back(std::round(x * 1e9) / 1e9);
+    plan2.push_back(r);
+  }
   return {{"name", p.name},
           {"plan", plan},
+          {"plan2", plan2},
           {"nodes", p.nodes.size()},
           {"ops", ops},
           {"edges", edges},

@@ -25,10 +25,29 @@ namespace se::dag {
 constexpr int kPlanFeatures = 6;
 std::vector<std::array<double, kPlanFeatures>> plan_features(const Program& p);
 
+// Version 2 of the per-node features (variant `plan2`, assets/models/README.md lists them): what each strategy's
+// generated kernels cost, split over the nodes so that the network's sum over nodes can add them up. Per stencil
+// node: its own expression (FLOPs, divisions and square roots, points, grids and distinct offsets read,
+// consumers, output or not); under producer-consumer fusion whether it is materialised, how often it is
+// computed, and for a materialised node its kernel (FLOPs and divisions/square roots with the recomputation,
+// grids loaded from memory, distinct loaded points and offsets, loads as written, values held); under
+// parallelism fusion its bucket (1 / width, the bucket's grids over its width, the width). On every node (inputs too): the log ratios producer-consumer over sequential of bytes, FLOPs and
+// divisions/square roots, of producer-consumer kernels over parallel launches, and of producer-consumer memory
+// grids over parallel memory grids (a grid read by several operators of one bucket counted once). No grid size:
+// the network gets that as its own feature.
+constexpr int kPlanFeaturesV2 = 24;
+std::vector<std::array<double, kPlanFeaturesV2>> plan_features_v2(const Program& p);
+// The features of `version` (1: plan_features, 2: plan_features_v2) as rows; throws InputError for another.
+std::vector<std::vector<double>> node_plan_features(const Program& p, int version);
+int plan_feature_count(int version); // 0 for version 0 (none)
+
 struct FusionModel {
   int slots = 5, channels = 1, cnn_hidden = 6, gcn_hidden = 8;
-  bool plan = false;                   // the node features end with plan_features()
-  std::string variant;                 // "paper" or "typed"
+  bool plan = false;                   // the node features end with plan features
+  int plan_version = 0;                // of those features: 1 (plan_features), 2 (plan_features_v2); 0 none
+  std::string variant;                 // "paper", "typed", "plan" or "plan2"
+  // Standardisation of the appended columns (grid size, then plan features): (x - mean) / scale; empty = none.
+  Eigen::VectorXd feature_mean, feature_scale;
   std::string path;                    // where it was loaded from
   Eigen::MatrixXd conv1, conv2;        // [out, in*27]
   Eigen::VectorXd conv1_bias, conv2_bias;
@@ -38,6 +57,9 @@ struct FusionModel {
   std::array<Eigen::VectorXd, 4> gcn_bias;
   Eigen::MatrixXd out;                 // [2, gcn_hidden]
   Eigen::VectorXd out_bias;
+  // An ensemble (weights file with "members"): networks of this configuration whose logits are averaged; the
+  // tensors above are then the first member's.
+  std::vector<FusionModel> members;
 };
 
 // Throws InputError naming the file and what is wrong.

@@ -54,3 +54,28 @@ TEST_CASE("dag model: a broken weights file is refused with its name", "[dag][mo
   std::filesystem::remove(path);
   CHECK_THROWS_AS(load_fusion_model("/nonexistent/model.json"), se::InputError);
 }
+
+TEST_CASE("dag model: version-2 plan features of a two-stencil program", "[dag][model]") {
+  // b is inlined into c at two offsets; c is the one producer-consumer kernel; two buckets of one operator.
+  const Program p = parse_program("input a f64\nb = a[1,0,0] + a\nc = b[-1,0,0] / b\n", "two");
+  const auto f = plan_features_v2(p);
+  REQUIRE(f.size() == 3);
+  const std::array<double, kPlanFeaturesV2> a{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              std::log(0.5), std::log(1.5), 0.0, std::log(0.5), std::log(0.5), 0, 0, 0};
+  const std::array<double, kPlanFeaturesV2> b{0, 2 / 8.0, 1 / 64.0, 2 / 40.0, 0, 1 / 5.0, 1 / 4.0, 0,
+                                              0, 0, 0, 0, 0, 1, 2 / 8.0, 1 / 8.0,
+                                              std::log(0.5), std::log(1.5), 0.0, std::log(0.5), std::log(0.5), 2 / 16.0, 0, 0};
+  const std::array<double, kPlanFeaturesV2> c{1, 1 / 8.0, 1 / 64.0, 2 / 40.0, 1 / 4.0, 1 / 5.0, 0, 1,
+                                              3 / 256.0, 1 / 16.0, 2 / 8.0, 3 / 64.0, 3 / 16.0, 1, 2 / 8.0, 1 / 8.0,
+                                              std::log(0.5), std::log(1.5), 0.0, std::log(0.5), std::log(0.5), 2 / 16.0,
+                                              3 / 32.0, 4 / 128.0};
+  const std::array<double, kPlanFeaturesV2>* want[3] = {&a, &b, &c};
+  for (int n = 0; n < 3; ++n)
+    for (int k = 0; k < kPlanFeaturesV2; ++k) {
+      INFO("node " << n << ", column " << k);
+      CHECK(f[n][k] == Approx((*want[n])[k]).margin(1e-12));
+    }
+  CHECK(node_plan_features(p, 2).size() == 3);
+  CHECK(node_plan_features(p, 1)[2].size() == static_cast<std::size_t>(kPlanFeatures));
+  CHECK_THROWS_AS(node_plan_features(p, 3), se::InputError);
+}
