@@ -504,15 +504,20 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const int inner = g.x_cols;
   const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The term's sentence above T, and the schedule's under the figures (both in tooltips in a short window): T above
+  // T' takes the height they leave (the schedule ran past the window's bottom at 1600x1000, issue 17).
+  const float term_h = ImGui::CalcTextSize(l.term.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
+  const std::string schedule =
+      fmt::format("{} tensor-core term(s) run this loop, each with its own U and V. {}", l.terms, l.schedule_text);
+  const float schedule_h = ImGui::CalcTextSize(schedule.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
   float big = std::floor(std::clamp(std::min(0.6f * avail.x / static_cast<float>(inner),
-                                                   (avail.y - 3.0f * title_h - 2.0f * ImGui::GetTextLineHeightWithSpacing()) /
-                                                       static_cast<float>(2 * g.tile_rows + 1)),
-                                          ui_px(8.0f), ui_px(48.0f)));
+                                             (avail.y - term_h - schedule_h - 3.0f * title_h - ImGui::GetTextLineHeightWithSpacing()) /
+                                                 static_cast<float>(2 * g.tile_rows + 1)),
+                                    ui_px(8.0f), ui_px(48.0f)));
   // Where T above T' does not fit the page's height (a lecture's 1280x720: the step's text takes most of it, and
   // T' and the flying registers were below the window's edge), T' goes beside T, their titles short (the term's
   // sentence and what the labels mean go to T's tooltip), and the operands go beside them where they fit, else
   // under them (issue 17).
-  const float term_h = ImGui::CalcTextSize(l.term.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
   const float tile_h = static_cast<float>(g.tile_rows) * std::max(big, ImGui::GetTextLineHeight() * kMinCellTextScale + ui_px(2.0f)) + title_h;
   const bool compact = term_h + 2.0f * tile_h + big + ImGui::GetTextLineHeightWithSpacing() > avail.y;
   if (!compact) ImGui::TextWrapped("%s", l.term.c_str());
@@ -529,17 +534,75 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const float t_move = feeding ? move_progress(mem.step_time) : (horizontal ? 1.0f : 0.0f);
   const int vertical_steps = (g.x_rows / g.k) * (inner / g.n);
 
+  // The operands from memory: U and V' with their values (the palette's letters and its legend: colours alone meant
+  // nothing to the back row, issue 17) side by side, X (the input window: where it lies, no fixed values) under them,
+  // the current step's blocks outlined. Beside T and T' where they fit the width and the height, else (a lecture's
+  // 1280x720, where they ran past the window's bottom) in the tooltip of a line under T and T'.
+  MatrixPicture u;
+  u.id = "U";
+  u.title = "U (registers)";
+  u.title_color = kRankOneTitleColor;
+  u.rows = g.tile_rows, u.cols = g.x_rows;
+  u.values = l.band.u_band;
+  u.palette = &palette;
+  u.cell = small;
+  u.legend = false; // one legend under U and V'
+  u.column_group = g.k;
+  if (vertical) u.outlined = block_outline(u.rows, u.cols, 0, u.rows, step.kb * g.k, step.kb * g.k + g.k);
+  MatrixPicture v;
+  v.id = "Vp";
+  v.title = "V' (rows permuted)";
+  v.title_color = kRankOneTitleColor;
+  v.rows = inner, v.cols = g.tile_cols;
+  v.values = l.band.v_swapped;
+  v.palette = &palette;
+  v.cell = small;
+  v.legend = false;
+  v.row_group = g.k;
+  if (horizontal) v.outlined = block_outline(v.rows, v.cols, step.kb * g.k, step.kb * g.k + g.k, 0, v.cols);
+  MatrixPicture x;
+  x.id = "X";
+  x.title = "X (shared memory)";
+  x.title_color = kInputTitleColor;
+  x.rows = g.x_rows, x.cols = inner;
+  x.coloring = CellColoring::Custom;
+  x.numbers = false;
+  for (int r = 0; r < x.rows; ++r)
+    for (int c = 0; c < x.cols; ++c)
+      x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
+  x.cell = std::max(ui_px(4.0f), std::floor(0.6f * small)); // no values: narrower than U's and V''s lettered cells
+  x.column_group = g.n, x.row_group = g.k;
+  if (vertical) x.outlined = block_outline(x.rows, x.cols, step.kb * g.k, step.kb * g.k + g.k, step.nb * g.n, step.nb * g.n + g.n);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const MatrixMeasure um = measure_matrix(u), vm = measure_matrix(v), xm = measure_matrix(x);
+  const float pair_gap = ui_px(12.0f);
+  const float chip_w = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
+  // In a row (U and X side by side, the legend under them, V' at their right), or stacked (U and V' side by side,
+  // the legend, X under them): the width and height each takes.
+  const auto legend_h = [&](float w) {
+    return std::ceil(static_cast<float>(palette.size()) / std::max(1.0f, std::floor(w / chip_w))) * ImGui::GetFrameHeightWithSpacing();
+  };
+  const float head_h = ImGui::GetTextLineHeightWithSpacing();
+  const auto operands_size = [&](bool row) {
+    if (row) {
+      const float left_w = um.size.x + pair_gap + xm.size.x;
+      return ImVec2(std::max(left_w + pair_gap + vm.size.x, ImGui::CalcTextSize("operands from memory").x),
+                    head_h + std::max(std::max(um.size.y, xm.size.y) + style.ItemSpacing.y + legend_h(left_w), vm.size.y));
+    }
+    const float w = std::max({um.size.x + pair_gap + vm.size.x, xm.size.x, ImGui::CalcTextSize("operands from memory").x});
+    return ImVec2(w, head_h + std::max(um.size.y, vm.size.y) + style.ItemSpacing.y + legend_h(w) + xm.size.y);
+  };
   ImGui::BeginGroup();
   // T's columns [c0, c0 + count): all of them, or where T and T' side by side are wider than the page at the cells
   // their two-digit labels need (box-2d225p's 24 columns each at a lecture's 1280x720: T' ran off the window's right
   // edge, over T), one C fragment of T and the A blocks of T' it feeds (the swap permutes within a fragment), the
   // fragment the current MMA works on (issue 17).
-  const auto make_t = [&](int c0, int count) {
+  const auto make_t = [&](int c0, int count, bool long_title) {
     MatrixPicture t;
     t.id = "T";
     t.title = count < inner ? fmt::format("T = U·X, C fragment {} of {}", c0 / g.n, inner / g.n)
-              : compact     ? std::string("T = U·X in C fragments")
-                            : std::string("T = U·X in C fragments (colour: lane; label: T's column)");
+              : long_title  ? std::string("T = U·X in C fragments (colour: lane; label: T's column)")
+                            : std::string("T = U·X in C fragments");
     t.title_color = kRankOneTitleColor;
     t.rows = g.tile_rows, t.cols = count;
     t.coloring = CellColoring::Custom;
@@ -555,15 +618,43 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     if (vertical) t.outlined = block_outline(t.rows, t.cols, 0, t.rows, step.nb * g.n - c0, step.nb * g.n + g.n - c0);
     return t;
   };
-  const bool paged = compact && 2.0f * measure_matrix(make_t(0, inner)).size.x + std::max(big, ui_px(16.0f)) > avail.x &&
+  const bool paged = compact && 2.0f * measure_matrix(make_t(0, inner, false)).size.x + std::max(big, ui_px(16.0f)) > avail.x &&
                      inner % g.n == 0 && g.n % g.k == 0;
   if (vertical) mem.lora_fragment = step.nb;
   if (horizontal) mem.lora_fragment = step.kb * g.k / g.n;
   mem.lora_fragment = std::clamp(mem.lora_fragment, 0, inner / g.n - 1);
   const int c0 = paged ? mem.lora_fragment * g.n : 0, count = paged ? g.n : inner;
   publish(ctx, "fragments.T_columns", fmt::format("{} {}", c0, count));
-  MatrixPicture t = make_t(c0, count);
-  t.tooltip = [cl, n = g.n, c0, note = compact ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int local) {
+  const auto tp_title = [&](bool long_title) {
+    return paged        ? std::string("T' in its A fragments")
+           : long_title ? std::string("T' in A fragments (label: the column of T each register holds)")
+                        : std::string("T' in A fragments");
+  };
+  // The operands beside T and T' where they fit the width and the height, in a row or stacked; T's and T''s titles
+  // short (their keys in the cells' tooltips) where the long ones alone would push the operands off (at 1600x1000 in
+  // lecture mode, issue 17); else the operands in the tooltip of a line under T and T'.
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y;
+  const auto figure_w = [&](bool long_titles) { // T and T' as drawn: side by side (compact) or T above T'
+    MatrixPicture probe = make_t(c0, count, long_titles);
+    const MatrixMeasure tm = measure_matrix(probe);
+    probe.title = tp_title(long_titles);
+    const float tp_w = measure_matrix(probe).size.x;
+    return compact ? tm.size.x + std::max(tm.cell, ui_px(16.0f)) + tp_w : std::max(tm.size.x, tp_w);
+  };
+  const auto fits_beside = [&](ImVec2 size, bool long_titles) {
+    return right - (at.x + figure_w(long_titles)) - 2.0f * big >= size.x && at.y + size.y <= bottom;
+  };
+  const auto fits_either = [&](bool long_titles) {
+    return fits_beside(operands_size(true), long_titles) || fits_beside(operands_size(false), long_titles);
+  };
+  const bool long_titles = !compact && (fits_either(true) || !fits_either(false));
+  const bool in_row = fits_beside(operands_size(true), long_titles);
+  const bool beside = in_row || fits_beside(operands_size(false), long_titles);
+  publish(ctx, "fragments.operands", in_row ? "beside, in a row" : beside ? "beside" : "tooltip");
+  MatrixPicture t = make_t(c0, count, long_titles);
+  t.tooltip = [cl, n = g.n, c0, note = !long_titles ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int local) {
     const int c = local + c0;
     const FragmentOwner o = cl.owner(r, c % n);
     return fmt::format("C fragment {}: lane {}, register {}{}", c / n, o.lane, o.reg, note);
@@ -576,9 +667,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     ImGui::Dummy(ImVec2(0, td.cell));
   MatrixPicture tp;
   tp.id = "Tp";
-  tp.title = paged     ? std::string("T' in its A fragments")
-             : compact ? std::string("T' in A fragments")
-                       : std::string("T' in A fragments (label: the column of T each register holds)");
+  tp.title = tp_title(long_titles);
   tp.title_color = kRankOneTitleColor;
   tp.rows = g.tile_rows, tp.cols = count;
   tp.coloring = CellColoring::Custom;
@@ -602,52 +691,43 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   probe_rect(ctx.state, "fragments.Tp", tpd.min, tpd.max);
   ImGui::EndGroup();
 
-  const float operands_w = std::max({ImGui::CalcTextSize("V' (registers, rows permuted)").x,
-                                     ImGui::CalcTextSize("X (shared memory)").x,
-                                     static_cast<float>(inner) * small});
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (!compact || right - ImGui::GetItemRectMax().x - 2.0f * big >= operands_w) ImGui::SameLine(0, 2.0f * big);
-  ImGui::BeginGroup();
-  ImGui::TextDisabled("operands from memory");
-  MatrixPicture u;
-  u.id = "U";
-  u.title = "U (registers)";
-  u.title_color = kRankOneTitleColor;
-  u.rows = g.tile_rows, u.cols = g.x_rows;
-  u.values = l.band.u_band;
-  u.palette = &palette;
-  u.cell = small;
-  u.numbers = false;
-  u.column_group = g.k;
-  if (vertical) u.outlined = block_outline(u.rows, u.cols, 0, u.rows, step.kb * g.k, step.kb * g.k + g.k);
-  draw_matrix(u);
-  MatrixPicture x;
-  x.id = "X";
-  x.title = "X (shared memory)";
-  x.title_color = kInputTitleColor;
-  x.rows = g.x_rows, x.cols = inner;
-  x.coloring = CellColoring::Custom;
-  x.numbers = false;
-  for (int r = 0; r < x.rows; ++r)
-    for (int c = 0; c < x.cols; ++c)
-      x.colors.push_back(r < g.window_rows && c < g.window_cols ? IM_COL32(70, 110, 170, 255) : zero_cell_color());
-  x.cell = small;
-  x.column_group = g.n, x.row_group = g.k;
-  if (vertical) x.outlined = block_outline(x.rows, x.cols, step.kb * g.k, step.kb * g.k + g.k, step.nb * g.n, step.nb * g.n + g.n);
-  draw_matrix(x);
-  MatrixPicture v;
-  v.id = "Vp";
-  v.title = "V' (registers, rows permuted)";
-  v.title_color = kRankOneTitleColor;
-  v.rows = inner, v.cols = g.tile_cols;
-  v.values = l.band.v_swapped;
-  v.palette = &palette;
-  v.cell = small;
-  v.numbers = false;
-  v.row_group = g.k;
-  if (horizontal) v.outlined = block_outline(v.rows, v.cols, step.kb * g.k, step.kb * g.k + g.k, 0, v.cols);
-  draw_matrix(v);
-  ImGui::EndGroup();
+  const auto draw_operands = [&] {
+    const bool letters = um.letters || vm.letters;
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("operands from memory");
+    if (in_row) {
+      ImGui::BeginGroup();
+      draw_matrix(u);
+      ImGui::SameLine(0, pair_gap);
+      draw_matrix(x);
+      if (letters) draw_legend_chips(palette, kLegendDigits, um.size.x + pair_gap + xm.size.x);
+      ImGui::EndGroup();
+      ImGui::SameLine(0, pair_gap);
+      draw_matrix(v);
+    } else {
+      draw_matrix(u);
+      ImGui::SameLine(0, pair_gap);
+      draw_matrix(v);
+      if (letters) draw_legend_chips(palette, kLegendDigits, operands_size(false).x);
+      draw_matrix(x);
+    }
+    ImGui::EndGroup();
+  };
+  if (beside) {
+    ImGui::SameLine(0, 2.0f * big);
+    draw_operands();
+  } else {
+    ImGui::TextDisabled("operands from memory: U, X and V' (hover)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      draw_operands();
+      ImGui::PushTextWrapPos(std::max(operands_size(false).x, ui_px(360.0f)));
+      ImGui::TextDisabled("%s", schedule.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+  probe_last_item(ctx.state, "fragments.operands");
 
   // The feed: every A register flies from the C register it is, in the same lane (checked, not assumed).
   bool same_lane = true;
@@ -664,9 +744,22 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
                            ImVec2(td.cell_w, td.cell), ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col));
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%d tensor-core term(s) run this loop, each with its own U and V. %s", l.terms, l.schedule_text.c_str());
-  ImGui::PopTextWrapPos();
+  // The schedule under the figures where its lines fit above the window's bottom, else one line and a tooltip.
+  if (beside && ImGui::GetCursorScreenPos().y + schedule_h <= bottom) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", schedule.c_str());
+    ImGui::PopTextWrapPos();
+  } else if (beside) {
+    ImGui::TextDisabled("the plan's MMAs for every term (hover)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ui_px(520.0f));
+      ImGui::TextUnformatted(schedule.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+  probe_last_item(ctx.state, "fragments.schedule");
   publish(ctx, "fragments.loop_plane_mma", std::to_string(l.plane_mma));
   publish(ctx, "fragments.loop_animated_mma", std::to_string(l.animated_mma));
   publish(ctx, "fragments.loop_full_term_mma", fmt::format("{} + {}", vertical_steps, inner / g.k));
@@ -774,9 +867,13 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
 
 void draw_loop(ViewContext& ctx, FragmentsMemory& mem) {
   int method = mem.method == LoopMethod::LoraStencil ? 0 : 1;
-  if (ImGui::RadioButton("LoRAStencil: U·X·V with butterfly swap", &method, 0)) mem.method = LoopMethod::LoraStencil;
+  // The two choices on one line: in their short words where the long ones do not fit (a lecture's 1280x720, where
+  // the second line cost the butterfly step the height of its last line, issue 17); under each other where neither do.
+  const char *lora = "LoRAStencil: U·X·V with butterfly swap", *flash = "FlashFFTStencil: DFT chain with swizzled fragments";
+  if (check_width(lora) + ImGui::GetStyle().ItemSpacing.x + check_width(flash) > ImGui::GetContentRegionAvail().x)
+    lora = "LoRAStencil: butterfly swap", flash = "FlashFFTStencil: swizzled DFT chain";
+  if (ImGui::RadioButton(lora, &method, 0)) mem.method = LoopMethod::LoraStencil;
   probe_last_item(ctx.state, "fragments.loop.lorastencil");
-  const char* flash = "FlashFFTStencil: DFT chain with swizzled fragments";
   same_line_if_fits(check_width(flash)); // under LoRAStencil's where both do not fit (issue 17)
   if (ImGui::RadioButton(flash, &method, 1)) mem.method = LoopMethod::FlashFft;
   probe_last_item(ctx.state, "fragments.loop.flashfft");

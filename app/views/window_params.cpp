@@ -2,6 +2,7 @@
 // applied to the input shifted by that row), the partial coefficients the tile border leaves and the taps that
 // fall to CUDA cores; ConvStencil's fused kernel, stencil2row layout and triangular kernel matrices.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -29,12 +30,15 @@ struct ParamsMemory {
   int s2r_page = 0;  // stencil2row's bands where they do not all fit the window's height: the page of them shown
 };
 
+// The input picture's colours: what the GEMM reads, what the CUDA-core taps read.
+constexpr ImU32 kReadColor = IM_COL32(86, 132, 200, 255), kTapColor = IM_COL32(214, 140, 60, 255);
+
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
 // the neighbours the CUDA-core taps that finish this GEMM's partial sums read (orange), cells neither needs
 // (dark), the output tile outlined. Returns how many cells are orange.
 // `room`: the width the picture may take with its title; a narrower room (a lecture's font beside a large P) takes
 // the short title, leaving the colour legend beside it its width (issue 17).
-int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, float cell, float room) {
+int draw_shifted_input(ExplorerState& state, const TCStencilPlan& plan, const ParameterMatrix& p, float cell, float room) {
   const int r = plan.stencil.radius, L = plan.L, side = L + 2 * r;
   // Orange: the neighbour (tx + dx, ty + dy) of every output (ty, tx) of a tap that completes this matrix.
   std::vector<char> needed(static_cast<std::size_t>(side * side), 0);
@@ -63,7 +67,7 @@ int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, floa
       const bool in_tile = tx >= 0 && tx < L && ty >= 0 && ty < L;
       const bool need = !read_shifted && needed[static_cast<std::size_t>(y * side + x)] != 0;
       orange += need ? 1 : 0;
-      in.colors.push_back(read_shifted ? IM_COL32(86, 132, 200, 255) : need ? IM_COL32(214, 140, 60, 255) : zero_cell_color());
+      in.colors.push_back(read_shifted ? kReadColor : need ? kTapColor : zero_cell_color());
       if (in_tile && (tx == 0 || tx == L - 1 || ty == 0 || ty == L - 1))
         in.outlined[static_cast<std::size_t>(y * side + x)] = 1;
     }
@@ -79,6 +83,26 @@ int draw_shifted_input(const TCStencilPlan& plan, const ParameterMatrix& p, floa
                               : "not needed for this GEMM's kernel row");
   };
   draw_matrix(in);
+  // The colours' key under the picture at every size: the sentence that explains them stands in the text column or
+  // under "plan and taps", which a lecture's 1280x720 leaves off, so its orange and white went unexplained (issue 17).
+  const float line = ImGui::GetTextLineHeight(), chip = std::floor(0.8f * line);
+  const auto key = [&](ImU32 fill, ImU32 frame, const char* label) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 a(at.x, at.y + 0.5f * (line - chip)), b(a.x + chip, a.y + chip);
+    ImGui::GetWindowDrawList()->AddRectFilled(a, b, fill);
+    ImGui::GetWindowDrawList()->AddRect(a, b, frame, 0.0f, 0, std::max(1.0f, ui_px(1.5f)));
+    ImGui::Dummy(ImVec2(chip, line));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+  };
+  const ImU32 edge = IM_COL32(20, 20, 26, 255);
+  ImGui::BeginGroup();
+  key(kReadColor, edge, "read by the GEMM");
+  if (orange > 0) key(kTapColor, edge, "read by CUDA-core taps");
+  key(zero_cell_color(), edge, "not needed");
+  key(zero_cell_color(), in.outline_color, "the output tile");
+  ImGui::EndGroup();
+  probe_rect(state, "params.tc.key", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   return orange;
 }
 
@@ -242,14 +266,19 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   ImGui::SameLine(0, ui_px(16.0f));
   ImGui::BeginGroup();
   // The input's room: what is left beside P less the legend's column (the widest chip), where P's cells show letters.
-  const float input_cell = std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f));
+  // Half P's cells, less where the picture and its colour key under it would run past P's bottom (box-2d225p's 30
+  // cells a side at a lecture's 1280x720: the key fell below the window's edge); its cells hold no numbers.
+  const int input_side = plan.L + 2 * plan.stencil.radius;
+  const float key_h = 4.0f * ImGui::GetTextLineHeightWithSpacing(), input_title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
+  const float input_fit = std::floor((drawn.max.y - drawn.min.y - input_title_h - key_h) / static_cast<float>(input_side));
+  const float input_cell = std::max(ui_px(3.0f), std::min(std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)), input_fit));
   // The column holds the legend's chips and the "plan and taps" switch above them, whichever is wider.
   const float legend_w = drawn.letters ? std::max(palette_legend_width(palette, 5, legend_of(palette, p.operand)), check_width("plan and taps")) +
                                              ui_px(16.0f)
                                        : 0.0f;
   const float input_room = std::max(static_cast<float>(plan.L + 2 * plan.stencil.radius) * input_cell,
                                     right - ImGui::GetCursorScreenPos().x - legend_w);
-  const int orange = draw_shifted_input(plan, p, input_cell, input_room);
+  const int orange = draw_shifted_input(ctx.state, plan, p, input_cell, input_room);
   publish(ctx, "params.tc.needed_not_read", std::to_string(orange));
   ImGui::EndGroup();
   probe_rect(ctx.state, "params.tc.input", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());

@@ -45,10 +45,31 @@ void draw_preset_combo(ExplorerState& st) {
     }
     ImGui::EndCombo();
   }
-  const std::string description = preset_description(st.stencil.name);
+}
+
+// The preset's description under the combo, or where the window is too short for it and the whole weight grid (a
+// radius-3 grid at a lecture's 1280x720), in the combo's tooltip (the last item drawn).
+void draw_description(const std::string& description, bool in_tooltip) {
+  if (in_tooltip) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", description.c_str());
+    return;
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", description.empty() ? "custom weights" : description.c_str());
+  text_wrapped_at_spaces(description); // never "alpha = 0." and "1"
   ImGui::PopStyleColor();
+}
+
+// Normalise beside the Symmetry lock checkbox where both fit, under it where they do not (a narrow panel, lecture fonts).
+bool normalise_beside_lock() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float checkbox = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("Symmetry lock").x;
+  const float button = ImGui::CalcTextSize("Normalise").x + 2 * style.FramePadding.x;
+  return checkbox + style.ItemSpacing.x + button <= ImGui::GetContentRegionAvail().x;
+}
+
+// The height draw_shape_controls takes: Dims, Radius, Symmetry lock (and Normalise under it where it does not fit beside).
+float shape_controls_height() {
+  return static_cast<float>(normalise_beside_lock() ? 3 : 4) * ImGui::GetFrameHeightWithSpacing();
 }
 
 void draw_shape_controls(ExplorerState& st) {
@@ -74,16 +95,11 @@ void draw_shape_controls(ExplorerState& st) {
   }
   probe_last_item(st, "stencil.radius");
 
-  const ImGuiStyle& style = ImGui::GetStyle();
-  // Normalise beside the checkbox where both fit, under it where they do not (a narrow panel, lecture fonts).
-  const float row = ImGui::GetContentRegionAvail().x;
-  const float checkbox = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("Symmetry lock").x;
-  const float button = ImGui::CalcTextSize("Normalise").x + 2 * style.FramePadding.x;
   ImGui::Checkbox("Symmetry lock", &st.symmetry_lock);
   probe_last_item(st, "stencil.symmetry_lock");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("An edit is mirrored to every radially equivalent position\n(sign flips and swaps of the axes).");
-  if (checkbox + style.ItemSpacing.x + button <= row) ImGui::SameLine();
+  if (normalise_beside_lock()) ImGui::SameLine();
   if (ImGui::Button("Normalise")) {
     try {
       s = normalized(s);
@@ -110,7 +126,7 @@ void draw_properties(const Stencil& s) {
     ImGui::TableSetColumnIndex(0);
     ImGui::TextDisabled("%s", name);
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextWrapped("%s", value.c_str()); // wraps in a narrow panel or at lecture sizes, never cut
+    text_wrapped_at_spaces(value); // wraps in a narrow panel or at lecture sizes, never cut, never inside a number
   };
   const int nonzero = s.nonzero_count();
   const double sum = s.sum();
@@ -153,32 +169,41 @@ void edit_weight(ExplorerState& st, int dx, int dy, int dz, double value, double
   st.stencil_ui.message.clear();
 }
 
-void draw_weight_grid(ViewContext& ctx) {
-  ExplorerState& st = ctx.state;
-  Stencil& s = st.stencil;
-  const int r = s.radius;
-  if (s.dims == 3) {
-    st.stencil_ui.plane = std::clamp(st.stencil_ui.plane, -r, r);
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Plane dz").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::SliderInt("Plane dz", &st.stencil_ui.plane, -r, r);
-    probe_last_item(st, "stencil.plane");
+// How the weight grid lays out `available` pixels wide at the window's font, known before anything is drawn (the
+// window decides from its height whether the preset's description keeps its lines above it). The cells share the
+// width there is, whatever the UI scale or lecture font: no horizontal scrolling. Where the values at "%.4g" do not
+// fit, the grid's font shrinks (to kMinScale), then the values print at "%.2g"; the tooltip always has the full value.
+struct WeightGridLayout {
+  int side = 1;     // cells per line of the grid
+  int rows = 1;     // lines of cells
+  int lines_1d = 1; // a 1D row wrapped into lines
+  const char* format = "%.4g";
+  double unit = 1;  // the cells show weight / unit
+  float scale = 1;  // the grid's font scale
+  bool letters = false;
+  ValuePalette palette; // the letters' values (letters only)
+  float available = 0; // the width laid out
+  float label_width = 1, cell = 0, legend_height = 0;
+  float gap_x = 0;      // between cells (narrower than the window's spacing: at a lecture's font it took more of a
+                        // radius-7 row than its cells, issue 17)
+  float cell_padding = 0;
+  // The grid's height with the cells' vertical frame padding `pad_y` and rows `gap_y` apart.
+  float height(float pad_y, float gap_y) const {
+    return static_cast<float>(rows + lines_1d) * (scale * ImGui::GetFontSize() + 2.0f * pad_y + gap_y) + // + headers
+           ImGui::GetStyle().WindowPadding.y + legend_height;
   }
-  const int dz = s.dims == 3 ? st.stencil_ui.plane : 0;
+};
+
+WeightGridLayout weight_grid_layout(const Stencil& s, float available) {
+  WeightGridLayout g;
+  constexpr float kMinScale = 0.6f;
+  g.available = available;
+  g.gap_x = ui_px(2.0f);
   double largest = 0;
   for (double w : s.weights) largest = std::max(largest, std::abs(w));
-
-  // Narrow gaps between the cells (the window's spacing at a lecture's font took more of a radius-7 row than its
-  // cells, issue 17); popped at the end.
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ui_px(2.0f), ImGui::GetStyle().ItemSpacing.y));
-  const ImGuiStyle& style = ImGui::GetStyle();
-  // The cells share the width there is, whatever the UI scale or lecture font: no horizontal scrolling. Where the
-  // values at "%.4g" do not fit, the grid's font shrinks (to kMinScale), then the values print at "%.2g"; the
-  // tooltip always has the full value. Everything here is known on the first frame, so the layout does not move.
-  constexpr float kMinScale = 0.6f;
-  int side = s.side(); // cells per line of the grid
-  const float available = ImGui::GetContentRegionAvail().x - style.ScrollbarSize;
-  // Cells use a narrow frame padding (pushed below) so their values keep most of the width.
-  const float cell_padding = ui_px(3.0f);
+  g.side = s.side();
+  // Cells use a narrow frame padding so their values keep most of the width.
+  g.cell_padding = ui_px(3.0f);
   // The widest row label ("+" is wider than "-") and a gap before the cells.
   float label_text = s.dims >= 2 ? ImGui::CalcTextSize("dy +7").x + ui_px(4.0f) : 0.0f;
   auto widest_value = [&](const char* format, double unit) {
@@ -192,72 +217,101 @@ void draw_weight_grid(ViewContext& ctx) {
   };
   // At font scale f: cell(f) = (available - label(f)) / side - spacing must hold the widest value plus padding.
   auto scale_for = [&](float widest) {
-    const float fixed = available - (s.dims >= 2 ? style.ItemSpacing.x : 0.0f) - side * (style.ItemSpacing.x + 2 * cell_padding);
-    return std::min(1.0f, fixed / std::max(label_text + side * widest, 1.0f));
+    const float fixed = available - (s.dims >= 2 ? g.gap_x : 0.0f) - g.side * (g.gap_x + 2 * g.cell_padding);
+    return std::min(1.0f, fixed / std::max(label_text + g.side * widest, 1.0f));
   };
-  const char* format = "%.4g";
-  double unit = 1; // the cells show weight / unit
   // A 1D stencil's weights wrap into lines of as many cells as keep the values at the smallest font (a radius-7
   // row of fifteen cut "0.28" to "0." at a lecture's font, issue 17); 2D rows stay whole (their rows are dy).
   if (s.dims == 1)
-    while (side > 4 && scale_for(widest_value("%.2g", std::pow(10.0, largest > 0 ? std::floor(std::log10(largest)) - 1 : 0))) < kMinScale)
-      side = (side + 1) / 2;
-  const int lines_1d = s.dims == 1 ? (s.side() + side - 1) / side : 1;
-  const int rows = s.dims >= 2 ? s.side() : lines_1d;
-  float scale = scale_for(widest_value(format, unit));
-  if (scale < kMinScale) {
+    while (g.side > 4 && scale_for(widest_value("%.2g", std::pow(10.0, largest > 0 ? std::floor(std::log10(largest)) - 1 : 0))) < kMinScale)
+      g.side = (g.side + 1) / 2;
+  g.lines_1d = s.dims == 1 ? (s.side() + g.side - 1) / g.side : 1;
+  g.rows = s.dims >= 2 ? s.side() : g.lines_1d;
+  g.scale = scale_for(widest_value(g.format, g.unit));
+  if (g.scale < kMinScale) {
     // Small weights in narrow cells: in units of a power of ten that prints the largest as 10 to 99 (0.11 as 11
     // in units of 1e-2), two significant digits; a line above says so, and typing takes the value in that unit.
-    format = "%.2g";
+    g.format = "%.2g";
     const int e = largest > 0 ? static_cast<int>(std::floor(std::log10(largest))) - 1 : 0;
-    if (e < 0) unit = std::pow(10.0, e);
-    scale = std::max(kMinScale, scale_for(widest_value(format, unit)));
+    if (e < 0) g.unit = std::pow(10.0, e);
+    g.scale = std::max(kMinScale, scale_for(widest_value(g.format, g.unit)));
   }
   // Where even two digits do not fit at the smallest font (box-2d225p's fifteen columns: "0.52" was cut to a
   // misleading "0", issue 17), the cells show letters, as the papers' figures do, with a legend under the grid.
   // The text is centred in the whole cell and clipped at its edges (not at the padding): a value fits where it is no
   // wider than the cell less a pixel each side.
   const auto cell_at = [&](float f) {
-    return std::floor((available - (s.dims >= 2 ? f * label_text + style.ItemSpacing.x : 1.0f)) / side - style.ItemSpacing.x);
+    return std::floor((available - (s.dims >= 2 ? f * label_text + g.gap_x : 1.0f)) / g.side - g.gap_x);
   };
-  ValuePalette palette;
-  const bool letters = widest_value(format, unit) * scale > cell_at(scale) - 2.0f;
-  if (letters) {
-    palette.add(s.weights);
+  g.letters = widest_value(g.format, g.unit) * g.scale > cell_at(g.scale) - 2.0f;
+  if (g.letters) {
+    g.palette.add(s.weights);
     float widest = 0;
-    for (double w : s.weights) widest = std::max(widest, ImGui::CalcTextSize(palette.letter(w).c_str()).x);
-    unit = 1;
+    for (double w : s.weights) widest = std::max(widest, ImGui::CalcTextSize(g.palette.letter(w).c_str()).x);
+    g.unit = 1;
     if (s.dims >= 2) label_text = ImGui::CalcTextSize("+7").x + ui_px(2.0f); // rows named by dy alone: the cells take the width
-    scale = std::max(kMinScale, scale_for(widest));
+    g.scale = std::max(kMinScale, scale_for(widest));
+    // The legend's lines of chips at the window's font.
+    const float chip = palette_legend_width(g.palette, kLegendDigits) + ui_px(14.0f);
+    const float per_line = std::max(1.0f, std::floor(available / chip));
+    g.legend_height = std::ceil(static_cast<float>(g.palette.size()) / per_line) * ImGui::GetTextLineHeightWithSpacing();
   }
-  publish(ctx, "stencil.cells", letters ? "letters" : format);
-  publish(ctx, "stencil.unit", fmt::format("{:.17g}", unit));
-  publish(ctx, "stencil.font_scale", fmt::format("{:.9g}", scale));
-  if (letters) {
+  // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
+  g.label_width = s.dims >= 2 ? g.scale * label_text + g.gap_x : 1.0f;
+  g.cell = std::max(ui_px(4.0f), cell_at(g.scale));
+  return g;
+}
+
+// The rows' vertical padding and spacing: the style's, or where the grid is then taller than `room`, less (a radius-3
+// grid at a lecture's 1280x720 showed four of its seven rows in a scrolled box, issue 17).
+ImVec2 tight_row_spacing() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImVec2(std::min(style.FramePadding.y, ui_px(1.0f)), std::min(style.ItemSpacing.y, ui_px(2.0f)));
+}
+ImVec2 weight_grid_row_spacing(const WeightGridLayout& g, float room) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return g.height(style.FramePadding.y, style.ItemSpacing.y) <= room ? ImVec2(style.FramePadding.y, style.ItemSpacing.y)
+                                                                     : tight_row_spacing();
+}
+
+// The 3D plane's slider, then the grid (laid out by `g`) in a box as tall as the grid where the window has the room,
+// else the room left, the rest of the window scrolling under it.
+void draw_weight_grid(ViewContext& ctx, const WeightGridLayout& g) {
+  ExplorerState& st = ctx.state;
+  Stencil& s = st.stencil;
+  const int r = s.radius;
+  if (s.dims == 3) {
+    st.stencil_ui.plane = std::clamp(st.stencil_ui.plane, -r, r);
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Plane dz").x - ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::SliderInt("Plane dz", &st.stencil_ui.plane, -r, r);
+    probe_last_item(st, "stencil.plane");
+  }
+  const int dz = s.dims == 3 ? st.stencil_ui.plane : 0;
+  double largest = 0;
+  for (double w : s.weights) largest = std::max(largest, std::abs(w));
+  publish(ctx, "stencil.cells", g.letters ? "letters" : g.format);
+  publish(ctx, "stencil.unit", fmt::format("{:.17g}", g.unit));
+  publish(ctx, "stencil.font_scale", fmt::format("{:.9g}", g.scale));
+  if (g.letters) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("letters: legend below");
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too narrow for numbers at this size: hover one for its exact value.");
-  } else if (unit != 1) {
+  } else if (g.unit != 1) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("cells in units of %.0e", unit);
+    ImGui::TextWrapped("cells in units of %.0e", g.unit);
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are narrow at this size: hover one for its exact value.");
   }
-  // Positions are absolute (SameLine(x)); x = 0 would mean "next to the previous item", hence 1 for 1D.
-  const float label_width = s.dims >= 2 ? scale * label_text + style.ItemSpacing.x : 1.0f;
-  const float cell = std::max(ui_px(4.0f), cell_at(scale));
-  const float frame_height = scale * ImGui::GetFontSize() + 2 * style.FramePadding.y;
-  const float row_height = frame_height + style.ItemSpacing.y;
-  float grid_height = (rows + (s.dims == 1 ? lines_1d : 1)) * row_height + style.WindowPadding.y;
-  if (letters) { // the legend's lines of chips at the window's font
-    const float chip = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
-    const float per_line = std::max(1.0f, std::floor(available / chip));
-    grid_height += std::ceil(static_cast<float>(palette.size()) / per_line) * ImGui::GetTextLineHeightWithSpacing();
-  }
-  ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, ImGui::GetContentRegionAvail().y * 0.8f)), false);
-  ImGui::SetWindowFontScale(scale);
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(cell_padding, style.FramePadding.y));
+  const float room = ImGui::GetContentRegionAvail().y;
+  const ImVec2 spacing = weight_grid_row_spacing(g, room); // (frame padding y, row gap)
+  const float grid_height = g.height(spacing.x, spacing.y);
+  publish(ctx, "stencil.grid_scrolls", grid_height > room ? "yes" : "no");
+  ImGui::BeginChild("weights", ImVec2(0, std::min(grid_height, room)), false);
+  ImGui::SetWindowFontScale(g.scale);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(g.gap_x, spacing.y));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(g.cell_padding, spacing.x));
+  const float cell = g.cell, label_width = g.label_width, gap_x = g.gap_x;
   // Column header: dx offsets (over each line of a wrapped 1D row). Rows run from dy = +r at the top to -r at the
   // bottom, like the heat map.
   auto header = [&](int dx_begin, int dx_end) {
@@ -266,34 +320,34 @@ void draw_weight_grid(ViewContext& ctx) {
       std::string label = dx == 0 ? "dx 0" : fmt::format("{:+d}", dx);
       if (ImGui::CalcTextSize(label.c_str()).x > cell) label = fmt::format("{}", dx); // narrow cells: the bare offset
       const float centre = (cell - ImGui::CalcTextSize(label.c_str()).x) * 0.5f;
-      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + style.ItemSpacing.x) + std::max(centre, 0.0f));
+      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + gap_x) + std::max(centre, 0.0f));
       ImGui::TextDisabled("%s", label.c_str());
     }
   };
   if (s.dims >= 2) header(-r, r + 1);
-  for (int row = 0; row < rows; ++row) {
+  for (int row = 0; row < g.rows; ++row) {
     const int dy = s.dims >= 2 ? r - row : 0;
-    const int dx_begin = s.dims >= 2 ? -r : -r + row * side, dx_end = s.dims >= 2 ? r + 1 : std::min(r + 1, dx_begin + side);
+    const int dx_begin = s.dims >= 2 ? -r : -r + row * g.side, dx_end = s.dims >= 2 ? r + 1 : std::min(r + 1, dx_begin + g.side);
     if (s.dims == 1) header(dx_begin, dx_end);
     ImGui::AlignTextToFramePadding();
-    if (s.dims >= 2 && letters) ImGui::TextDisabled("%s", dy == 0 ? " 0" : fmt::format("{:+d}", dy).c_str());
+    if (s.dims >= 2 && g.letters) ImGui::TextDisabled("%s", dy == 0 ? " 0" : fmt::format("{:+d}", dy).c_str());
     else if (s.dims >= 2) ImGui::TextDisabled("%s", dy == 0 ? "dy  0" : fmt::format("dy {:+d}", dy).c_str());
     else ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
     for (int dx = dx_begin; dx < dx_end; ++dx) {
-      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + style.ItemSpacing.x));
+      ImGui::SameLine(label_width + (dx - dx_begin) * (cell + gap_x));
       ImGui::PushID((dy + r) * 64 + (dx + r));
       const double before = s.at(dx, dy, dz);
-      double value = before / unit;
+      double value = before / g.unit;
       ImGui::PushStyleColor(ImGuiCol_FrameBg, weight_color(before, largest));
       ImGui::PushStyleColor(ImGuiCol_Text, weight_text_color(before, largest));
       ImGui::SetNextItemWidth(cell);
-      const double speed = std::max(largest, 1e-3) * 0.002 / unit;
+      const double speed = std::max(largest, 1e-3) * 0.002 / g.unit;
       // A letter is a format without a conversion: ImGui prints it as it is (and does not round the value to it).
-      const std::string letter = letters ? palette.letter(before) : std::string();
+      const std::string letter = g.letters ? g.palette.letter(before) : std::string();
       if (ImGui::DragScalar("##w", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr, nullptr,
-                            letters ? letter.c_str() : format, letters ? ImGuiSliderFlags_NoRoundToFormat : 0) &&
-          value * unit != before)
-        edit_weight(st, dx, dy, dz, value * unit, before);
+                            g.letters ? letter.c_str() : g.format, g.letters ? ImGuiSliderFlags_NoRoundToFormat : 0) &&
+          value * g.unit != before)
+        edit_weight(st, dx, dy, dz, value * g.unit, before);
       ImGui::PopStyleColor(2);
       probe_last_item(st, fmt::format("stencil.weight.{}.{}.{}", dx, dy, dz));
       if (ImGui::IsItemHovered())
@@ -301,19 +355,18 @@ void draw_weight_grid(ViewContext& ctx) {
       ImGui::PopID();
     }
   }
-  ImGui::PopStyleVar();
-  if (letters) {
+  ImGui::PopStyleVar(2);
+  if (g.letters) {
     ImGui::SetWindowFontScale(1.0f);
     LegendStyle colors;
     colors.fill = [largest](double w) { return weight_color(w, largest); };
     colors.text = [largest](double w) { return ImGui::ColorConvertFloat4ToU32(weight_text_color(w, largest)); };
     ImGui::BeginGroup();
-    draw_legend_chips(palette, kLegendDigits, available, colors);
+    draw_legend_chips(g.palette, kLegendDigits, g.available, colors);
     ImGui::EndGroup();
     probe_last_item(st, "stencil.legend");
   }
   ImGui::EndChild();
-  ImGui::PopStyleVar();
 }
 
 void draw_file_controls(ExplorerState& st) {
@@ -361,10 +414,25 @@ void draw_stencil_window(ViewContext& ctx) {
   probe_rect(st, "stencil.window", ImGui::GetWindowPos(),
              ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
   draw_preset_combo(st);
+  // The weight grid is the window's figure: where the window is too short for the preset's description and the whole
+  // grid (at its tightest rows), the description goes to the combo's tooltip.
+  const WeightGridLayout grid = weight_grid_layout(st.stencil, ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize);
+  const std::string description = preset_description(st.stencil.name).empty() ? "custom weights" : preset_description(st.stencil.name);
+  const float separator = 1.0f + ImGui::GetStyle().ItemSpacing.y;
+  const float below = 2.0f * separator + shape_controls_height() +
+                      (st.stencil.dims == 3 ? ImGui::GetFrameHeightWithSpacing() : 0.0f) +
+                      (grid.letters || grid.unit != 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) +
+                      grid.height(tight_row_spacing().x, tight_row_spacing().y);
+  const float description_height =
+      static_cast<float>(wrap_at_spaces(description, ImGui::GetContentRegionAvail().x).size()) * ImGui::GetTextLineHeightWithSpacing();
+  const bool fold = below + description_height > ImGui::GetContentRegionAvail().y;
+  publish(ctx, "stencil.description", fold ? "tooltip" : "shown");
+  draw_description(description, fold);
   ImGui::Separator();
   draw_shape_controls(st);
   ImGui::Separator();
-  draw_weight_grid(ctx);
+  // Laid out again: Dims or Radius may have changed the stencil.
+  draw_weight_grid(ctx, weight_grid_layout(st.stencil, grid.available));
   ImGui::Separator();
   draw_file_controls(st);
   draw_message(st.stencil_ui.message);

@@ -3,6 +3,10 @@
 // lecture mode's larger font enlarge cells, gaps and widths alike. The font in use is ImGui's own state, so
 // nothing here is hidden: a window drawn with a bigger font pushed is drawn bigger.
 #pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <imgui.h>
 
 namespace se {
@@ -20,6 +24,33 @@ inline void same_line_if_fits(float width, float spacing = -1.0f) {
   if (ImGui::GetCursorScreenPos().x + width > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::NewLine();
 }
+
+// The lines of `text` wrapped to `width` pixels at spaces and line breaks only: ImGui's own wrapping also breaks
+// after '.', ',' and ';', which split "alpha = 0.1" into "0." and "1" in the Stencil window at a lecture's font
+// (issue 17). A word wider than the width gets a line of its own.
+inline std::vector<std::string> wrap_at_spaces(std::string_view text, float width) {
+  std::vector<std::string> lines(1);
+  while (true) {
+    const std::size_t end = text.find_first_of(" \n");
+    const std::string word(text.substr(0, end));
+    std::string& line = lines.back();
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    if (!line.empty() && ImGui::CalcTextSize(candidate.c_str()).x > width)
+      lines.push_back(word);
+    else
+      line = candidate;
+    if (end == std::string_view::npos) break;
+    if (text[end] == '\n') lines.emplace_back();
+    text.remove_prefix(end + 1);
+  }
+  return lines;
+}
+// Those lines drawn, wrapped to the window's content width (or `wrap_width`).
+inline void text_wrapped_at_spaces(std::string_view text, float wrap_width = 0.0f) {
+  for (const std::string& line : wrap_at_spaces(text, wrap_width > 0.0f ? wrap_width : ImGui::GetContentRegionAvail().x))
+    ImGui::TextUnformatted(line.c_str());
+}
+
 // The width of a checkbox or radio button with this label.
 inline float check_width(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;

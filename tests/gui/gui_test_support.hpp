@@ -156,6 +156,37 @@ private:
   std::unique_ptr<ExplorerApp> app_;
 };
 
+// Issue 17's scenes: the preset `stencil` on a small grid, in lecture mode (larger fonts) or not, no saved state.
+inline StartupState lecture_scene(const std::string& stencil, bool lecture) {
+  ExplorerOptions o;
+  o.use_state = false;
+  o.lecture = lecture;
+  o.stencil = preset(stencil);
+  o.size = Extent{o.stencil->dims, {32, o.stencil->dims > 1 ? 32 : 1, o.stencil->dims > 2 ? 16 : 1}};
+  return prepare_startup(o);
+}
+
+// Shows the tour's step for `view` (and `page`, where given; else the view's first step) and lets it settle.
+inline void show_step(HeadlessExplorer& ex, const std::string& view, const std::string& page) {
+  const std::vector<LectureStep> steps = lecture_steps();
+  int step = -1;
+  for (std::size_t i = 0; i < steps.size() && step < 0; ++i)
+    if (steps[i].view == view && (page.empty() || steps[i].page == page)) step = static_cast<int>(i);
+  REQUIRE(step >= 0);
+  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), step);
+  ex.frames(4);
+}
+
+// The figure `probe` lies inside the window of `view` ("<view>.window"): not cut at the left, the right or the bottom.
+inline void check_inside(HeadlessExplorer& ex, const std::string& view, const std::string& probe) {
+  INFO(probe);
+  const WidgetRect window = ex.probe(view + ".window");
+  const WidgetRect r = ex.probe(probe);
+  CHECK(r.x0 >= window.x0);
+  CHECK(r.x1 <= window.x1);
+  CHECK(r.y1 <= window.y1);
+}
+
 // The options of a test run: its own state folder, never the user's.
 inline ExplorerOptions options_in(const TempDir& dir) {
   ExplorerOptions o;

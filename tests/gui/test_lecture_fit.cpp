@@ -14,19 +14,7 @@
 
 using namespace se;
 using se::test::HeadlessExplorer;
-
-namespace {
-
-StartupState lecture_scene(const std::string& stencil, bool lecture) {
-  ExplorerOptions o;
-  o.use_state = false;
-  o.lecture = lecture;
-  o.stencil = preset(stencil);
-  o.size = Extent{o.stencil->dims, {32, o.stencil->dims > 1 ? 32 : 1, o.stencil->dims > 2 ? 16 : 1}};
-  return prepare_startup(o);
-}
-
-} // namespace
+using se::test::lecture_scene;
 
 TEST_CASE("the weight grid's cells lie inside the Stencil window at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
   for (const std::string name : {"heat-1d", "1d15p", "heat-2d", "box-2d49p", "heat-3d", "box-3d27p"}) {
@@ -93,30 +81,9 @@ TEST_CASE("the FFT view's k_f and k_f^T lie inside the window at 1280x720 in lec
 
 namespace {
 
-// Shows the tour's step for `view` (and `page`, where given; else the view's first step) and lets it settle.
-void show_step(HeadlessExplorer& ex, const std::string& view, const std::string& page) {
-  const std::vector<LectureStep> steps = lecture_steps();
-  int step = -1;
-  for (std::size_t i = 0; i < steps.size() && step < 0; ++i)
-    if (steps[i].view == view && (page.empty() || steps[i].page == page)) step = static_cast<int>(i);
-  REQUIRE(step >= 0);
-  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), step);
-  ex.frames(4);
-}
-
 // SE_LECTURE_SCREENSHOTS=folder: the tests below write what they looked at there (to look at by eye).
 void shot(HeadlessExplorer& ex, const std::string& name) {
   if (const char* dir = std::getenv("SE_LECTURE_SCREENSHOTS")) write_png(ex.screenshot(), std::string(dir) + "/" + name + ".png");
-}
-
-// The figure `probe` lies inside the window of `view`: not cut at the right or at the bottom.
-void check_inside(HeadlessExplorer& ex, const std::string& view, const std::string& probe) {
-  INFO(probe);
-  const WidgetRect window = ex.probe(view + ".window");
-  const WidgetRect r = ex.probe(probe);
-  CHECK(r.x0 >= window.x0);
-  CHECK(r.x1 <= window.x1);
-  CHECK(r.y1 <= window.y1);
 }
 
 } // namespace
