@@ -72,31 +72,33 @@ std::string compose(const Document& d) {
   return t;
 }
 
-// Node positions: inputs in the first column, bucket b's operators in column b + 1.
-// Inputs (title only) stack closer than operators (title and expression field). The inputs take the number of
-// columns that lets the whole graph be drawn largest in a canvas of `canvas` pixels (its shape).
-void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a, ImVec2 canvas) {
-  const float column = ui_px(225.0f), input_step = ui_px(42.0f), operator_step = ui_px(92.0f);
-  std::size_t tallest = 0;
-  for (const auto& bucket : a.buckets) tallest = std::max(tallest, bucket.size());
-  const int inputs = static_cast<int>(p.inputs().size());
-  int input_columns = 1;
-  float best = -1;
-  for (int c = 1; c <= std::max(1, inputs); ++c) {
-    const int per = (inputs + c - 1) / c;
-    const float w = static_cast<float>(c + static_cast<int>(a.buckets.size())) * column;
-    const float h = std::max(static_cast<float>(per) * input_step, static_cast<float>(tallest) * operator_step);
-    const float zoom = std::min(canvas.x / w, canvas.y / std::max(h, 1.0f));
-    if (zoom > best * 1.05f) best = zoom, input_columns = c; // more columns only where they help clearly
-  }
-  const int per_column = std::max(1, (inputs + input_columns - 1) / input_columns);
-  int input_index = 0;
+// An operator node's width at zoom 1 (at the base font): its title and its expression field.
+constexpr float kNodeWidth = 190.0f;
+
+std::string input_title(const Statement& s) { return s.name + "  " + s.type + (s.domain.empty() ? "" : " " + s.domain); }
+
+// An input node holds its title only: as wide as the widest input title and its pin, at most an operator's width.
+float input_node_width(const Document& d) {
+  float w = ui_px(60.0f);
+  for (const Statement& s : d.items)
+    if (s.input) w = std::max(w, ImGui::CalcTextSize(input_title(s).c_str()).x + ui_px(22.0f));
+  return std::min(w, ui_px(kNodeWidth));
+}
+
+// Node positions: the inputs in the first column, bucket b's operators in column b + 1. Inputs (title only) are
+// narrower than operators (title and expression field) and stack close, like a list: p_grad_c's seven inputs at
+// operators' spacing made the editor's fit draw every node at two thirds of the font at a lecture's 1280x720, and
+// a second column of inputs put the first column's links behind its nodes, as if input fed input (issue 17).
+void auto_layout(Document& d, const dag::Program& p, const dag::Analysis& a) {
+  const float gap = ui_px(40.0f), input_w = input_node_width(d), node_w = ui_px(kNodeWidth);
+  const float input_step = ImGui::GetTextLineHeight() + ui_px(16.0f), operator_step = ui_px(92.0f); // title + 4
   std::map<int, float> next_y;
   for (std::size_t i = 0; i < d.items.size() && i < p.nodes.size(); ++i) {
     const bool input = p.nodes[i].is_input;
-    const int col = input ? input_index++ / per_column : a.bucket_of[i] + input_columns;
+    const int col = input ? 0 : a.bucket_of[i] + 1;
+    const float x = input ? 0.0f : input_w + gap + static_cast<float>(a.bucket_of[i]) * (node_w + gap);
     float& y = next_y.try_emplace(col, ui_px(12.0f)).first->second;
-    d.items[i].pos = ImVec2(ui_px(16.0f) + static_cast<float>(col) * column, y);
+    d.items[i].pos = ImVec2(ui_px(16.0f) + x, y);
     y += input ? input_step : operator_step;
   }
 }
@@ -172,7 +174,6 @@ struct DagView {
   bool text_pane_edited = false;
   bool show_text = true;               // the text pane beside the canvas
   bool layout_pending = false;         // arrange the nodes by bucket once the canvas's size is known
-  ImVec2 canvas_size{800, 600};
   std::vector<dag::Diagnostic> text_pane_errors;
   std::string path;
   UiMessage message;
@@ -488,7 +489,7 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   same_line_if_fits(ImGui::CalcTextSize("Arrange by bucket").x + 2.0f * ImGui::GetStyle().FramePadding.x);
   ImGui::BeginDisabled(!v.valid);
   if (ImGui::Button("Arrange by bucket") && v.valid) {
-    edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis, v.canvas_size); });
+    edit(v, [&](Document& d) { auto_layout(d, v.program, v.analysis); });
     v.editor.fit_pending = true;
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Inputs in the first column, bucket b's operators in column b + 1; fits the view");
@@ -519,6 +520,26 @@ void draw_toolbar(ViewContext& ctx, DagView& v) {
   draw_message(v.message);
 }
 
+std::string bucket_label(const DagView& v, std::size_t b) {
+  std::string names;
+  for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[n].name;
+  return fmt::format("bucket {}: {}", b, names);
+}
+
+// The lines draw_legend takes in a width of `width` (its chips go on while they fit a line).
+int legend_lines(const DagView& v, float width) {
+  if (!v.valid) return 0;
+  const float sw = ImGui::GetTextLineHeight(), space = ImGui::GetStyle().ItemSpacing.x;
+  int lines = 1;
+  float x = sw + space + ImGui::CalcTextSize("inputs").x;
+  for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
+    const float item = sw + space + ImGui::CalcTextSize(bucket_label(v, b).c_str()).x;
+    if (x + space + item > width) ++lines, x = item;
+    else x += space + item;
+  }
+  return lines;
+}
+
 void draw_legend(ViewContext& ctx, DagView& v) {
   if (!v.valid) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -532,9 +553,7 @@ void draw_legend(ViewContext& ctx, DagView& v) {
   swatch(kInputColor);
   ImGui::TextUnformatted("inputs");
   for (std::size_t b = 0; b < v.analysis.buckets.size(); ++b) {
-    std::string names;
-    for (int n : v.analysis.buckets[b]) names += (names.empty() ? "" : ", ") + v.program.nodes[n].name;
-    const std::string label = fmt::format("bucket {}: {}", b, names);
+    const std::string label = bucket_label(v, b);
     same_line_if_fits(sw + ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().ItemSpacing.x * 2);
     swatch(bucket_color(static_cast<int>(b)));
     ImGui::TextUnformatted(label.c_str());
@@ -547,17 +566,17 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float text_w = std::clamp(avail_w * 0.34f, ui_px(240.0f), ui_px(460.0f));
   const float canvas_w = v.show_text ? avail_w - text_w - ImGui::GetStyle().ItemSpacing.x : avail_w;
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  // The legend's lines under the canvas (one where it fits: the canvas's height sets the nodes' zoom, issue 17).
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(std::max(1, legend_lines(v, avail_w)));
   const float h = std::max(ui_px(160.0f), ImGui::GetContentRegionAvail().y - legend_h);
 
   // The canvas.
-  v.canvas_size = ImVec2(canvas_w, h);
   if (v.layout_pending && v.valid) {
     v.layout_pending = false;
-    auto_layout(v.doc, v.program, v.analysis, v.canvas_size);
+    auto_layout(v.doc, v.program, v.analysis);
     v.editor.fit_pending = true;
   }
-  const float node_w = ui_px(190.0f);
+  const float node_w = ui_px(kNodeWidth), input_w = input_node_width(v.doc);
   std::vector<NodeEditorNode> nodes(v.doc.items.size());
   const float line = ImGui::GetTextLineHeight();
   for (std::size_t i = 0; i < v.doc.items.size(); ++i) {
@@ -568,7 +587,8 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     n.error = !v.item_errors[i].empty();
     n.selected = static_cast<int>(i) == v.selected;
     if (s.input) {
-      n.title = s.name + "  " + s.type + (s.domain.empty() ? "" : " " + s.domain);
+      n.title = input_title(s);
+      n.width = input_w;
       n.header = kInputColor;
     } else {
       n.title = s.name;
@@ -634,6 +654,7 @@ void draw_editor_page(ViewContext& ctx, DagView& v) {
     ImGui::PopID();
   }
   v.editor.end(f);
+  publish(ctx, "dag.zoom", fmt::format("{:.3f}", v.editor.zoom));
   // Events, after the frame.
   if (commit_expr && commit_index >= 0 && v.expr_buffers[commit_index] != v.doc.items[commit_index].expr) {
     const std::string typed = v.expr_buffers[commit_index];
@@ -736,7 +757,13 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
   ImGui::PopTextWrapPos();
   // The adjacency matrix on the right (its own width), the bucket steps and the tensors on the left.
   const std::size_t n = v.program.nodes.size();
-  const float cell = std::max(ui_px(14.0f), ImGui::CalcTextSize("00").x + ui_px(3.0f));
+  // The cells fit the page's height under the matrix's two header lines (at a lecture's 1280x720 the last rows ran
+  // under the window's edge, issue 17), down to a cell that still holds its 0 or 1.
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const float fit = (ImGui::GetContentRegionAvail().y - 2.0f * ImGui::GetStyle().WindowPadding.y - 2.0f * line_h) /
+                    static_cast<float>(std::max<std::size_t>(n, 1));
+  const float cell = std::floor(std::max(std::min(std::max(ui_px(14.0f), ImGui::CalcTextSize("00").x + ui_px(3.0f)), fit),
+                                         ImGui::GetTextLineHeight() * 0.8f));
   float label_w = 0;
   for (std::size_t i = 0; i < n; ++i)
     label_w = std::max(label_w, ImGui::CalcTextSize(fmt::format("{} {}", i, v.program.nodes[i].name).c_str()).x);
@@ -775,10 +802,18 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
   ImGui::Text("%s: %zu operators, %zu inputs, %d edges", v.analysis.benchmark_name().c_str(), v.program.stencils().size(),
               v.program.inputs().size(), v.analysis.edges);
   ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("Neighbour-access and multi-grid computation tensors:");
+  ImGui::TextWrapped("Right: 1 where row i feeds column j, in the colour of row i's bucket (grey: an input).");
+  // The tensors as text where four lines of them fit; else a line that says where they are, where it fits (a text
+  // block cut at the window's edge, half a line of it showing, was all a lecture's 1280x720 had room for).
+  const bool tensors_fit = ImGui::GetContentRegionAvail().y >= 6.0f * line_h;
+  const char* elsewhere = "The neighbour-access and multi-grid tensors: stencil-bench dag --print tensors";
+  if (tensors_fit)
+    ImGui::TextWrapped("Neighbour-access and multi-grid computation tensors:");
+  else if (ImGui::CalcTextSize(elsewhere, nullptr, false, ImGui::GetContentRegionAvail().x).y <= ImGui::GetContentRegionAvail().y)
+    ImGui::TextWrapped("%s", elsewhere);
   ImGui::PopStyleColor();
-  draw_text_block("##tensors", dag::format_tensors(v.program, v.analysis),
-                  ImVec2(-1, std::max(ImGui::GetTextLineHeightWithSpacing() * 4.0f, ImGui::GetContentRegionAvail().y)));
+  if (tensors_fit)
+    draw_text_block("##tensors", dag::format_tensors(v.program, v.analysis), ImVec2(-1, ImGui::GetContentRegionAvail().y));
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##adjacency", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
@@ -791,16 +826,23 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
                  ImGui::GetColorU32(ImGuiCol_TextDisabled), idx.c_str());
   }
   o.y += ImGui::GetTextLineHeightWithSpacing();
+  // Every cell shows its value: 1 where row i feeds column j (in the colour of row i's bucket, grey for an input),
+  // 0 where it does not.
+  const ImVec2 one = ImGui::CalcTextSize("1");
+  const float text_y = 0.5f * (cell - 2.0f - one.y);
   for (std::size_t i = 0; i < n; ++i) {
     const ImU32 c = v.program.nodes[i].is_input ? kInputColor : bucket_color(v.analysis.bucket_of[i]);
-    gdl->AddText(ImVec2(o.x, o.y + static_cast<float>(i) * cell), c, fmt::format("{} {}", i, v.program.nodes[i].name).c_str());
+    gdl->AddText(ImVec2(o.x, o.y + static_cast<float>(i) * cell + text_y), c, fmt::format("{} {}", i, v.program.nodes[i].name).c_str());
     for (std::size_t j = 0; j < n; ++j) {
       const ImVec2 q(o.x + label_w + static_cast<float>(j) * cell, o.y + static_cast<float>(i) * cell);
       const bool on = v.analysis.adjacency[i][j] != 0;
       gdl->AddRectFilled(q, ImVec2(q.x + cell - 2, q.y + cell - 2), on ? c : IM_COL32(50, 52, 60, 255));
+      gdl->AddText(ImVec2(q.x + 0.5f * (cell - 2.0f - one.x), q.y + text_y), on ? IM_COL32(20, 20, 26, 255) : IM_COL32(118, 120, 128, 255),
+                   on ? "1" : "0");
     }
   }
   ImGui::Dummy(ImVec2(label_w + static_cast<float>(n) * cell, ImGui::GetTextLineHeightWithSpacing() + static_cast<float>(n) * cell));
+  probe_rect(ctx.state, "dag.adjacency", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndChild();
 }
 
@@ -827,7 +869,22 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
   ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "%s", cost_line(v, dag::Strategy::Sequential).c_str());
   ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%s", cost_line(v, dag::Strategy::ProducerConsumer).c_str());
   int inlined = 0;
-  for (int s : v.program.stencils()) inlined += v.fusion.materialised[s] ? 0 : 1;
+  std::string inlined_names;
+  for (int s : v.program.stencils())
+    if (!v.fusion.materialised[s]) ++inlined, inlined_names += (inlined_names.empty() ? "" : ", ") + v.program.nodes[s].name;
+  // The trade in this program's numbers: p_grad_c inlines wk = delpc, a copy, so its FLOPs stay equal while the tour's
+  // caption says "more FLOPs" (issue 17).
+  const double seq_flops = dag::strategy_cost(v.program, v.analysis, dag::Strategy::Sequential, v.program.domain).flops;
+  const double pc_flops = dag::strategy_cost(v.program, v.analysis, dag::Strategy::ProducerConsumer, v.program.domain).flops;
+  if (inlined > 0) {
+    ImGui::PushTextWrapPos(0.0f);
+    if (pc_flops <= seq_flops)
+      ImGui::TextDisabled("Here recomputing %s costs no FLOPs (a copy): fewer bytes for free.", inlined_names.c_str());
+    else
+      ImGui::TextDisabled("Here recomputing %s costs %.0f%% more FLOPs for the bytes it saves.", inlined_names.c_str(),
+                          100.0 * (pc_flops / std::max(seq_flops, 1.0) - 1.0));
+    ImGui::PopTextWrapPos();
+  }
   publish(ctx, "dag.pc.kernels", std::to_string(v.fusion.kernels.size()));
   publish(ctx, "dag.pc.inlined", std::to_string(inlined));
   ImGui::BeginChild("##pc_kernels", ImVec2(0, 0), true);

@@ -48,7 +48,8 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
     for (const NodeEditorNode& n : nodes) {
       const float title = (n.detail.empty() ? 1.0f : 2.0f) * ImGui::GetTextLineHeight() + ui_px(12.0f);
       lo = ImVec2(std::min(lo.x, n.pos.x), std::min(lo.y, n.pos.y));
-      hi = ImVec2(std::max(hi.x, n.pos.x + node_width), std::max(hi.y, n.pos.y + title + n.body_height + ui_px(12.0f)));
+      hi = ImVec2(std::max(hi.x, n.pos.x + (n.width > 0 ? n.width : node_width)),
+                  std::max(hi.y, n.pos.y + title + n.body_height + ui_px(12.0f)));
     }
     const float margin = ui_px(12.0f);
     const float w = f.canvas_max.x - f.canvas_min.x - 2.0f * margin, h = f.canvas_max.y - f.canvas_min.y - 2.0f * margin;
@@ -85,7 +86,7 @@ NodeEditor::Frame NodeEditor::begin(const char* id, ImVec2 size, std::vector<Nod
     const NodeEditorNode& node = nodes[i];
     f.node_min[i] = ImVec2(origin.x + node.pos.x * zoom, origin.y + node.pos.y * zoom);
     const float h = f.title_height[i] + (node.body_height > 0 ? node.body_height * zoom + 2.0f * f.pad : 0.0f);
-    f.node_max[i] = ImVec2(f.node_min[i].x + node_width, f.node_min[i].y + h);
+    f.node_max[i] = ImVec2(f.node_min[i].x + (node.width > 0 ? node.width * zoom : node_width), f.node_min[i].y + h);
     const float pin_y = f.node_min[i].y + f.title_height[i] * 0.5f;
     f.out_pin[i] = ImVec2(f.node_max[i].x, pin_y);
     f.in_pin[i] = ImVec2(f.node_min[i].x, pin_y);

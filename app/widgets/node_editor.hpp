@@ -22,6 +22,7 @@ struct NodeEditorNode {
   ImU32 header = IM_COL32(80, 80, 90, 255);
   ImVec2 pos{0, 0};         // canvas coordinates of the top-left corner at zoom 1 (moved by dragging the title)
   float body_height = 0;    // room under the title for the caller's widgets, at zoom 1
+  float width = 0;          // at zoom 1; 0: the editor's node width (a title-only node may be narrower)
   bool input_pin = false;   // a pin on the left that output pins connect to
   bool error = false;       // outlined in red
   bool selected = false;    // outlined in white
@@ -58,8 +59,8 @@ public:
   };
 
   // Opens a child window of `size` and draws links, node frames, titles and pins. Node i is moved in
-  // `nodes[i].pos` while its title is dragged. `node_width` is at zoom 1; inside the child the font is scaled
-  // by the zoom, so the caller's widgets in the bodies scale with the nodes.
+  // `nodes[i].pos` while its title is dragged. `node_width` is at zoom 1 (the width of nodes without their own);
+  // inside the child the font is scaled by the zoom, so the caller's widgets in the bodies scale with the nodes.
   Frame begin(const char* id, ImVec2 size, std::vector<NodeEditorNode>& nodes, const std::vector<NodeEditorLink>& links,
               float node_width);
   // Panning by the background and the link being dragged; closes the child window.

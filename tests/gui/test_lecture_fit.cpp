@@ -397,3 +397,25 @@ TEST_CASE("the FFT view's error-of-fusion plot lies inside the window at every t
     }
   }
 }
+
+// Issue 17: the DAG editor's fit drew p_grad_c's nodes at two thirds of the font at a lecture's 1280x720 (its seven
+// inputs stacked at operators' spacing set the height), and the Buckets page's adjacency matrix ran under the
+// window's edge with a text block cut in half beside it. Inputs now stack like a list, and the matrix's cells fit
+// the page's height, each with its 0 or 1.
+TEST_CASE("the DAG editor's nodes and the Buckets page's matrix are legible at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("heat-1d", true), 1280, 720);
+  show_step(ex, "dag", "editor");
+  ex.frames(2);
+  shot(ex, "dag_editor");
+  CHECK(std::stof(ex.fact("dag.zoom")) >= 0.8f);
+  const WidgetRect canvas = ex.probe("dag.canvas");
+  for (const char* node : {"delpc", "vc", "wk", "uout", "vout"}) {
+    INFO(node);
+    const WidgetRect r = ex.probe(std::string("dag.node.") + node);
+    CHECK(r.x0 >= canvas.x0);
+    CHECK(r.x1 <= canvas.x1);
+    CHECK(r.y1 <= canvas.y1);
+  }
+  show_step(ex, "dag", "buckets");
+  check_inside(ex, "dag", "dag.adjacency");
+}
