@@ -41,8 +41,8 @@ TEST_CASE("the windows that scroll in the 2D presets' tour", "[.tour2d-scan]") {
   const char* only = std::getenv("SE_TOUR_PRESET");
   const char* only_step = std::getenv("SE_TOUR_STEP");
   const char* shots = std::getenv("SE_TOUR_SHOTS");
-  for (const std::string& name : k2dPresets) {
-    if (only != nullptr && name != only) continue;
+  // SE_TOUR_PRESET may name any preset (the 1D and 3D ones too).
+  for (const std::string& name : only != nullptr ? std::vector<std::string>{only} : k2dPresets) {
     HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), w, h);
     const std::vector<LectureStep> steps = lecture_steps();
     for (std::size_t i = 0; i < steps.size(); ++i) {
