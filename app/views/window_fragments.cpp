@@ -464,7 +464,7 @@ float move_progress(float step_time) {
 // `from` and `to` are cell centres (MatrixDrawn::cell_center), the sizes the cells' as drawn (width, height), so
 // the register sits exactly on its cell at both ends.
 void draw_moving_cell(ImVec2 from, ImVec2 to, float t, ImVec2 from_size, ImVec2 to_size, ImU32 color,
-                      const std::string& label) {
+                      const std::string& label, float text_scale) {
   const ImVec2 c(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
   const ImVec2 size(from_size.x + (to_size.x - from_size.x) * t, from_size.y + (to_size.y - from_size.y) * t);
   ImDrawList* dl = ImGui::GetWindowDrawList(); // clipped to the window, drawn over its matrices
@@ -474,10 +474,12 @@ void draw_moving_cell(ImVec2 from, ImVec2 to, float t, ImVec2 from_size, ImVec2 
   dl->AddRectFilled(a, b, color);
   dl->AddRect(a, b, IM_COL32(20, 20, 26, 255));
   if (label.empty()) return;
-  // The label at the size the matrix widget gives its cells' labels: smaller where the cell is narrow, down to the
+  // The label at the scale the matrix widget gives every label of the cells it leaves (`text_scale`: "1" flew at
+  // twice the size of the "1" it lands as beside "15", issue 17), else as large as its cell allows, down to the
   // smallest readable scale.
   const ImVec2 full = ImGui::CalcTextSize(label.c_str());
-  const float scale = std::min({1.0f, (size.x - ui_px(2.0f)) / std::max(full.x, 1.0f), size.y / std::max(full.y, 1.0f)});
+  const float scale = text_scale > 0.0f ? text_scale
+                                        : std::min({1.0f, (size.x - ui_px(2.0f)) / std::max(full.x, 1.0f), size.y / std::max(full.y, 1.0f)});
   if (scale < kMinCellTextScale) return;
   const float font = ImGui::GetFontSize() * scale;
   const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(font, FLT_MAX, 0.0f, label.c_str());
@@ -575,7 +577,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   if (vertical) x.outlined = block_outline(x.rows, x.cols, step.kb * g.k, step.kb * g.k + g.k, step.nb * g.n, step.nb * g.n + g.n);
   const ImGuiStyle& style = ImGui::GetStyle();
   const MatrixMeasure um = measure_matrix(u), vm = measure_matrix(v), xm = measure_matrix(x);
-  const float pair_gap = ui_px(12.0f);
+  const float pair_gap = ui_px(6.0f);
   const float chip_w = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
   // In a row (U and X side by side, the legend under them, V' at their right), or stacked (U and V' side by side,
   // the legend, X under them): the width and height each takes.
@@ -644,7 +646,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     return compact ? tm.size.x + std::max(tm.cell, ui_px(16.0f)) + tp_w : std::max(tm.size.x, tp_w);
   };
   const auto fits_beside = [&](ImVec2 size, bool long_titles) {
-    return right - (at.x + figure_w(long_titles)) - 2.0f * big >= size.x && at.y + size.y <= bottom;
+    return right - (at.x + figure_w(long_titles)) - big >= size.x && at.y + size.y <= bottom;
   };
   const auto fits_either = [&](bool long_titles) {
     return fits_beside(operands_size(true), long_titles) || fits_beside(operands_size(false), long_titles);
@@ -714,7 +716,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     ImGui::EndGroup();
   };
   if (beside) {
-    ImGui::SameLine(0, 2.0f * big);
+    ImGui::SameLine(0, big);
     draw_operands();
   } else {
     ImGui::TextDisabled("operands from memory: U, X and V' (hover)");
@@ -741,7 +743,8 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
         const bool shown = t_col >= c0 && t_col < c0 + count && tp_col >= c0 && tp_col < c0 + count;
         if (feeding && t_move > 0.0f && t_move < 1.0f && shown)
           draw_moving_cell(td.cell_center(c.row, t_col - c0), tpd.cell_center(a.row, tp_col - c0), t_move,
-                           ImVec2(td.cell_w, td.cell), ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col));
+                           ImVec2(td.cell_w, td.cell), ImVec2(tpd.cell_w, tpd.cell), lane_color(lane), std::to_string(t_col),
+                           td.text_scale);
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
   // The schedule under the figures where its lines fit above the window's bottom, else one line and a tooltip.
@@ -847,7 +850,7 @@ void draw_fft_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step
     for (const RegisterFeedEntry& e : feed.entries) {
       const FragmentCoord t = target_cell(e);
       draw_moving_cell(cd.cell_center(e.c.row, e.c.col), dd.cell_center(t.row, t.col), t_move, ImVec2(cd.cell_w, cd.cell),
-                       ImVec2(dd.cell_w, dd.cell), lane_color(e.lane), std::to_string(e.c.col));
+                       ImVec2(dd.cell_w, dd.cell), lane_color(e.lane), std::to_string(e.c.col), cd.text_scale);
     }
   probe_rect(ctx.state, "fragments.fftTarget", dd.min, dd.max);
   if (note_beside) {

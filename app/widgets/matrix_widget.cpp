@@ -361,6 +361,7 @@ MatrixDrawn draw_matrix(const MatrixPicture& m) {
   const Geometry g = measure(m, *palette);
   MatrixDrawn out;
   out.rows = m.rows, out.cols = m.cols, out.cell = g.cell, out.cell_w = g.cell_w, out.letters = g.letters;
+  out.text_scale = g.numbers ? g.text_scale : 0.0f;
   const bool own_legend = g.letters && m.legend && claim_legend(*palette);
   if (own_legend) ImGui::BeginGroup();
   out.min = ImGui::GetCursorScreenPos();

@@ -86,6 +86,7 @@ struct MatrixDrawn {
   float cell = 0;  // height (and width, unless MatrixPicture::cell_width) of a cell
   float cell_w = 0;
   bool letters = false; // the cells show the palette's letters: draw_palette_legend explains them
+  float text_scale = 0;  // the cells' text at this scale of the font (0: no text), the same for every cell
   int rows = 0, cols = 0;
   int hover_row = -1, hover_col = -1;
   ImVec2 min, max; // the whole widget, title and headers included

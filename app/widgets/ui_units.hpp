@@ -27,11 +27,13 @@ inline void same_line_if_fits(float width, float spacing = -1.0f) {
 
 // The lines of `text` wrapped to `width` pixels at spaces and line breaks only: ImGui's own wrapping also breaks
 // after '.', ',' and ';', which split "alpha = 0.1" into "0." and "1" in the Stencil window at a lecture's font
-// (issue 17). A word wider than the width gets a line of its own.
+// (issue 17). An "=" stays with the word after it ("alpha" and "= 0.1"); a word wider than the width gets a line of
+// its own.
 inline std::vector<std::string> wrap_at_spaces(std::string_view text, float width) {
   std::vector<std::string> lines(1);
   while (true) {
-    const std::size_t end = text.find_first_of(" \n");
+    std::size_t end = text.find_first_of(" \n");
+    if (end != std::string_view::npos && text[end] == ' ' && text.substr(0, end) == "=") end = text.find_first_of(" \n", end + 1);
     const std::string word(text.substr(0, end));
     std::string& line = lines.back();
     const std::string candidate = line.empty() ? word : line + " " + word;
