@@ -45,6 +45,7 @@ struct FftMemory {
   FlashFftPlan base;     // T = 1, for k_f
   std::string unsupported;
 
+  int tailoring_part = 0; // the split page's part where the window is too short for all of it: 0 segments, 1 costs, 2 tiles
   int crt_choice = 2;    // 0: the cost model's factors for the (x row as a) 1D stencil; else kCrtFactors[choice - 1]
   int crt_built = -1;
   Stencil crt_stencil;
@@ -139,10 +140,21 @@ void refresh_crt(FftMemory& mem, const Stencil& s) {
 
 // Segments of one axis: each reads L inputs (its halo grey), gives back its S central outputs (coloured), and
 // the outputs tile the axis with no gap and no overlap. Pairs of segments share one complex tile (re, im).
-void draw_tailoring_axis(const char* axis, int L, int S, int R, float width) {
-  const int segments = 4;
+constexpr int kTailoringSegments = 4;
+
+// The bars of draw_tailoring_axis: a line tall and a little more where `roomy`.
+float tailoring_bar(bool roomy) { return ImGui::GetTextLineHeight() + ui_px(roomy ? 6.0f : 2.0f); }
+
+// The height draw_tailoring_axis takes.
+float tailoring_axis_height(bool roomy) {
+  const float line = ImGui::GetTextLineHeight(), gap = ui_px(4.0f);
+  return line + gap + static_cast<float>(kTailoringSegments + 1) * (tailoring_bar(roomy) + gap) + line + ui_px(6.0f);
+}
+
+void draw_tailoring_axis(const char* axis, int L, int S, int R, float width, bool roomy) {
+  const int segments = kTailoringSegments;
   const float line = ImGui::GetTextLineHeight();
-  const float bar = line + ui_px(6.0f), gap = ui_px(4.0f);
+  const float bar = tailoring_bar(roomy), gap = ui_px(4.0f);
   const float text_dy = ui_px(3.0f), rounding = ui_px(3.0f), thick = ui_px(2.0f), inset = ui_px(2.0f);
   const float label_w = ImGui::CalcTextSize("segment 0 (im) ").x;
   const int span = segments * S + 2 * R;
@@ -239,19 +251,23 @@ AuxiliaryData auxiliary_data(const FlashFftPlan& p, const Extent& grid) {
   return a;
 }
 
-void draw_tailoring(ViewContext& ctx, const FlashFftPlan& p) {
-  ImGui::TextWrapped("The fused kernel is M = %d points wide per axis (T = %d steps of radius %d). Each segment of L "
-                     "points is transformed, multiplied by k_fᵀ and transformed back; its first and last R = %d outputs "
-                     "are wrong (the circular convolution wraps) and are dropped, so consecutive segments start S = L − "
-                     "(M − 1) apart. Two real segments ride in one complex tile (re + i·im, the yellow bar): the real "
-                     "kernel keeps them apart.",
-                     p.fused_kernel_length, p.fused_steps, p.stencil.radius, p.halo);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Tile: %s", p.tile_choice.c_str());
-  ImGui::PopStyleColor();
+void draw_tailoring(ViewContext& ctx, FftMemory& mem) {
+  const FlashFftPlan& p = mem.plan;
+  const std::string about = fmt::format(
+      "The fused kernel is M = {} points wide per axis (T = {} steps of radius {}). Each segment of L points is "
+      "transformed, multiplied by k_fᵀ and transformed back; its first and last R = {} outputs are wrong (the circular "
+      "convolution wraps) and are dropped, so consecutive segments start S = L − (M − 1) apart. Two real segments ride "
+      "in one complex tile (re + i·im, the yellow bar): the real kernel keeps them apart.",
+      p.fused_kernel_length, p.fused_steps, p.stencil.radius, p.halo);
+  const std::string tile = "Tile: " + p.tile_choice;
+  const AuxiliaryData aux = auxiliary_data(p, ctx.state.grid.extent_for(p.dims));
+  publish(ctx, "fft.aux.standard", fmt::format("{:.0f}", aux.standard));
+  publish(ctx, "fft.aux.tailored", fmt::format("{:.0f}", aux.tailored));
+  publish(ctx, "fft.aux.ours", fmt::format("{:.0f}", aux.ours));
   const float width = ImGui::GetContentRegionAvail().x;
   const char* axes[] = {"x", "y", "z"};
   // Axes cut like x are drawn once, named together (a square 2D tile is one picture, not two alike).
+  std::vector<std::pair<std::string, std::size_t>> figures;
   for (int a = 0; a < p.dims; ++a) {
     const std::size_t i = static_cast<std::size_t>(a);
     bool drawn_before = false;
@@ -262,49 +278,109 @@ void draw_tailoring(ViewContext& ctx, const FlashFftPlan& p) {
     for (int b = a + 1; b < p.dims; ++b)
       if (p.tile[static_cast<std::size_t>(b)] == p.tile[i] && p.stitched[static_cast<std::size_t>(b)] == p.stitched[i])
         names += std::string(" and ") + axes[b];
-    draw_tailoring_axis(names.c_str(), p.tile[i], p.stitched[i], p.halo, width);
+    figures.emplace_back(names, i);
   }
-  if (p.dims == 3)
-    ImGui::TextDisabled("3D: each y×x slice is transformed on tensor cores; the z DFT of depth %d runs on CUDA cores.",
-                        p.depth.length);
-  // What one pass over one double-layer tile pair costs, from the plan's geometry (the cost model's counts).
-  const FlashFftPassWork work = flashfft_pass_work(p);
-  ImGui::Spacing();
-  if (ImGui::BeginTable("pass_work", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-    // The names' column as wide as the longest name; the values wrap in the rest of the window.
-    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("one tile pair, one pass").x);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-    auto row = [](const char* name, const std::string& value) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("%s", name);
-      ImGui::TableNextColumn();
+  // Where the window is too short for the text, the segments, the pass's costs and the 2D tiles (a lecture's 1280x720:
+  // the costs and the paper's auxiliary data lay below the window's edge, 3D's second axis too), they go in parts, a
+  // part at a time, the segments first with tighter bars (issue 17).
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float text_h = ImGui::CalcTextSize(about.c_str(), nullptr, false, width).y +
+                       ImGui::CalcTextSize(tile.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
+  const float table_h = 10.0f * line, tiles_h = p.dims >= 2 ? 2.0f * line + ui_px(140.0f) : 0.0f;
+  const float whole_h = text_h + static_cast<float>(figures.size()) * tailoring_axis_height(true) + (p.dims == 3 ? line : 0.0f) +
+                        table_h + tiles_h;
+  const bool paged = whole_h > ImGui::GetContentRegionAvail().y;
+  publish(ctx, "fft.tailoring.paged", paged ? "yes" : "no");
+  if (paged) {
+    const int parts = p.dims >= 2 ? 3 : 2;
+    mem.tailoring_part = std::clamp(mem.tailoring_part, 0, parts - 1);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Show");
+    const char* names[] = {"segments", "a pass's cost and auxiliary data", "2D tiles"};
+    for (int i = 0; i < parts; ++i) {
+      ImGui::SameLine();
+      ImGui::RadioButton(names[i], &mem.tailoring_part, i);
+      probe_last_item(ctx.state, fmt::format("fft.tailoring.part.{}", i));
+    }
+  }
+  const int part = paged ? mem.tailoring_part : -1; // -1: all of it
+  if (part <= 0) {
+    ImGui::PushTextWrapPos(0.0f);
+    if (paged) // the same, shorter: the segments need the height
+      ImGui::TextUnformatted(fmt::format("M = {} points per axis (T = {} steps of radius {}). A segment of L points loses R = {} "
+                                         "outputs at each end (the circular convolution wraps), so segments start S = "
+                                         "L − (M − 1) apart; two real ones ride in one complex tile (the yellow bar).",
+                                         p.fused_kernel_length, p.fused_steps, p.stencil.radius, p.halo)
+                                 .c_str());
+    else
+      ImGui::TextUnformatted(about.c_str());
+    ImGui::PopTextWrapPos();
+    // The tile's reason in a tooltip where the page is paged: the segments need the height.
+    if (paged) {
+      ImGui::TextDisabled("Tile: chosen by the cost model (hover)");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tile.c_str());
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", tile.c_str());
+      ImGui::PopStyleColor();
+    }
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    std::string not_drawn; // a later axis where its figure does not fit (3D's z at a lecture's 1280x720): its numbers
+    for (const auto& [names, i] : figures) {
+      if (paged && i > 0 && ImGui::GetContentRegionAvail().y < tailoring_axis_height(false) + 2.0f * line) {
+        not_drawn += fmt::format("axis {}: L = {}, S = {}, halo R = {}, cut the same way. ", names, p.tile[i], p.stitched[i], p.halo);
+        continue;
+      }
+      draw_tailoring_axis(names.c_str(), p.tile[i], p.stitched[i], p.halo, width, !paged);
+    }
+    probe_rect(ctx.state, "fft.segments", at, ImVec2(at.x + width, ImGui::GetCursorScreenPos().y));
+    if (p.dims == 3 || !not_drawn.empty()) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextWrapped("%s", value.c_str());
+      ImGui::TextDisabled("%s%s", not_drawn.c_str(),
+                          p.dims == 3 ? fmt::format("3D: each y×x slice is transformed on tensor cores; the z DFT of depth "
+                                                    "{} runs on CUDA cores.", p.depth.length).c_str()
+                                      : "");
       ImGui::PopTextWrapPos();
-    };
-    row("one tile pair, one pass", fmt::format("{} base steps fused", p.fused_steps));
-    row("m8n8k4 MMAs", fmt::format("{:.0f} ({:.3g} per output and base step)", work.mma,
-                                   work.mma / std::max(work.outputs, 1.0) / p.fused_steps));
-    row("CUDA-core FLOPs", fmt::format("{:.0f} (the k_fᵀ product{})", work.cuda_core_flops, p.dims == 3 ? " and z DFTs" : ""));
-    row("points read / written", fmt::format("{:.0f} / {:.0f}: the halo costs {:.1f}% extra reads", work.inputs,
-                                             work.outputs, 100.0 * (work.inputs / std::max(work.outputs, 1.0) - 1.0)));
-    const AuxiliaryData aux = auxiliary_data(p, ctx.state.grid.extent_for(p.dims));
-    const char* per_axis = p.dims == 1 ? "" : " per axis, k_f over the grid";
-    row("auxiliary data, paper", fmt::format("standard FFT on the grid, 2(2N²+N){} at N = {}: {:.0f} values; tailored, "
-                                             "2(2L²+L) at L = {}: {:.0f} ({:.0f}× less)",
-                                             per_axis, aux.ns, aux.standard, aux.ls, aux.tailored,
-                                             aux.standard / std::max(aux.tailored, 1.0)));
-    row("auxiliary data, ours", fmt::format("{:.0f} values: the four DFT matrices the kernel loads, each a real block "
-                                            "[[Fr, −Fi], [Fi, Fr]] (twice a complex matrix's values) of the {}, padded "
-                                            "to the fragment grid, forward and inverse in their swizzled orders; and k_fᵀ",
-                                            aux.ours, p.prime_factor ? "prime factors L1 and L2 (not L×L)" : "segment's axes"));
-    publish(ctx, "fft.aux.standard", fmt::format("{:.0f}", aux.standard));
-    publish(ctx, "fft.aux.tailored", fmt::format("{:.0f}", aux.tailored));
-    publish(ctx, "fft.aux.ours", fmt::format("{:.0f}", aux.ours));
-    ImGui::EndTable();
+    }
+    probe_rect(ctx.state, "fft.segments_text", at, ImVec2(at.x + width, ImGui::GetCursorScreenPos().y));
   }
-  if (p.dims >= 2) {
+  if (part == -1 || part == 1) {
+    // What one pass over one double-layer tile pair costs, from the plan's geometry (the cost model's counts).
+    const FlashFftPassWork work = flashfft_pass_work(p);
+    ImGui::Spacing();
+    if (ImGui::BeginTable("pass_work", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+      // The names' column as wide as the longest name; the values wrap in the rest of the window.
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("one tile pair, one pass").x);
+      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+      auto row = [](const char* name, const std::string& value) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", name);
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextWrapped("%s", value.c_str());
+        ImGui::PopTextWrapPos();
+      };
+      row("one tile pair, one pass", fmt::format("{} base steps fused", p.fused_steps));
+      row("m8n8k4 MMAs", fmt::format("{:.0f} ({:.3g} per output and base step)", work.mma,
+                                     work.mma / std::max(work.outputs, 1.0) / p.fused_steps));
+      row("CUDA-core FLOPs", fmt::format("{:.0f} (the k_fᵀ product{})", work.cuda_core_flops, p.dims == 3 ? " and z DFTs" : ""));
+      row("points read / written", fmt::format("{:.0f} / {:.0f}: the halo costs {:.1f}% extra reads", work.inputs,
+                                               work.outputs, 100.0 * (work.inputs / std::max(work.outputs, 1.0) - 1.0)));
+      const char* per_axis = p.dims == 1 ? "" : " per axis, k_f over the grid";
+      row("auxiliary data, paper", fmt::format("standard FFT on the grid, 2(2N²+N){} at N = {}: {:.0f} values; tailored, "
+                                               "2(2L²+L) at L = {}: {:.0f} ({:.0f}× less)",
+                                               per_axis, aux.ns, aux.standard, aux.ls, aux.tailored,
+                                               aux.standard / std::max(aux.tailored, 1.0)));
+      row("auxiliary data, ours", fmt::format("{:.0f} values: the four DFT matrices the kernel loads, each a real block "
+                                              "[[Fr, −Fi], [Fi, Fr]] (twice a complex matrix's values) of the {}, padded "
+                                              "to the fragment grid, forward and inverse in their swizzled orders; and k_fᵀ",
+                                              aux.ours, p.prime_factor ? "prime factors L1 and L2 (not L×L)" : "segment's axes"));
+      ImGui::EndTable();
+    }
+    probe_rect(ctx.state, "fft.costs", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  }
+  if (p.dims >= 2 && (part == -1 || part == 2)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("The same in 2D: 3×3 tiles, each reading its L×L window (white) and keeping its S×S centre; "
                         "tiles pair up in raster order as re and im.");
@@ -710,7 +786,7 @@ void draw_fft_window(ViewContext& ctx) {
   const std::string page = ctx.layout.take_page_request(kView);
   if (ImGui::BeginTabBar("fft_pages")) {
     if (begin_view_page(ctx, kView, "tailoring", "Split, fuse, stitch", page)) {
-      draw_tailoring(ctx, mem.plan);
+      draw_tailoring(ctx, mem);
       ImGui::EndTabItem();
     }
     if (begin_view_page(ctx, kView, "crt", "CRT index map", page)) {

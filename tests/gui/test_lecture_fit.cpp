@@ -419,3 +419,22 @@ TEST_CASE("the DAG editor's nodes and the Buckets page's matrix are legible at 1
   show_step(ex, "dag", "buckets");
   check_inside(ex, "dag", "dag.adjacency");
 }
+
+// Issue 17: FlashFFTStencil's split page put the pass's costs and the paper's auxiliary data (2(2N²+N) against
+// 2(2L²+L)) below the window's edge at 1280x720, and a 3D stencil's second axis too. Where the page is short it goes
+// in parts: the segments (the tour's frame) and the costs each lie inside the window.
+TEST_CASE("the FFT split page's segments and costs lie inside the window at 1280x720", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "1d15p", "heat-2d", "heat-3d", "box-3d27p"}) {
+    for (const bool lecture : {true, false}) {
+      INFO("preset " << name << (lecture ? ", lecture" : ", normal"));
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), 1280, 720);
+      show_step(ex, "fft", "tailoring");
+      check_inside(ex, "fft", "fft.segments_text");
+      if (ex.fact("fft.tailoring.paged") == "yes") {
+        ex.click("fft.tailoring.part.1");
+        ex.frames(2);
+      }
+      check_inside(ex, "fft", "fft.costs");
+    }
+  }
+}
