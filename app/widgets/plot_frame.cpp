@@ -86,11 +86,18 @@ std::vector<AxisTick> axis_ticks(double lo, double hi, AxisScale scale, int max_
       step = f * mag;
       break;
     }
-  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) {
-    const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
-    ticks.push_back({clean, tick_label(clean)});
+  // At least two labelled ticks: a narrow plot's two majors over 0..4096 took a step of 5000 and labelled only 0 (the
+  // 1D profile at a lecture's 1280x720, issue 17); the next smaller 1-2-5 step until two fall in the range.
+  for (;;) {
+    ticks.clear();
+    for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) {
+      const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
+      ticks.push_back({clean, tick_label(clean)});
+    }
+    if (ticks.size() >= 2) return ticks;
+    const double lead = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    step *= lead > 4.5 ? 0.4 : 0.5; // 5 -> 2, 2 -> 1, 1 -> 0.5
   }
-  return ticks;
 }
 
 ImU32 series_color(int index) {

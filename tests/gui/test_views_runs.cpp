@@ -92,6 +92,9 @@ TEST_CASE("axis ticks: 1-2-5 steps on linear axes, decades on log axes", "[gui][
   int labelled = 0;
   for (const auto& t : axis_ticks(3000, 70000, AxisScale::Log, 8)) labelled += t.label.empty() ? 0 : 1;
   CHECK(labelled >= 3);
+  // A narrow plot's two majors still label two ticks (over 0..4096 a step of 5000 labelled only 0, issue 17).
+  CHECK(axis_ticks(0.0, 4096.0, AxisScale::Linear, 2).size() >= 2);
+  CHECK(axis_ticks(-3.0, 4200.0, AxisScale::Linear, 2).size() >= 2);
   CHECK(tick_label(1e9) == "1e9");
   CHECK(tick_label(1e-5) == "1e-5");
   CHECK_THROWS_AS(axis_ticks(0.0, 1.0, AxisScale::Log), InputError);
