@@ -223,12 +223,19 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
   const float stack_h = t.on_cuda_cores ? title_h + cell : 2.0f * title_h + cell * static_cast<float>(t.size + 1);
   const float block_h = std::max(full_h, stack_h);
   const float top = ImGui::GetCursorPosY();
-  const float full_top = top + 0.5f * (block_h - full_h), stack_top = top + 0.5f * (block_h - stack_h);
+  const float full_dy = 0.5f * (block_h - full_h), stack_dy = 0.5f * (block_h - stack_h); // below the level's top
+  // Each part is a column that starts at the level's top and moves its contents down inside it: ImGui 1.86 gives an
+  // item placed lower on a line SameLine continued the line's whole height from its own top, so u (under the "=")
+  // pushed the level's box 69 px past its cells and the box scrolled (heat-2d at a lecture's 1280x720, issue 17).
+  const auto column = [](float dy, const auto& draw) {
+    ImGui::BeginGroup();
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + dy);
+    draw();
+    ImGui::EndGroup();
+  };
 
-  ImGui::SetCursorPosY(full_top);
-  draw_matrix(weight_picture("before", before_name, kWeightTitleColor, before, palette, cell, digits));
+  column(full_dy, [&] { draw_matrix(weight_picture("before", before_name, kWeightTitleColor, before, palette, cell, digits)); });
   ImGui::SameLine();
-  ImGui::SetCursorPosY(top);
   draw_operator("=", block_h);
   if (t.on_cuda_cores) {
     MatrixPicture apex;
@@ -242,17 +249,16 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
     apex.digits = digits;
     apex.legend = false;
     apex.tooltip = [](int, int) { return std::string("the 1x1 apex: weight times the centre point, on CUDA cores"); };
-    ImGui::SetCursorPosY(stack_top);
-    ImGui::BeginGroup();
-    draw_matrix(apex);
-    ImGui::TextDisabled("CUDA cores");
-    ImGui::EndGroup();
+    column(stack_dy, [&] {
+      draw_matrix(apex);
+      ImGui::TextDisabled("CUDA cores");
+    });
   } else {
     // u is a column to the left of C, vᵀ a row above it, each cell in line with the C cells it scales.
-    ImGui::SetCursorPosY(stack_top + 2.0f * title_h + cell);
-    draw_matrix(vector_picture("u", "", t.u, true, palette, cell, digits));
+    ImGui::BeginGroup();
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + stack_dy);
+    column(2.0f * title_h + cell, [&] { draw_matrix(vector_picture("u", "", t.u, true, palette, cell, digits)); });
     ImGui::SameLine(0, ui_px(3.0f));
-    ImGui::SetCursorPosY(stack_top);
     ImGui::BeginGroup();
     draw_matrix(vector_picture("v", "vᵀ", t.v, false, palette, cell, digits));
     MatrixPicture c;
@@ -274,13 +280,14 @@ void draw_level(const WeightDecomposition& d, std::size_t i, const ValuePalette&
     };
     draw_matrix(c);
     ImGui::EndGroup();
+    ImGui::EndGroup();
   }
   ImGui::SameLine();
-  ImGui::SetCursorPosY(top);
   draw_operator("+", block_h);
-  ImGui::SetCursorPosY(full_top);
-  draw_matrix(weight_picture("after", fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1), kWeightTitleColor,
-                             t.residual, palette, cell, digits));
+  column(full_dy, [&] {
+    draw_matrix(weight_picture("after", fmt::format("R{} = {} − C{}", i + 1, before_name, i + 1), kWeightTitleColor,
+                               t.residual, palette, cell, digits));
+  });
   ImGui::SetCursorPosY(top + block_h + 1.5f * ImGui::GetStyle().ItemSpacing.y);
   ImGui::Dummy(ImVec2(0, 0));
   ImGui::PopID();
@@ -767,7 +774,8 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   float cells_tall = 0;
   for (std::size_t i = first; i < last; ++i)
     cells_tall += static_cast<float>(std::max(side, d.terms[i].size + 1));
-  const float fit_h = std::floor((avail.y - static_cast<float>(last - first) * (2.0f * title_h + 2.0f * style.ItemSpacing.y)) /
+  // A level is its two titles, its cells and the 2.5 lines' spacing draw_level leaves under it.
+  const float fit_h = std::floor((avail.y - static_cast<float>(last - first) * (2.0f * title_h + 2.5f * style.ItemSpacing.y)) /
                                  std::max(cells_tall, 1.0f));
   const float three = widest_number(all, 3);
   const int digits = 3;
@@ -809,9 +817,10 @@ void draw_decomposition_page(ViewContext& ctx, PyramidMemory& mem) {
   }
   const float cell = probe.cell; // what the widget draws: u, v and C line up with it
   // One level always gets the height it needs: where the window has less left, the window scrolls instead of the
-  // level hiding in a sliver.
+  // level hiding in a sliver. The levels' box is as wide as their cells need (no horizontal scroll bar to make room
+  // for: it pushed the window past its bottom by its own height at a lecture's 1280x720, issue 17).
   const float level_h = 2.0f * title_h + cell * static_cast<float>(std::max(side, d.terms[first].size + 1)) +
-                        3.0f * style.ItemSpacing.y + style.ScrollbarSize;
+                        2.5f * style.ItemSpacing.y;
   // The legend stands beside the level where its chips fit the column there, else under one level where they fit the
   // width under it (box-2d25p's fourteen letters: a column too narrow beside its wide titles).
   const float line = ImGui::GetTextLineHeightWithSpacing();
