@@ -43,7 +43,14 @@ struct ComparePanel {
   bool have_error = false;
   std::uint64_t shown_version = ~std::uint64_t{0};
   std::int64_t steps_done = 0;
+  // 1D: the values and log10 |error| along x as line plots (a 1D grid as a strip of colour a few pixels tall said
+  // little, issue 17), at most kProfilePoints points: every bin's value at its first point, its error at its largest.
+  std::vector<double> profile_x, profile_value, profile_log_error;
+  PlotView value_view, error_view;
 };
+
+constexpr std::size_t kProfilePoints = 1024;
+std::size_t profile_bin(std::size_t points) { return std::max<std::size_t>(1, (points + kProfilePoints - 1) / kProfilePoints); }
 
 struct CompareMemory {
   std::optional<MethodCatalogue> catalogue;
@@ -191,6 +198,12 @@ void refresh_panel(ComparePanel& p, const CompareMemory& m, const ExplorerState&
   if (version != p.shown_version) {
     p.simulation->show(*p.heatmap, z);
     p.steps_done = sim.steps_done();
+    p.profile_x.clear(), p.profile_value.clear();
+    if (e.dims == 1) { // the values at every step, the errors where the reference is at the same step
+      const auto values = sim.values();
+      for (std::size_t i = 0; i < values.size(); i += profile_bin(values.size()))
+        p.profile_x.push_back(static_cast<double>(i)), p.profile_value.push_back(values[i]);
+    }
     if (sim.steps_done() == m.reference.steps_done()) {
       // The error needs both grids on the host: a GPU panel downloads here (its heat map did not).
       const auto values = sim.values();
@@ -209,6 +222,14 @@ void refresh_panel(ComparePanel& p, const CompareMemory& m, const ExplorerState&
       }
       p.errormap->upload(extract_slice(log_error, e, z, p.errormap->max_side()));
       p.have_error = true;
+      p.profile_log_error.clear();
+      if (e.dims == 1)
+        for (std::size_t i = 0; i < values.size(); i += profile_bin(values.size())) {
+          double worst = kErrorFloor;
+          for (std::size_t j = i; j < std::min(values.size(), i + profile_bin(values.size())); ++j)
+            worst = std::isfinite(log_error[j]) ? std::max(worst, log_error[j]) : log_error[j];
+          p.profile_log_error.push_back(worst);
+        }
     }
     p.shown_version = version;
   }
@@ -244,6 +265,50 @@ void draw_colour_bar(ImTextureID lut, ImVec2 at, float width, double lo, double 
   const float line = ImGui::GetTextLineHeight();
   draw->AddText(ImVec2(between ? at.x + 0.5f * (width - cw) : at.x, at.y + h + 1 + (between ? 0.0f : line)), text, caption);
   ImGui::Dummy(ImVec2(width, h + (between ? 1.0f : 2.0f) * line + 2));
+}
+
+void publish_panel(ViewContext& ctx, const ComparePanel& p, std::size_t index) {
+  const Simulation& sim = *p.simulation;
+  const std::string key_prefix = fmt::format("compare.panel{}.", index);
+  publish(ctx, key_prefix + "method", p.key.label());
+  publish(ctx, key_prefix + "gstencils", fmt::format("{:.6g}", sim.gstencils()));
+  publish(ctx, key_prefix + "steps", std::to_string(sim.steps_done()));
+  publish(ctx, key_prefix + "rel_l2", p.have_error ? fmt::format("{:.6g}", p.error.rel_l2) : "");
+  publish(ctx, key_prefix + "frame_path", std::string(to_string(sim.frame_path())));
+}
+
+// A 1D panel's values and log10 |error| along x, side by side in the panel's remaining height: the values on the
+// reference's initial range, the errors on the scale every panel shares.
+void draw_profiles(ExplorerState& st, ComparePanel& p, const CompareMemory& m, std::pair<double, double> scale,
+                   const std::string& prefix) {
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(std::floor((avail.x - gap) / 2.0f), std::max(avail.y - ui_px(2.0f), ui_px(60.0f)));
+  auto plot = [&](const char* id, const char* title, const std::vector<double>& y, double lo, double hi, ImU32 color,
+                  PlotView& view) {
+    XYPlot xy;
+    xy.title = title; // and no x label: the title says "along x", the ticks give the points
+    xy.x_min = 0, xy.x_max = p.profile_x.empty() ? 1.0 : p.profile_x.back();
+    xy.y_min = lo, xy.y_max = hi > lo ? hi : lo + 1;
+    PlotSeries line;
+    line.color = color;
+    line.style = PlotSeries::Style::Line;
+    line.x = p.profile_x, line.y = y;
+    xy.series.push_back(std::move(line));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    draw_xy_plot(id, xy, view, size);
+    probe_rect(st, prefix + "." + id, at, ImVec2(at.x + size.x, at.y + size.y));
+  };
+  const double lo = m.reference.initial_min(), hi = m.reference.initial_max();
+  plot("heatmap", "value along x", p.profile_value, lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo), IM_COL32(120, 176, 255, 255),
+       p.value_view);
+  ImGui::SameLine(0, gap);
+  // Half a decade under the shared scale's floor: an exact run's line (at kErrorFloor) stays in sight.
+  if (p.have_error && p.profile_log_error.size() == p.profile_x.size())
+    plot("errormap", p.error.max_abs == 0 ? "log10 |error|: exact" : "log10 |error|", p.profile_log_error,
+         scale.first - 0.5, scale.second, IM_COL32(255, 170, 60, 255), p.error_view);
+  else
+    ImGui::Dummy(size);
 }
 
 void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 size, std::pair<double, double> scale,
@@ -320,8 +385,15 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   else
     ImGui::TextDisabled("error: waiting for the reference");
 
-  // The grid and its error side by side, as large as the panel allows, square points.
+  // The grid and its error side by side, as large as the panel allows, square points; a 1D grid as two line plots.
   const Extent& e = sim.setup().extent;
+  if (e.dims == 1) {
+    draw_profiles(st, p, m, scale, prefix);
+    if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {}", sim.stopped()), true});
+    ImGui::EndChild();
+    publish_panel(ctx, p, index);
+    return;
+  }
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float avail_w = (ImGui::GetContentRegionAvail().x - gap) * 0.5f;
   const float aspect = e.dims == 1 ? 8.0f : static_cast<float>(e.n[0]) / static_cast<float>(e.n[1]);
@@ -368,13 +440,7 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   if (texture_shown) ImGui::TextDisabled("texture: %s", std::string(to_string(sim.frame_path())).c_str());
   if (!sim.stopped().empty()) draw_message(UiMessage{fmt::format("Stopped: {}", sim.stopped()), true});
   ImGui::EndChild();
-
-  const std::string key_prefix = fmt::format("compare.panel{}.", index);
-  publish(ctx, key_prefix + "method", p.key.label());
-  publish(ctx, key_prefix + "gstencils", fmt::format("{:.6g}", sim.gstencils()));
-  publish(ctx, key_prefix + "steps", std::to_string(sim.steps_done()));
-  publish(ctx, key_prefix + "rel_l2", p.have_error ? fmt::format("{:.6g}", p.error.rel_l2) : "");
-  publish(ctx, key_prefix + "frame_path", std::string(to_string(sim.frame_path())));
+  publish_panel(ctx, p, index);
 }
 
 // "Time at paper size": the GPU panels' methods on the papers' grid, each timed for about a second and checked
@@ -483,11 +549,16 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
   draw_paper_timing(ctx, m);
   // Wrapped, not cut, where the window is narrow (a lecture's font at 1280x720, issue 17).
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s from the %s initial grid, FP64 reference %s, step %lld", m.setup->stencil.name.c_str(),
+  // A 3D grid's maps show one plane: which (the panels' maps said nothing of the other 31, issue 17).
+  const Extent& e = m.setup->extent;
+  const std::string plane =
+      e.dims == 3 ? fmt::format("; maps: plane z = {} of {}", resolve_z_slice(e, -1), e.n[2]) : std::string();
+  ImGui::TextWrapped("%s from the %s initial grid, FP64 reference %s, step %lld%s", m.setup->stencil.name.c_str(),
                      std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
-                     static_cast<long long>(m.reference.steps_done()));
+                     static_cast<long long>(m.reference.steps_done()), plane.c_str());
   ImGui::PopStyleColor();
   probe_last_item(ctx.state, "compare.header");
+  publish(ctx, "compare.maps", e.dims == 1 ? "profiles along x" : e.dims == 3 ? plane.substr(std::string("; maps: ").size()) : "the grid");
   draw_message(m.message);
 }
 

@@ -222,9 +222,15 @@ WeightGridLayout weight_grid_layout(const Stencil& s, float available) {
   };
   // A 1D stencil's weights wrap into lines of as many cells as keep the values at the smallest font (a radius-7
   // row of fifteen cut "0.28" to "0." at a lecture's font, issue 17); 2D rows stay whole (their rows are dy).
-  if (s.dims == 1)
+  // A row that would print its values under 0.9 of the font wraps too (1d7p's seven cells at 1600x1000 printed
+  // "0.002778" at 11 pixels): a 1D row's lines mean nothing, its values' size does.
+  if (s.dims == 1) {
     while (g.side > 4 && scale_for(widest_value("%.2g", std::pow(10.0, largest > 0 ? std::floor(std::log10(largest)) - 1 : 0))) < kMinScale)
       g.side = (g.side + 1) / 2;
+    const auto lines_at = [&](int side) { return (s.side() + side - 1) / side; };
+    while (g.side > 3 && lines_at((g.side + 1) / 2) <= 4 && scale_for(widest_value(g.format, g.unit)) < 0.9f)
+      g.side = (g.side + 1) / 2; // at most four lines: eight took the window's height at a lecture's font
+  }
   g.lines_1d = s.dims == 1 ? (s.side() + g.side - 1) / g.side : 1;
   g.rows = s.dims >= 2 ? s.side() : g.lines_1d;
   g.scale = scale_for(widest_value(g.format, g.unit));

@@ -438,3 +438,37 @@ TEST_CASE("the FFT split page's segments and costs lie inside the window at 1280
     }
   }
 }
+
+// Issue 17: a 1D comparison drew each grid and its error as strips of colour a few pixels tall (a 1D grid as a
+// degenerate 2D picture), and a 3D one showed one plane of its grid without saying which. 1D panels plot the values
+// and log10 |error| along x at the panel's height; the 3D header names the plane.
+TEST_CASE("the comparison plots a 1D grid along x and names a 3D grid's plane", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "1d15p"}) {
+    for (const bool lecture : {true, false}) {
+      INFO("preset " << name << (lecture ? ", lecture" : ", normal"));
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), 1280, 720);
+      show_step(ex, "compare", "");
+      CHECK(ex.fact("compare.maps") == "profiles along x");
+      for (const char* plot : {"compare.panel0.heatmap", "compare.panel0.errormap", "compare.panel1.errormap"}) {
+        check_inside(ex, "compare", plot);
+        CHECK(ex.probe(plot).y1 - ex.probe(plot).y0 >= 100.0f);
+      }
+    }
+  }
+  HeadlessExplorer ex(PlatformKind::Egl, lecture_scene("heat-3d", true), 1280, 720);
+  show_step(ex, "compare", "");
+  CHECK(ex.fact("compare.maps").rfind("plane z = ", 0) == 0); // "plane z = 16 of 32"
+  check_inside(ex, "compare", "compare.header");
+}
+
+// Issue 17: 1d7p's seven weights in one row printed "0.002778" at 0.72 of the font at 1600x1000; a 1D row wraps
+// into up to four lines where that keeps its values at 0.9 of the font.
+TEST_CASE("a 1D weight row keeps its values near the font's size", "[gui][egl][lecture17]") {
+  for (const std::string name : {"1d5p", "1d7p", "1d15p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, false), 1600, 1000);
+    ex.frames(3);
+    CHECK(std::stof(ex.fact("stencil.font_scale")) >= 0.75f);
+    CHECK(ex.fact("stencil.cells") == "%.4g");
+  }
+}
