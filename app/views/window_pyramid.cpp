@@ -1090,6 +1090,59 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   ImGui::TextWrapped("V' = V in the order T's columns reach the C registers (Eq. 17): T'·V' = T·V, no shuffle.");
 }
 
+// A 1D stencil's W is one row: W = u·vᵀ with u = [1], v = w, drawn as the 2D page draws a level's term.
+void draw_line_rank_one(ViewContext& ctx, const PyramidFigure& f) {
+  const LineGather& l = f.line;
+  const std::vector<double>& w = f.stencil.weights;
+  const int n = static_cast<int>(w.size());
+  ImGui::TextWrapped("A 1D stencil's W is a single row (1×%d): it is rank 1 as it stands, W = u·vᵀ with u = [1] and "
+                     "v = w. LoRAStencil needs no pyramid and leaves no 1×1 apex to CUDA cores: the whole row runs on "
+                     "tensor cores as one gather, %d MMAs of %s per %d outputs (%.3g per point; the RDG page shows it).",
+                     n, l.mma_per_tile(), std::string(to_string(l.shape)).c_str(), l.points(),
+                     static_cast<double>(l.mma_per_tile()) / l.points());
+  ValuePalette palette; // w's values only: the same colours and letters as the RDG page's V (u's 1 is drawn apart)
+  palette.add(w);
+  // W, "=", u and vᵀ in a row across the page, cells as wide as the page allows (up to a generous size); where that
+  // leaves them narrow (1d15p), W on a line and "= u · vᵀ" under it, each as wide as the page.
+  const float ops = 2.0f * (ImGui::CalcTextSize("=").x + ui_px(24.0f)), avail = ImGui::GetContentRegionAvail().x - ui_px(40.0f);
+  const bool two_lines = (avail - ops) / (2.0f * n + 1.0f) < ui_px(32.0f);
+  const float cell = std::floor(std::min(ui_px(70.0f), two_lines ? (avail - ops) / (n + 1.0f) : (avail - ops) / (2.0f * n + 1.0f)));
+  auto row = [&](const char* id, std::string title, ImU32 color, std::vector<double> values, int rows, int cols) {
+    MatrixPicture m;
+    m.id = id;
+    m.title = std::move(title);
+    m.title_color = color;
+    m.rows = rows, m.cols = cols;
+    m.values = std::move(values);
+    m.palette = &palette;
+    m.cell = cell;
+    m.legend = false;
+    m.tooltip = [cols](int, int c) { return cols > 1 ? fmt::format("offset dx = {:+d}", c - cols / 2) : std::string("u"); };
+    return m;
+  };
+  ImGui::Spacing();
+  ImGui::BeginGroup();
+  const MatrixDrawn wd = draw_matrix(row("W", fmt::format("W (1×{})", n), kWeightTitleColor, w, 1, n));
+  if (!two_lines) ImGui::SameLine();
+  draw_operator("=", wd.max.y - wd.min.y);
+  MatrixPicture u = row("u", "u", kRankOneTitleColor, {}, 1, 1);
+  u.coloring = CellColoring::Custom;
+  u.colors = {IM_COL32(210, 212, 220, 255)};
+  u.labels = {"1"};
+  const MatrixDrawn ud = draw_matrix(u);
+  ImGui::SameLine();
+  draw_operator("·", ud.max.y - ud.min.y);
+  const MatrixDrawn vd = draw_matrix(row("vT", "vᵀ", kRankOneTitleColor, w, 1, n));
+  ImGui::EndGroup();
+  probe_rect(ctx.state, "pyramid.line_rank_one", wd.min, ImGui::GetItemRectMax());
+  if (wd.letters || vd.letters) draw_legend_chips(palette, kLegendDigits, ImGui::GetContentRegionAvail().x);
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("In 2D, W has rows and columns: its outer ring is one rank-1 term u·vᵀ, and W − u·vᵀ a smaller "
+                     "matrix, peeled the same way (a 2D stencil's pyramid page).");
+  ImGui::PopStyleColor();
+}
+
 void draw_line_gather(ViewContext& ctx, const PyramidFigure& f) {
   const LineGather& l = f.line;
   ImGui::TextWrapped("A 1D stencil is already a single rank-1 gather: no pyramid is needed. Each row of X holds the "
@@ -1158,8 +1211,21 @@ void draw_pyramid_window(ViewContext& ctx) {
     return;
   }
   if (s.dims == 1) {
-    draw_line_gather(ctx, f);
+    // Two pages as in 2D, so the tour's two LoRAStencil steps show two things (they showed the same V twice): W as
+    // the rank-1 term it already is, then the gather that applies it.
     publish(ctx, "pyramid.kind", "line");
+    const std::string page = ctx.layout.take_page_request(kView);
+    if (ImGui::BeginTabBar("pyramid_pages")) {
+      if (begin_view_page(ctx, kView, "pyramid", "Rank 1 (no pyramid)", page)) {
+        draw_line_rank_one(ctx, f);
+        ImGui::EndTabItem();
+      }
+      if (begin_view_page(ctx, kView, "rdg", "RDG step: the V band", page)) {
+        draw_line_gather(ctx, f);
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
     ImGui::End();
     return;
   }

@@ -98,7 +98,8 @@ TEST_CASE("the teaching figures lie inside their windows at 1280x720 in lecture 
   const std::vector<Case> cases{
       {"params", "tcstencil", "params.tc.matrix", {"heat-2d", "box-2d49p"}},
       {"sparse24", "", "sparse24.swapped", {"heat-1d", "heat-2d", "box-2d49p"}},
-      {"pyramid", "", "pyramid.Vline", {"heat-1d", "1d7p", "1d15p"}},
+      {"pyramid", "rdg", "pyramid.Vline", {"heat-1d", "1d7p", "1d15p"}},
+      {"pyramid", "pyramid", "pyramid.line_rank_one", {"heat-1d", "1d7p", "1d15p"}},
       {"fragments", "layouts", "fragments.C", {"heat-1d", "heat-2d"}},
       {"fft", "crt", "fft.crt.frequencies", {"heat-1d", "heat-2d"}},
       {"compare", "", "compare.header", {"heat-1d"}},
