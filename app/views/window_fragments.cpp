@@ -267,15 +267,18 @@ void draw_layouts(ViewContext& ctx, FragmentsMemory& mem) {
   }
   probe_rect(ctx.state, "fragments.A", ad.min, ad.max);
   probe_rect(ctx.state, "fragments.C", cd.min, cd.max);
+  // With short titles the registers per lane and the labels' key share a line (two lines under the tiles put the key
+  // below the window's edge at a lecture's 1280x720, issue 17).
   if (short_titles) {
     auto regs = [&](std::size_t i) { return layouts[i]->regs_per_lane; };
-    ImGui::TextWrapped("Registers per lane: A %d, B %d, C %d.", regs(0), regs(1), regs(2));
+    ImGui::TextWrapped("Labels lane:register (hover: PTX register); registers per lane: A %d, B %d, C %d.", regs(0), regs(1),
+                       regs(2));
   }
   if (info.sparse)
     ImGui::TextWrapped("mma.sp: A is given compressed (%d×%d, two kept values of every group of four) with 2-bit "
                        "metadata per value; one lane in four carries a metadata register, chosen by the selector.",
                        a.rows, a.cols);
-  ImGui::TextDisabled("Labels are lane:register. Hover a cell for its lane and PTX register.");
+  if (!short_titles) ImGui::TextDisabled("Labels are lane:register. Hover a cell for its lane and PTX register.");
   if (ad.hovered()) {
     const FragmentOwner o = a.owner(ad.hover_row, ad.hover_col);
     publish(ctx, "fragments.hover", fmt::format("A lane {} reg {}", o.lane, o.reg));
