@@ -32,6 +32,20 @@ struct ParamsMemory {
 
 // The input picture's colours: what the GEMM reads, what the CUDA-core taps read.
 constexpr ImU32 kReadColor = IM_COL32(86, 132, 200, 255), kTapColor = IM_COL32(214, 140, 60, 255);
+constexpr ImU32 kChipEdge = IM_COL32(20, 20, 26, 255);
+constexpr ImU32 kMarkColor = IM_COL32(255, 150, 60, 255); // P's partial rows or columns
+
+// A colour key's line: a chip filled `fill` and framed `frame`, then `label` (wrapped where a wrap position is set).
+void draw_key_chip(ImU32 fill, ImU32 frame, const char* label) {
+  const float line = ImGui::GetTextLineHeight(), chip = std::floor(0.8f * line);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 a(at.x, at.y + 0.5f * (line - chip)), b(a.x + chip, a.y + chip);
+  ImGui::GetWindowDrawList()->AddRectFilled(a, b, fill);
+  ImGui::GetWindowDrawList()->AddRect(a, b, frame, 0.0f, 0, std::max(1.0f, ui_px(1.5f)));
+  ImGui::Dummy(ImVec2(chip, line));
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", label);
+}
 
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
 // the neighbours the CUDA-core taps that finish this GEMM's partial sums read (orange), cells neither needs
@@ -85,23 +99,19 @@ int draw_shifted_input(ExplorerState& state, const TCStencilPlan& plan, const Pa
   draw_matrix(in);
   // The colours' key under the picture at every size: the sentence that explains them stands in the text column or
   // under "plan and taps", which a lecture's 1280x720 leaves off, so its orange and white went unexplained (issue 17).
-  const float line = ImGui::GetTextLineHeight(), chip = std::floor(0.8f * line);
-  const auto key = [&](ImU32 fill, ImU32 frame, const char* label) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const ImVec2 a(at.x, at.y + 0.5f * (line - chip)), b(a.x + chip, a.y + chip);
-    ImGui::GetWindowDrawList()->AddRectFilled(a, b, fill);
-    ImGui::GetWindowDrawList()->AddRect(a, b, frame, 0.0f, 0, std::max(1.0f, ui_px(1.5f)));
-    ImGui::Dummy(ImVec2(chip, line));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(label);
-  };
-  const ImU32 edge = IM_COL32(20, 20, 26, 255);
+  const auto key = [](ImU32 fill, ImU32 frame, const char* label) { draw_key_chip(fill, frame, label); };
+  const ImU32 edge = kChipEdge;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room); // in the picture's room: the text column stands beside it
   ImGui::BeginGroup();
   key(kReadColor, edge, "read by the GEMM");
   if (orange > 0) key(kTapColor, edge, "read by CUDA-core taps");
   key(zero_cell_color(), edge, "not needed");
   key(zero_cell_color(), in.outline_color, "the output tile");
+  // P's marked rows or columns (the same orange: the partial sums those taps finish).
+  if (!p.partial_lines.empty())
+    key(zero_cell_color(), kMarkColor, "marked in P: partial");
   ImGui::EndGroup();
+  ImGui::PopTextWrapPos();
   probe_rect(state, "params.tc.key", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   return orange;
 }
@@ -256,7 +266,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   m.max_width = 0.42f * avail;
   m.max_height = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
   (p.side == ParameterSide::Left ? m.marked_rows : m.marked_columns) = p.partial_lines;
-  m.mark_color = IM_COL32(255, 150, 60, 255);
+  m.mark_color = kMarkColor;
   std::vector<double> weights = p.weights;
   m.tooltip = [weights, L = plan.L](int r, int c) {
     return fmt::format("FP64 weight {:.10g}", weights[static_cast<std::size_t>(r * L + c)]);
@@ -269,7 +279,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   // Half P's cells, less where the picture and its colour key under it would run past P's bottom (box-2d225p's 30
   // cells a side at a lecture's 1280x720: the key fell below the window's edge); its cells hold no numbers.
   const int input_side = plan.L + 2 * plan.stencil.radius;
-  const float key_h = 4.0f * ImGui::GetTextLineHeightWithSpacing(), input_title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
+  const float key_h = 5.0f * ImGui::GetTextLineHeightWithSpacing(), input_title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
   const float input_fit = std::floor((drawn.max.y - drawn.min.y - input_title_h - key_h) / static_cast<float>(input_side));
   const float input_cell = std::max(ui_px(3.0f), std::min(std::max(ui_px(6.0f), std::floor(drawn.cell * 0.5f)), input_fit));
   // The column holds the legend's chips and the "plan and taps" switch above them, whichever is wider.

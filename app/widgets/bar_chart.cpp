@@ -81,7 +81,7 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
   };
   float widest = 0;
   for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
-  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale));
+  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale), chart.value_label);
   const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
   const float pad = ui_px(2.0f), rotated_label_gap = ui_px(4.0f), flat_label_gap = ui_px(6.0f);
   const bool stacked_labels = widest > slot - flat_label_gap;
@@ -108,7 +108,10 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       const float yv = f.to_screen(0, std::clamp(to_unit(v, y0, y1, chart.scale), 0.0, 1.0)).y;
       const float yb = f.to_screen(0, std::clamp(to_unit(base, y0, y1, chart.scale), 0.0, 1.0)).y;
       draw->AddRectFilled(ImVec2(xa, yv), ImVec2(xb, yb), color, ui_px(2.0f));
-      const std::string value = tick_label(std::round(v * 1000) / 1000);
+      // Three decimals, or where they round a bar to 0 (flashfft's emulation at 0.0003 GStencil/s printed "0" on a
+      // bar of some height, issue 17), its leading digit and exponent.
+      const double rounded = std::round(v * 1000) / 1000;
+      const std::string value = tick_label(rounded != 0.0 || v == 0.0 ? rounded : v);
       const float w = ImGui::CalcTextSize(value.c_str()).x;
       if (w < slot) {
         draw->AddText(ImVec2(0.5f * (xa + xb - w), std::max(yv - line - pad, f.min.y)), IM_COL32(230, 232, 236, 255), value.c_str());

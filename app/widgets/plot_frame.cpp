@@ -144,7 +144,7 @@ void pad_range(double& lo, double& hi, AxisScale s) {
   hi += pad;
 }
 
-PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin) {
+PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin, const std::string& y_label) {
   PlotFrame f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = std::max(avail.x, ui_px(120.0f));
@@ -156,6 +156,9 @@ PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, flo
   f.mouse = ImGui::GetIO().MousePos;
   const float line = ImGui::GetTextLineHeight();
   f.min = ImVec2(f.outer_min.x + left_margin, f.outer_min.y + (title.empty() ? ui_px(6.0f) : line + ui_px(10.0f)));
+  // The y axis's label stands in a line of its own above the data area (draw_axis_labels): drawn inside it, it lay
+  // over the curves that start at the top left (the FFT page's "real part" over k_f at k = 0, issue 17).
+  if (!y_label.empty()) f.min.y += line + ui_px(4.0f);
   f.max = ImVec2(f.outer_max.x - ui_px(14.0f), f.outer_max.y - 2.0f * line - ui_px(10.0f));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(f.outer_min, f.outer_max, IM_COL32(17, 18, 22, 255), ui_px(4.0f));
@@ -281,10 +284,9 @@ void draw_axis_labels(ImDrawList* draw, const PlotFrame& f, const std::string& x
     draw->AddText(ImVec2(0.5f * (f.min.x + f.max.x - w), f.max.y + line + ui_px(8.0f)), ImGui::GetColorU32(ImGuiCol_Text),
                   x_label.c_str());
   }
-  if (!y_label.empty()) // along the top of the y axis: ImGui draws no rotated text
-    draw->AddText(ImVec2(f.min.x + ui_px(6.0f), f.min.y + ui_px(4.0f)), IM_COL32(200, 204, 212, 255), y_label.c_str());
+  if (!y_label.empty()) // above the top of the y axis, in the line begin_frame leaves: ImGui draws no rotated text
+    draw->AddText(ImVec2(f.min.x + ui_px(2.0f), f.min.y - line - ui_px(3.0f)), IM_COL32(200, 204, 212, 255), y_label.c_str());
   draw->AddRect(f.min, f.max, kAxisColor);
-  (void)line;
 }
 
 void draw_marker(ImDrawList* draw, ImVec2 p, ImU32 color, bool hollow, float r) {
@@ -369,7 +371,7 @@ void draw_legend(ImDrawList* draw, const LegendLayout& l, ImVec2 a) {
 ImVec2 place_legend(PlotFrame& f, LegendLayout& legend, const std::vector<PlotSeries>& series,
                     const std::vector<ImVec2>& unit_points) {
   const float inset = ui_px(8.0f), near = ui_px(6.0f), beside_gap = ui_px(12.0f);
-  const float top = f.min.y + ImGui::GetTextLineHeight() + inset; // below the y label
+  const float top = f.min.y + inset;
   const float room_w = f.max.x - f.min.x - 2.0f * inset;
   legend = measure_legend(series, room_w * 0.6f, f.max.y - top - ui_px(12.0f));
   if (legend.entries.empty()) return f.min;

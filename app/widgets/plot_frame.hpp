@@ -33,8 +33,10 @@ struct PlotFrame {
   }
 };
 
-// The widget (an invisible button of `size` at the cursor, `left_margin` for the y ticks), its background and title.
-PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin);
+// The widget (an invisible button of `size` at the cursor, `left_margin` for the y ticks), its background and title;
+// a `y_label` gets a line above the data area (draw_axis_labels draws it there).
+PlotFrame begin_frame(const char* id, const std::string& title, ImVec2 size, float left_margin,
+                      const std::string& y_label = {});
 // Records the plot's rectangles in `view` and queues its PNG export when one was requested.
 void finish_frame(const PlotFrame& f, PlotView& view);
 void draw_x_ticks(ImDrawList* draw, const PlotFrame& f, double lo, double hi, AxisScale s, bool grid);

@@ -42,7 +42,7 @@ void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 siz
   if (plot.y_max) y1 = *plot.y_max;
   if (view.zoomed) x0 = view.x0, x1 = view.x1, y0 = view.y0, y1 = view.y1;
 
-  PlotFrame f = begin_frame(id, plot.title, size, y_tick_margin(y0, y1, plot.y_scale));
+  PlotFrame f = begin_frame(id, plot.title, size, y_tick_margin(y0, y1, plot.y_scale), plot.y_label);
   // The data in unit coordinates (lines sampled along their length: they hide a legend's text too), to place
   // the legend before the data area is final.
   std::vector<ImVec2> unit_points;
