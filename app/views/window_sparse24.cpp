@@ -288,9 +288,12 @@ void draw_stages(ViewContext& ctx, const SpiderPlan& plan, const SpiderKernelRow
       ImGui::RadioButton(fmt::format("{}-{}", h * n, (h + 1) * n - 1).c_str(), &row_page, h);
       probe_last_item(ctx.state, fmt::format("sparse24.rows.{}", h));
     }
-    if (part == 0) {
+    if (part == 0) { // beside the rows' buttons where it fits, else shorter (1d15p's at a lecture's 1280x720)
+      const char* note = "(each row: the one above shifted right by one)";
       ImGui::SameLine();
-      ImGui::TextDisabled("(each row: the one above shifted right by one)");
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(note).x > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        note = "(each row shifted by one)";
+      ImGui::TextDisabled("%s", note);
     }
   }
   const RowRange rr = row_range(plan.geometry, layout, row_page);
