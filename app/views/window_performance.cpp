@@ -94,8 +94,11 @@ std::string short_gpu(const std::string& gpu) {
 }
 
 // "NVIDIA H200 (recorded, NVIDIA_H200.json)" -> "H200"; a backend other than the GPU is named too.
+// The GPU a recorded result was measured on, in short ("H200").
+std::string recorded_device(const BenchmarkRecord& r) { return short_gpu(r.source.substr(0, r.source.find(" (recorded"))); }
+
 std::string recorded_label(const BenchmarkRecord& r) {
-  const std::string device = short_gpu(r.source.substr(0, r.source.find(" (recorded")));
+  const std::string device = recorded_device(r);
   return r.backend == Backend::GPU ? fmt::format("{} {}", r.method, device)
                                    : fmt::format("{} {} {}", r.method, r.backend == Backend::Emulate ? "emu" : "cpu", device);
 }
@@ -260,13 +263,16 @@ BarChart throughput_bars(const PerformanceMemory& m, const PlotData& d, const St
     const auto it = best.find(key_of(method).label());
     if (it == best.end()) continue;
     const BenchmarkRecord& r = *it->second;
-    chart.labels.push_back(fmt::format("{} {}", r.method, r.backend == Backend::GPU ? "gpu" : r.backend == Backend::Emulate ? "emu" : "cpu"));
+    // The method's name, and "gpu" where the same method also runs emulated here; the machine is the group's name.
+    chart.labels.push_back(r.backend == Backend::GPU ? r.method + " gpu" : r.method);
+    chart.groups.push_back("this machine");
     chart.values.push_back(r.gstencils);
     chart.colors.push_back(method_color(*m.catalogue, r.method));
     chart.hover.push_back(record_hover(r));
   }
   for (const auto& r : d.recorded) {
-    chart.labels.push_back(recorded_label(r));
+    chart.labels.push_back(r.backend == Backend::GPU ? r.method : r.method + (r.backend == Backend::Emulate ? " emu" : " cpu"));
+    chart.groups.push_back(recorded_device(r) + ", recorded");
     chart.values.push_back(r.gstencils);
     chart.colors.push_back(faded(method_color(*m.catalogue, r.method)));
     chart.hover.push_back(record_hover(r));
@@ -509,16 +515,22 @@ void draw_performance_window(ViewContext& ctx) {
 
   const bool expanded = begin_view_window(ctx, kView, "Performance");
   if (expanded) {
+    // A short window (a lecture's font) keeps its height for the plot: the export's folder and button and the
+    // results' counts stand on the Data tab there (the bar chart's labels were cut to "c…e" at 1280x720, issue 17).
+    const bool short_window = ImGui::GetContentRegionAvail().y < ui_px(560.0f);
+    const auto export_row = [&] {
+      ImGui::SetNextItemWidth(ui_px(260.0f));
+      ImGui::InputText("##export_dir", &m.export_dir);
+      probe_last_item(ctx.state, "performance.export_dir");
+      ImGui::SameLine();
+      if (ImGui::Button("Export plots (PNG) and data (CSV, JSON)")) export_all(m, d, ceilings, points);
+      probe_last_item(ctx.state, "performance.export");
+      const std::string counts = fmt::format("{} results here, {} recorded", d.here.size(), d.recorded.size() + d.recorded_sweep.size());
+      same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+      ImGui::TextDisabled("%s", counts.c_str());
+    };
     draw_run_row(ctx, m);
-    ImGui::SetNextItemWidth(ui_px(260.0f));
-    ImGui::InputText("##export_dir", &m.export_dir);
-    probe_last_item(ctx.state, "performance.export_dir");
-    ImGui::SameLine();
-    if (ImGui::Button("Export plots (PNG) and data (CSV, JSON)")) export_all(m, d, ceilings, points);
-    probe_last_item(ctx.state, "performance.export");
-    const std::string counts = fmt::format("{} results here, {} recorded", d.here.size(), d.recorded.size() + d.recorded_sweep.size());
-    same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
-    ImGui::TextDisabled("%s", counts.c_str());
+    if (!short_window) export_row();
 
     if (ImGui::BeginTabBar("performance.tabs")) {
       if (ImGui::BeginTabItem("Plots", nullptr, std::exchange(m.show_plots_tab, false) ? ImGuiTabItemFlags_SetSelected : 0)) {
@@ -570,6 +582,7 @@ void draw_performance_window(ViewContext& ctx) {
         ImGui::EndTabItem();
       }
       if (ImGui::BeginTabItem("Data")) {
+        if (short_window) export_row();
         draw_data_table(d);
         ImGui::EndTabItem();
       }

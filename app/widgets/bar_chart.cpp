@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "app/widgets/matrix_widget.hpp" // kMinCellTextScale: the smallest text the widgets print
 #include "app/widgets/plot_frame.hpp"
 #include "app/widgets/ui_units.hpp"
 
@@ -75,13 +76,17 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
 
   // Labels go under the bars, rotated a quarter turn (in a smaller font) when they would collide.
   ImFont* font = ImGui::GetFont();
-  const float line = ImGui::GetTextLineHeight(), small = 0.85f * ImGui::GetFontSize();
+  const float line = ImGui::GetTextLineHeight();
+  float small = 0.85f * ImGui::GetFontSize(); // rotated labels; smaller where they would be cut (below)
   const auto label_width = [&](const std::string& text, bool rotated) {
     return rotated ? font->CalcTextSizeA(small, FLT_MAX, 0, text.c_str()).x : ImGui::CalcTextSize(text.c_str()).x;
   };
   float widest = 0;
   for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, false));
-  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale), chart.value_label);
+  // The value's unit labels the y axis unless the title names it ("GStencil/s per method"): a line of height for
+  // the labels under the bars instead.
+  const std::string y_label = chart.title.find(chart.value_label) == std::string::npos ? chart.value_label : std::string();
+  PlotFrame f = begin_frame(id, chart.title, size, y_tick_margin(y0, y1, chart.scale), y_label);
   const float slot = n > 0 ? (f.max.x - f.min.x) / static_cast<float>(n) : 1.0f;
   const float pad = ui_px(2.0f), rotated_label_gap = ui_px(4.0f), flat_label_gap = ui_px(6.0f);
   const bool stacked_labels = widest > slot - flat_label_gap;
@@ -89,9 +94,21 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
     widest = 0;
     for (const auto& l : chart.labels) widest = std::max(widest, label_width(l, true));
   }
-  // Rotated labels take at most 40% of the height; longer ones lose the middle of their name ("tcst…fp64 emu").
-  const float label_room = std::min(widest, 0.4f * (f.max.y - f.min.y));
-  if (stacked_labels) f.max.y -= label_room + flat_label_gap - (f.outer_max.y - f.max.y - rotated_label_gap);
+  // The groups' captions take a line at the bottom, under the labels.
+  const bool grouped = std::any_of(chart.groups.begin(), chart.groups.end(), [](const std::string& g) { return !g.empty(); });
+  const float group_h = grouped ? line + ui_px(6.0f) : 0.0f;
+  if (grouped) f.max.y -= group_h;
+  // Rotated labels take 40% of the height, in a smaller font and up to half the height where that keeps them whole;
+  // longer ones lose the middle of their name ("tcst…fp64 emu").
+  float share = 0.4f;
+  if (stacked_labels && widest > share * (f.max.y - f.min.y)) {
+    const float smallest = kMinCellTextScale * ImGui::GetFontSize();
+    widest *= smallest / small;
+    small = smallest;
+    share = std::clamp(widest / (f.max.y - f.min.y), share, 0.5f);
+  }
+  const float label_room = std::min(widest, share * (f.max.y - f.min.y));
+  if (stacked_labels) f.max.y -= label_room + flat_label_gap - (f.outer_max.y - group_h - f.max.y - rotated_label_gap);
   double dummy0 = 0, dummy1 = 1;
   handle_zoom(f, view, dummy0, dummy1, y0, y1, AxisScale::Linear, chart.scale, true);
   view.shown_y0 = y0, view.shown_y1 = y1;
@@ -140,7 +157,22 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
       draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + flat_label_gap), kAxisColor, label.c_str());
     }
   }
-  draw_axis_labels(draw, f, "", chart.value_label);
+  // Each run of bars of one group: a bracket under their labels and the group's name (shortened to the run's width).
+  for (std::size_t i = 0; grouped && i < n;) {
+    std::size_t j = i;
+    const std::string group = i < chart.groups.size() ? chart.groups[i] : std::string();
+    while (j < n && (j < chart.groups.size() ? chart.groups[j] : std::string()) == group) ++j;
+    const float xa = f.min.x + slot * static_cast<float>(i) + 0.1f * slot, xb = f.min.x + slot * static_cast<float>(j) - 0.1f * slot;
+    const float y = f.outer_max.y - group_h;
+    if (!group.empty()) {
+      draw->AddLine(ImVec2(xa, y), ImVec2(xb, y), kAxisColor, ui_px(1.0f));
+      const std::string text = shortened_label(group, xb - xa, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+      const float w = ImGui::CalcTextSize(text.c_str()).x;
+      draw->AddText(ImVec2(0.5f * (xa + xb - w), y + ui_px(2.0f)), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+    }
+    i = j;
+  }
+  draw_axis_labels(draw, f, "", y_label);
   finish_frame(f, view);
   if (view.hovered_point >= 0 && !view.box_active) {
     const std::size_t i = static_cast<std::size_t>(view.hovered_point);

@@ -50,6 +50,9 @@ struct BarChart {
   std::string title, value_label;
   AxisScale scale = AxisScale::Linear;
   std::vector<std::string> labels;
+  // Per bar (or empty): the group it belongs to ("this machine", "H200"), named once under each run of its bars, so
+  // the labels need not repeat it (24 labels each ending in "emu" or "H200" were cut to "c…e" at a lecture's font).
+  std::vector<std::string> groups;
   std::vector<double> values;
   std::vector<ImU32> colors;
   std::vector<std::string> hover;
