@@ -557,7 +557,7 @@ void draw_performance_window(ViewContext& ctx) {
           if (!one && i % 2 == 1) ImGui::SameLine();
         };
         if (shown(0)) {
-          draw_bar_chart("performance.bars", dv.bars, m.bars, cell);
+          publish(ctx, "performance.bars.cut_labels", std::to_string(draw_bar_chart("performance.bars", dv.bars, m.bars, cell)));
           probe_last_item(ctx.state, "performance.bars");
         }
         next(1);

@@ -62,7 +62,7 @@ void add_text_upwards(ImDrawList* draw, ImFont* font, float size, ImVec2 laid, I
 
 } // namespace
 
-void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
+int draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size) {
   const std::size_t n = chart.values.size();
   double y0 = chart.scale == AxisScale::Log ? std::numeric_limits<double>::infinity() : 0.0, y1 = 0;
   for (double v : chart.values)
@@ -117,6 +117,7 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
   draw_y_ticks(draw, f, y0, y1, chart.scale);
   view.hovered_series = view.hovered_point = -1;
   const double base = chart.scale == AxisScale::Log ? y0 : std::max(0.0, y0);
+  int cut = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const float xa = f.min.x + slot * static_cast<float>(i) + 0.15f * slot, xb = xa + 0.7f * slot;
     const double v = chart.values[i];
@@ -148,7 +149,9 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
     }
     std::string label = i < chart.labels.size() ? chart.labels[i] : std::string();
     if (stacked_labels) {
+      const std::string whole = label;
       label = shortened_label(label, label_room, [&](const std::string& t) { return label_width(t, true); });
+      cut += label != whole ? 1 : 0;
       // Reading bottom-up, ending under the bar's centre; laid out from the data area's left edge before turning.
       add_text_upwards(draw, font, small, ImVec2(f.min.x, f.max.y + rotated_label_gap),
                        ImVec2(0.5f * (xa + xb), f.max.y + rotated_label_gap), kAxisColor, label, label_width(label, true));
@@ -181,6 +184,7 @@ void draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec
                                  : chart.labels[i] + ": " + tick_label(chart.values[i]) + " " + chart.value_label;
     ImGui::SetTooltip("%s", text.c_str());
   }
+  return cut;
 }
 
 } // namespace se

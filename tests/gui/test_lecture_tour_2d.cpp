@@ -155,3 +155,22 @@ TEST_CASE("the pyramid page's level does not scroll at 1280x720 in lecture mode"
     CHECK(hidden_below("Rank-1 pyramid (LoRAStencil)") <= 1.0f);
   }
 }
+
+// The Performance step's 24 bars were labelled 'c…e', 'tc…cil' at a lecture's font: each label is the method's name
+// with the machine named once under its run of bars; at 1600x1000 none is cut, at 1280x720 the short names are whole
+// and the long ones (cpu-reference, tcstencil-fp64, cuda-core-tb-fp32, ...) keep their ends: about half of the 24.
+TEST_CASE("the Performance step's bar labels are whole at 1600x1000 and half of them at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-2d49p"}) {
+    for (const bool small : {false, true}) {
+      INFO("preset " << name << (small ? " at 1280x720" : " at 1600x1000"));
+      HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), small ? 1280 : 1600, small ? 720 : 1000);
+      show_step(ex, "performance", "");
+      REQUIRE(std::stoi(ex.fact("performance.records")) > 0);
+      const int cut = std::stoi(ex.fact("performance.bars.cut_labels"));
+      if (small)
+        CHECK(cut <= 14); // was 24 of 24
+      else
+        CHECK(cut == 0);
+    }
+  }
+}
