@@ -340,7 +340,9 @@ void draw_panel(ViewContext& ctx, CompareMemory& m, std::size_t index, ImVec2 si
   }
   const Simulation& sim = *p.simulation;
   ImGui::SetWindowFontScale(1.25f);
-  ImGui::Text("%.3f GStencil/s", sim.gstencils());
+  // Three decimals, or two significant digits below 0.01 (box-2d225p's emulations printed "0.000", issue 17).
+  const double rate = sim.gstencils();
+  ImGui::Text(rate > 0.0 && rate < 0.01 ? "%.2g GStencil/s" : "%.3f GStencil/s", rate);
   ImGui::SetWindowFontScale(1.0f);
   ImGui::SameLine();
   const Extent& grid = sim.setup().extent;

@@ -948,17 +948,36 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   mem.term = std::clamp(mem.term, 0, static_cast<int>(terms.size()) - 1);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Term");
-  for (int i = 0; i < static_cast<int>(terms.size()); ++i) {
+  // A part selector (issue 17): at a lecture's font the 16-row V, V' and the numbers do not fit one window. The
+  // terms' radio buttons and the parts' share a line; where they do not fit (box-2d225p's seven terms pushed "the
+  // numbers" past the window's right edge at a lecture's 1280x720), the term is chosen in a combo.
+  const char* parts[3] = {"U·X·V", "V and V'", "the numbers"};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float parts_w = ImGui::CalcTextSize("Show").x + ui_px(24.0f), terms_w = 0;
+  for (const char* part : parts) parts_w += style.ItemSpacing.x + check_width(part);
+  for (int i = 0; i < static_cast<int>(terms.size()); ++i)
+    terms_w += style.ItemSpacing.x + check_width(fmt::format("C{}", i + 1).c_str());
+  const bool combo = ImGui::CalcTextSize("Term").x + terms_w + parts_w > ImGui::GetContentRegionAvail().x;
+  if (combo) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("C00").x + ImGui::GetFrameHeight() + 2.0f * style.FramePadding.x);
+    if (ImGui::BeginCombo("##term", fmt::format("C{}", mem.term + 1).c_str())) {
+      for (int i = 0; i < static_cast<int>(terms.size()); ++i)
+        if (ImGui::Selectable(fmt::format("C{}", i + 1).c_str(), mem.term == i)) mem.term = i;
+      ImGui::EndCombo();
+    }
+    probe_last_item(ctx.state, "pyramid.term.combo");
+  }
+  for (int i = 0; i < static_cast<int>(terms.size()) && !combo; ++i) {
     ImGui::SameLine();
     ImGui::RadioButton(fmt::format("C{}##term", i + 1).c_str(), &mem.term, i);
     probe_last_item(ctx.state, fmt::format("pyramid.term.{}", i + 1));
   }
-  // A part selector (issue 17): at a lecture's font the 16-row V, V' and the numbers do not fit one window.
   ImGui::SameLine(0, ui_px(24.0f));
   ImGui::TextUnformatted("Show");
   for (int i = 0; i < 3; ++i) {
     ImGui::SameLine();
-    ImGui::RadioButton(i == 0 ? "U·X·V" : i == 1 ? "V and V'" : "the numbers", &mem.rdg_part, i);
+    ImGui::RadioButton(parts[i], &mem.rdg_part, i);
     probe_last_item(ctx.state, fmt::format("pyramid.rdg.part.{}", i));
   }
   const RankOneTerm& t = *terms[static_cast<std::size_t>(mem.term)];

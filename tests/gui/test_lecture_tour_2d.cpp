@@ -174,3 +174,15 @@ TEST_CASE("the Performance step's bar labels are whole at 1600x1000 and half of 
     }
   }
 }
+
+// box-2d225p's seven terms on the RDG page pushed the last part's radio button ("the numbers") past the window's
+// right edge at a lecture's 1280x720: the term is chosen in a combo there, and every part stays inside the window.
+TEST_CASE("the RDG page's term and part choices lie inside the window for the 2D presets", "[gui][egl][lecture17]") {
+  for (const std::string& name : k2dPresets) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "pyramid", "rdg");
+    for (int part = 0; part < 3; ++part) check_inside(ex, "pyramid", fmt::format("pyramid.rdg.part.{}", part));
+    CHECK(hidden_below("Rank-1 pyramid (LoRAStencil)") <= 1.0f);
+  }
+}
