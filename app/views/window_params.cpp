@@ -339,7 +339,7 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
 // in (colour) and its offset in that segment (number). The row is wrapped into bands of whole segments, so the
 // cells keep the room their numbers and the A/B labels need at any font size instead of shrinking off the window.
 // Returns the number of bands drawn.
-int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan, int& page) {
+int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan, int& page, const std::string& note) {
   const Stencil2RowLayout& l = plan.layout;
   const float line = ImGui::GetTextLineHeight();
   // As narrow as the widest offset (k - 1) and a column header allow, and tall enough for a row label.
@@ -355,11 +355,15 @@ int draw_stencil2row(ViewContext& ctx, const ConvStencilPlan& plan, int& page) {
   const int bands = (l.input_columns + per_band - 1) / per_band;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kInputTitleColor),
                      "stencil2row of one input row (%d columns): colour = segment, number = offset in it", l.input_columns);
-  // As many bands as the window's height holds (a line for the choice of bands and two for the note under them); the
-  // rest on further pages (box-2d225p's nine bands of one 16-column segment ran past the window's bottom, issue 17).
+  // All the bands where the window's height holds them and the `note` under them; else as many as it holds with a
+  // line for the choice of bands, the rest on further pages (box-2d225p's nine bands of one 16-column segment ran
+  // past the window's bottom; heat-1d's third band went to a second page at 1280x720 with room for it, issue 17).
   const float band_h = line + ui_px(2.0f) + 2.0f * cell + ImGui::GetStyle().ItemSpacing.y;
-  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() - 2.0f * ImGui::GetTextLineHeightWithSpacing();
-  const int per_page = std::max(1, static_cast<int>(room / band_h));
+  const float room = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y -
+                     ImGui::CalcTextSize(note.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+  const int per_page = static_cast<float>(bands) * band_h <= room
+                           ? bands
+                           : std::max(1, static_cast<int>((room - ImGui::GetFrameHeightWithSpacing()) / band_h));
   const int pages = (bands + per_page - 1) / per_page;
   page = std::clamp(page, 0, pages - 1);
   if (pages > 1) {
@@ -419,14 +423,18 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
                                                plan.fused_steps, plan.fused.radius, plan.k)
                                  : fmt::format("no temporal fusion (radius {}, k = {})", plan.fused.radius, plan.k);
   if (plan.planes > 1) {
-    ImGui::SetNextItemWidth(ui_px(200.0f));
+    ImGui::SetNextItemWidth(ui_px(120.0f)); // a few planes: room for the Show choice beside it
     ImGui::SliderInt("Plane", &mem.conv_plane, 0, plan.planes - 1);
     probe_last_item(ctx.state, "params.conv.plane");
   }
   mem.conv_plane = std::clamp(mem.conv_plane, 0, static_cast<int>(plan.kernels.size()) - 1);
   const DualTessellationKernels& k = plan.kernels[static_cast<std::size_t>(mem.conv_plane)];
   publish(ctx, "params.conv.kernel_a", fact_numbers(k.kernel_a));
-  // A page selector (issue 17): stencil2row's bands and the kernel matrices each take the page's whole height.
+  // A page selector (issue 17): stencil2row's bands and the kernel matrices each take the page's whole height. Beside
+  // the plane's slider where it fits (a 3D stencil's third band went to a second page for that line at 1280x720).
+  if (plan.planes > 1)
+    same_line_if_fits(ImGui::CalcTextSize("Show").x + check_width("stencil2row: A and B") + check_width("kernel matrices") +
+                      3.0f * ImGui::GetStyle().ItemSpacing.x, ui_px(24.0f));
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Show");
   ImGui::SameLine();
@@ -436,11 +444,13 @@ void draw_convstencil(ViewContext& ctx, ParamsMemory& mem) {
   ImGui::RadioButton("kernel matrices", &mem.conv_part, 1);
   probe_last_item(ctx.state, "params.conv.part.kernels");
   if (mem.conv_part == 0) {
-    publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan, mem.s2r_page)));
+    const std::string note = fmt::format("A and B share {} of every {} columns: the overlap ConvStencil keeps in shared "
+                                         "memory.", plan.layout.overlap, plan.layout.input_columns);
+    publish(ctx, "params.conv.s2r.bands", std::to_string(draw_stencil2row(ctx, plan, mem.s2r_page, note)));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("A and B share %d of every %d columns: the overlap ConvStencil keeps in shared memory.",
-                       plan.layout.overlap, plan.layout.input_columns); // wrapped: a lecture's font cut it at 1280x720
+    ImGui::TextWrapped("%s", note.c_str()); // wrapped: a lecture's font cut it at 1280x720
     ImGui::PopStyleColor();
+    probe_last_item(ctx.state, "params.conv.s2r.note");
     return;
   }
   ImGui::TextWrapped("%s. Each segment gives U = k+1 = %d outputs; a tile of %d segments reads one input row as A and B "

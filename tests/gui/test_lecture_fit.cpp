@@ -473,3 +473,16 @@ TEST_CASE("a 1D weight row keeps its values near the font's size", "[gui][egl][l
     CHECK(ex.fact("stencil.cells") == "%.4g");
   }
 }
+
+// Issue 17: heat-1d's and heat-3d's 70-column stencil2row strip went to a second page at a lecture's 1280x720 with
+// room left for its third band (the paging kept a line for its own slider and two for the note, and 3D's plane
+// slider took a line of its own); all three bands now show, the note under them inside the window.
+TEST_CASE("ConvStencil's stencil2row strip shows whole where it fits at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-1d", "1d5p", "heat-3d", "box-3d27p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "params", "convstencil");
+    CHECK(ex.fact("params.conv.s2r.pages") == "1");
+    check_inside(ex, "params", "params.conv.s2r.note");
+  }
+}
