@@ -415,8 +415,11 @@ void draw_baselines_window(ViewContext& ctx) {
         ImGui::TableNextColumn();
         if (i == 2 && b.side[side].plan) // the rate in the side's bar colour
           ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kSideColor[side]), "%s", row.cells[side].c_str());
-        else
-          ImGui::TextWrapped("%s", row.cells[side].c_str());
+        else { // wrapped at spaces: ImGui broke "3.2 B" into "3." and "2 B" (1d15p's predicted rate, issue 17)
+          ImGui::BeginGroup();
+          text_wrapped_at_spaces(row.cells[side]);
+          ImGui::EndGroup();
+        }
         if (!row.hover[side].empty() && ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::PushTextWrapPos(ui_px(480.0f));
@@ -446,7 +449,9 @@ void draw_baselines_window(ViewContext& ctx) {
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.45f, 1.0f));
-  ImGui::TextWrapped("%s", b.why.c_str());
+  ImGui::BeginGroup();
+  text_wrapped_at_spaces(b.why); // never "1." and "23x"
+  ImGui::EndGroup();
   ImGui::PopStyleColor();
   probe_last_item(ctx.state, "baselines.why");
   // The caveat under the reason where the page has the room, else in the reason's tooltip (the table's rate already

@@ -305,7 +305,7 @@ void draw_profiles(ExplorerState& st, ComparePanel& p, const CompareMemory& m, s
   ImGui::SameLine(0, gap);
   // Half a decade under the shared scale's floor: an exact run's line (at kErrorFloor) stays in sight.
   if (p.have_error && p.profile_log_error.size() == p.profile_x.size())
-    plot("errormap", p.error.max_abs == 0 ? "log10 |error|: exact" : "log10 |error|", p.profile_log_error,
+    plot("errormap", p.error.max_abs == 0 ? "error: none" : "log10 |error|", p.profile_log_error,
          scale.first - 0.5, scale.second, IM_COL32(255, 170, 60, 255), p.error_view);
   else
     ImGui::Dummy(size);
