@@ -219,15 +219,18 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   ValuePalette palette;
   for (const ParameterMatrix& m : plan.matrices) palette.add(m.operand);
   const bool box = plan.decomposition == TCStencilDecomposition::Box;
+  // A 3D star's P_ver and P_hor hold its dz = 0 plane, which the matrices' names do not say (a box's do: "dz=-1").
+  const char* three_d_star =
+      plan.stencil.dims == 3 && !box ? " 3D: P holds the dz = 0 plane; the other planes' taps run on CUDA cores." : "";
   const std::string summary = fmt::format("{} decomposition, L = {}: {} GEMM(s) of {}×{}×{} = {} MMA instructions per tile, and {} "
                      "CUDA-core FMAs for the border. {} of the {} points get their whole stencil from the GEMMs "
                      "(no CUDA-core tap touches them{}); the paper's inner region (L-2r)² = {} counts tiles that "
-                     "update only those points.",
+                     "update only those points.{}",
                      box ? "Box" : "Star", plan.L, static_cast<int>(plan.matrices.size()), plan.L, plan.L, plan.L,
                      plan.mma_per_tile(), static_cast<long long>(plan.cuda_core_fma_per_tile()),
                      plan.gemm_only_points_per_tile(), plan.L * plan.L,
                      box ? ": each box row's GEMM reads the shifted input, so only columns are cut" : "",
-                     plan.inner_points_per_tile());
+                     plan.inner_points_per_tile(), three_d_star);
 
   auto colour_key = [&] {
     ImGui::TextDisabled("Blue: the input this GEMM reads (the tile shifted %+d rows). Orange: neighbours its kernel "
@@ -303,9 +306,9 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   const float column_w = ImGui::GetContentRegionAvail().x;
   const bool roomy = column_w >= ui_px(300.0f);
   const std::string short_summary =
-      fmt::format("{}, L = {}: {} MMA(s) per tile and {} CUDA-core FMAs; {} of {} points from the GEMMs alone.",
+      fmt::format("{}, L = {}: {} MMA(s) per tile and {} CUDA-core FMAs; {} of {} points from the GEMMs alone.{}",
                   box ? "Box" : "Star", plan.L, plan.mma_per_tile(), plan.cuda_core_fma_per_tile(),
-                  plan.gemm_only_points_per_tile(), plan.L * plan.L);
+                  plan.gemm_only_points_per_tile(), plan.L * plan.L, three_d_star);
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, column_w).y + spacing;
   const float short_h = ImGui::CalcTextSize(short_summary.c_str(), nullptr, false, column_w).y + spacing;
