@@ -579,6 +579,13 @@ void draw_compare_window(ViewContext& ctx) {
   }
   if (m.playing) advance_all(m, m.steps_per_frame);
   else poll_all(m); // a Step that went to a worker thread lands here
+  // Headless frames are reproducible: every panel at the reference's step (a recorded tour showed flashfft a step
+  // behind, 'waiting for the reference', its error plot missing, issue 17).
+  if (ctx.finish_background_work) {
+    m.reference.finish();
+    for (ComparePanel& p : m.panels)
+      if (p.simulation) p.simulation->finish();
+  }
   for (ComparePanel& p : m.panels) refresh_panel(p, m, ctx.state);
   const auto scale = shared_error_scale(m);
   for (ComparePanel& p : m.panels)
