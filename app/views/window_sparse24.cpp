@@ -536,9 +536,13 @@ void draw_sparse24_window(ViewContext& ctx) {
       // The precision notes where the page has room for them, else in this line's tooltip (issue 17).
       std::string notes;
       for (const std::string& note : plan.precision_notes) notes += (notes.empty() ? "" : "\n") + note;
-      if (ImGui::CalcTextSize(notes.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y <=
-          ImGui::GetContentRegionAvail().y) {
-        for (const std::string& note : plan.precision_notes) ImGui::TextWrapped("%s", note.c_str());
+      // Wrapped at spaces: ImGui's wrapping split 1d5p's '= -0.020833...' after '-0.' (issue 17).
+      std::size_t note_lines = 0;
+      for (const std::string& note : plan.precision_notes)
+        note_lines += wrap_at_spaces(note, ImGui::GetContentRegionAvail().x).size();
+      if (static_cast<float>(note_lines) * ImGui::GetTextLineHeightWithSpacing() <=
+          ImGui::GetContentRegionAvail().y + ImGui::GetStyle().ItemSpacing.y) {
+        for (const std::string& note : plan.precision_notes) text_wrapped_at_spaces(note);
       } else if (ImGui::IsItemHovered() && !notes.empty()) {
         ImGui::SetTooltip("%s", notes.c_str());
       }
