@@ -186,9 +186,22 @@ void draw_background_progress(ViewContext& ctx) {
   const Simulation::Progress p = sim.progress();
   if (sim.busy()) {
     const float fraction = p.total > 0 ? static_cast<float>(p.done) / static_cast<float>(p.total) : 0.0f;
-    const std::string text = fmt::format("computing step {} of {} on a worker thread, {:.1f} s", p.done + 1, p.total,
-                                         p.seconds);
+    // The step being computed (the last one while its result is collected: 'step 5 of 4' read at the end), in the
+    // longest wording the bar holds: centred and too wide, it was cut at both ends in a lecture's narrow column
+    // ('tep 5 of 4 on a worker thread, 0.1 s', issue 17).
+    const int step = std::min(p.done + 1, std::max(p.total, 1));
+    const float room = ImGui::GetContentRegionAvail().x - 2.0f * ImGui::GetStyle().FramePadding.x;
+    std::string text;
+    for (const char* form : {"computing step {} of {} on a worker thread, {:.1f} s", "step {} of {} on a worker thread",
+                             "step {} of {}, {:.1f} s", "{} of {}"}) {
+      text = fmt::format(fmt::runtime(form), step, p.total, p.seconds);
+      if (ImGui::CalcTextSize(text.c_str()).x <= room) break;
+    }
     ImGui::ProgressBar(fraction, ImVec2(-1, 0), text.c_str());
+    publish(ctx, "simulation.progress_text", text);
+    publish(ctx, "simulation.progress_text_w", fmt::format("{:.1f}", ImGui::CalcTextSize(text.c_str()).x));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Steps too long for a frame run on a worker thread; the grid shown is the one they started from.");
   } else {
     ImGui::Dummy(ImVec2(1, ImGui::GetFrameHeight()));
   }
