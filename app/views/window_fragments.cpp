@@ -62,6 +62,9 @@ struct FragmentsMemory {
   bool playing = false;
   float step_time = 0; // seconds since the step began
   int lora_fragment = 0; // where T and T' are shown a C fragment at a time: the one shown (follows the MMA steps)
+  // Where U, X and V' fit neither beside T and T' nor under them, the page shown: 0 T and T', 1 U, X and V', or where
+  // those do not fit one page, 2 U and X, 3 V'.
+  int lora_page = 0;
   Stencil built_for;
   bool built = false;
   LoopMethod built_method = LoopMethod::LoraStencil;
@@ -500,6 +503,14 @@ std::vector<char> block_outline(int rows, int cols, int r0, int r1, int c0, int 
 
 // Where the feed's registers fly: T (C fragments) above T' (A fragments), large; U, X and V', the operands from
 // memory, small beside them with the current step's blocks outlined.
+// What the loop's step does, in the steps' colour, over its scene.
+void draw_step_text(const LoopStep& step) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.88f, 0.55f, 1.0f));
+  ImGui::TextWrapped("%s", step.text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+}
+
 void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& step) {
   const LoraLoop& l = mem.lora;
   publish(ctx, "fragments.loop_term", l.term);
@@ -508,7 +519,12 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const FragmentLayout& al = hardware_fragment_layout(g.shape, Operand::A);
   const int inner = g.x_cols;
   const float title_h = ImGui::GetTextLineHeight() + ui_px(4.0f);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The step's text over T and T' (drawn below, once the page is known); the operands' page leaves it off for the
+  // room (at a lecture's 1280x720 its three lines left U, X and V' 225 px, issue 17).
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const float step_text_h = ImGui::CalcTextSize(step.text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y +
+                            2.0f * ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - step_text_h);
   // The term's sentence above T, and the schedule's under the figures (both in tooltips in a short window): T above
   // T' takes the height they leave (the schedule ran past the window's bottom at 1600x1000, issue 17).
   const float term_h = ImGui::CalcTextSize(l.term.c_str(), nullptr, false, avail.x).y + ImGui::GetStyle().ItemSpacing.y;
@@ -523,12 +539,22 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   // T' and the flying registers were below the window's edge), T' goes beside T, their titles short (the term's
   // sentence and what the labels mean go to T's tooltip), and the operands go beside them where they fit, else
   // under them (issue 17).
-  const float tile_h = static_cast<float>(g.tile_rows) * std::max(big, ImGui::GetTextLineHeight() * kMinCellTextScale + ui_px(2.0f)) + title_h;
-  const bool compact = term_h + 2.0f * tile_h + big + ImGui::GetTextLineHeightWithSpacing() > avail.y;
-  if (!compact) ImGui::TextWrapped("%s", l.term.c_str());
+  // T's cells are never smaller than its widest label ("23") needs at the smallest text: at that height T above T'
+  // and the line under them ran 3 px past star-2d13p's window at 1600x1000 in lecture mode (issue 17).
+  MatrixPicture t_label;
+  t_label.rows = t_label.cols = 1;
+  t_label.coloring = CellColoring::Custom;
+  t_label.colors = {zero_cell_color()};
+  t_label.labels = {std::to_string(inner - 1)};
+  t_label.cell = 1.0f;
+  const float t_floor = std::max(measure_matrix(t_label).cell, ImGui::GetTextLineHeight() * kMinCellTextScale + ui_px(2.0f));
+  const float tile_h = static_cast<float>(g.tile_rows) * std::max(big, t_floor) + title_h;
+  const float line_h = ImGui::GetFrameHeightWithSpacing(); // the line under the figures: the schedule or the page choice
+  // (T, a gap of one cell and T', each with the spacing ImGui adds after it.)
+  const bool compact = term_h + 2.0f * tile_h + std::max(big, t_floor) + 2.0f * ImGui::GetStyle().ItemSpacing.y + line_h > avail.y;
   if (compact)
     big = std::floor(std::clamp(std::min(0.45f * avail.x / static_cast<float>(inner),
-                                         (avail.y - title_h - ImGui::GetTextLineHeightWithSpacing()) / static_cast<float>(g.tile_rows)),
+                                         (avail.y - title_h - line_h) / static_cast<float>(g.tile_rows)),
                                 ui_px(8.0f), ui_px(48.0f)));
   const float small = std::max(ui_px(5.0f), std::floor(big * 0.42f));
   ValuePalette palette;
@@ -542,7 +568,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   // The operands from memory: U and V' with their values (the palette's letters and its legend: colours alone meant
   // nothing to the back row, issue 17) side by side, X (the input window: where it lies, no fixed values) under them,
   // the current step's blocks outlined. Beside T and T' where they fit the width and the height, else (a lecture's
-  // 1280x720, where they ran past the window's bottom) in the tooltip of a line under T and T'.
+  // 1280x720, where they ran past the window's bottom) on a page of their own, chosen on a line under the figures.
   MatrixPicture u;
   u.id = "U";
   u.title = "U (registers)";
@@ -579,7 +605,19 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   x.column_group = g.n, x.row_group = g.k;
   if (vertical) x.outlined = block_outline(x.rows, x.cols, step.kb * g.k, step.kb * g.k + g.k, step.nb * g.n, step.nb * g.n + g.n);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const MatrixMeasure um = measure_matrix(u), vm = measure_matrix(v), xm = measure_matrix(x);
+  const MatrixMeasure um = measure_matrix(u), vm = measure_matrix(v);
+  // X's colours are where the inputs lie, not values: a key of its two colours under it (issue 17), in its size.
+  MatrixMeasure xm = measure_matrix(x);
+  xm.size = ImVec2(std::max(xm.size.x, std::floor(0.8f * ImGui::GetTextLineHeight()) + style.ItemSpacing.x +
+                                           std::max(ImGui::CalcTextSize("inputs").x, ImGui::CalcTextSize("0 (padding)").x)),
+                   xm.size.y + 2.0f * ImGui::GetTextLineHeightWithSpacing());
+  const auto draw_x = [&] {
+    ImGui::BeginGroup();
+    draw_matrix(x);
+    draw_key_chip(x.colors.front(), kChipEdge, "inputs");
+    draw_key_chip(zero_cell_color(), kChipEdge, "0 (padding)");
+    ImGui::EndGroup();
+  };
   const float pair_gap = ui_px(6.0f);
   const float chip_w = palette_legend_width(palette, kLegendDigits) + ui_px(14.0f);
   // In a row (U and X side by side, the legend under them, V' at their right), or stacked (U and V' side by side,
@@ -597,7 +635,6 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     const float w = std::max({um.size.x + pair_gap + vm.size.x, xm.size.x, ImGui::CalcTextSize("operands from memory").x});
     return ImVec2(w, head_h + std::max(um.size.y, vm.size.y) + style.ItemSpacing.y + legend_h(w) + xm.size.y);
   };
-  ImGui::BeginGroup();
   // T's columns [c0, c0 + count): all of them, or where T and T' side by side are wider than the page at the cells
   // their two-digit labels need (box-2d225p's 24 columns each at a lecture's 1280x720: T' ran off the window's right
   // edge, over T), one C fragment of T and the A blocks of T' it feeds (the swap permutes within a fragment), the
@@ -638,7 +675,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   // The operands beside T and T' where they fit the width and the height, in a row or stacked; T's and T''s titles
   // short (their keys in the cells' tooltips) where the long ones alone would push the operands off (at 1600x1000 in
   // lecture mode, issue 17); else the operands in the tooltip of a line under T and T'.
-  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 at(top.x, top.y + step_text_h + (compact ? 0.0f : term_h)); // where T will stand
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y;
   const auto figure_w = [&](bool long_titles) { // T and T' as drawn: side by side (compact) or T above T'
@@ -657,13 +694,190 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
   const bool long_titles = !compact && (fits_either(true) || !fits_either(false));
   const bool in_row = fits_beside(operands_size(true), long_titles);
   const bool beside = in_row || fits_beside(operands_size(false), long_titles);
-  publish(ctx, "fragments.operands", in_row ? "beside, in a row" : beside ? "beside" : "tooltip");
+  // Where they do not fit beside T and T': U over its legend, X over its key and V' at their right in the number of
+  // blocks of whole row groups that lets the cells be largest (star-2d13p's 24 rows), under the figures where that
+  // keeps U's and V''s letters, else on a page of their own chosen on a line under the figures (a tooltip showed them
+  // to the lecturer alone, issue 17).
+  struct Spread {
+    int blocks = 1;
+    bool with_x = true; // X drawn; else named in the heading (a lecture's 1280x720 leaves it no width)
+    MatrixPicture u, x, v;
+    ImVec2 size;
+  };
+  const float key_w = std::floor(0.8f * ImGui::GetTextLineHeight()) + style.ItemSpacing.x +
+                      std::max(ImGui::CalcTextSize("inputs").x, ImGui::CalcTextSize("0 (padding)").x);
+  constexpr float kSpreadX = 0.35f; // X's cells (no values) to U's and V''s
+  const auto spread_for = [&](ImVec2 room) {
+    const float lines = ImGui::GetFrameHeightWithSpacing(), top_h = head_h + title_h;
+    Spread best;
+    float best_cell = 0, best_over = FLT_MAX;
+    for (int option = 0; option < 8 && best_over > 0.0f; ++option) {
+      const int blocks = option % 4 + 1;
+      const bool with_x = option < 4;
+      const float rows = static_cast<float>(block_rows(inner, blocks, g.k));
+      const float fixed_w = 2.0f * pair_gap + static_cast<float>(blocks) * (ImGui::CalcTextSize("00").x + ui_px(6.0f)) +
+                            ui_px(16.0f) * static_cast<float>(blocks - 1);
+      const float across = static_cast<float>(g.x_rows + blocks * g.tile_cols);
+      const float w_cell = with_x ? std::min((room.x - fixed_w - key_w) / across, (room.x - fixed_w) / (across + kSpreadX * inner))
+                                  : (room.x - fixed_w) / across;
+      const float h_cell = std::min({(room.y - top_h - 3.0f * lines) / static_cast<float>(g.tile_rows),
+                                     (room.y - top_h - 2.0f * lines) / (kSpreadX * g.x_rows), (room.y - top_h) / rows});
+      Spread sp;
+      sp.blocks = blocks;
+      sp.with_x = with_x;
+      sp.u = u, sp.v = v, sp.x = x;
+      sp.u.cell = sp.v.cell = std::floor(std::clamp(std::min(w_cell, h_cell), small, ui_px(40.0f)));
+      sp.x.cell = std::max(ui_px(4.0f), std::floor(kSpreadX * sp.u.cell));
+      // As drawn: the widget keeps U's and V''s cells as large as their letters need.
+      const MatrixMeasure mu = measure_matrix(sp.u);
+      const ImVec2 mx = measure_matrix(sp.x).size, mv = measure_row_blocks(sp.v, blocks);
+      const float left_w = mu.size.x + (with_x ? pair_gap + std::max(mx.x, key_w) : 0.0f); // the legend's width
+      sp.size = ImVec2(left_w + pair_gap + mv.x,
+                       head_h + std::max(std::max(mu.size.y, with_x ? mx.y + 2.0f * lines : 0.0f) + (mu.letters ? legend_h(left_w) : 0.0f), mv.y));
+      // The largest cells that fit, else the least overflow.
+      const float over = std::max(0.0f, sp.size.x - room.x) + std::max(0.0f, sp.size.y - room.y);
+      if (over < best_over - 0.5f || (over <= 0.0f && mu.cell > best_cell)) best = sp, best_over = over, best_cell = mu.cell;
+    }
+    return best;
+  };
+  const auto draw_spread = [&](const Spread& sp) {
+    ImGui::BeginGroup();
+    if (sp.with_x)
+      ImGui::TextDisabled("operands from memory");
+    else
+      ImGui::TextDisabled("operands from memory (and X, the %d×%d input window in shared memory)", g.x_rows, inner);
+    ImGui::BeginGroup(); // U and X (with its key), the legend under both
+    const MatrixDrawn ud = draw_matrix(sp.u);
+    if (sp.with_x) {
+      ImGui::SameLine(0, pair_gap);
+      ImGui::BeginGroup();
+      draw_matrix(sp.x);
+      draw_key_chip(sp.x.colors.front(), kChipEdge, "inputs");
+      draw_key_chip(zero_cell_color(), kChipEdge, "0 (padding)");
+      ImGui::EndGroup();
+    }
+    const float left_w = ImGui::GetItemRectMax().x - ud.min.x;
+    if (ud.letters) draw_legend_chips(palette, kLegendDigits, left_w);
+    ImGui::EndGroup();
+    ImGui::SameLine(0, pair_gap);
+    draw_row_blocks(sp.v, sp.blocks, "Vp_more");
+    ImGui::EndGroup();
+    publish(ctx, "fragments.operands_blocks", std::to_string(sp.blocks));
+  };
+  // Side by side, T and T' took the page's height at lecture sizes (heat-2d at 1600x1000) and left U, X and V' a page
+  // of their own: where the operands fit under T and T' at the cells T's labels need, T and T' give them that room.
+  if (compact && !beside) {
+    const float least_top = at.y + title_h + static_cast<float>(g.tile_rows) * t_floor + style.ItemSpacing.y;
+    const Spread least = spread_for(ImVec2(right - at.x, bottom - least_top));
+    if (least.size.x <= right - at.x && least_top + least.size.y <= bottom)
+      big = std::clamp(std::floor((bottom - least.size.y - style.ItemSpacing.y - at.y - title_h) / static_cast<float>(g.tile_rows)),
+                       t_floor, std::max(big, t_floor));
+  }
   MatrixPicture t = make_t(c0, count, long_titles);
   t.tooltip = [cl, n = g.n, c0, note = !long_titles ? "\ncolour: lane; label: T's column\n" + l.term : std::string()](int r, int local) {
     const int c = local + c0;
     const FragmentOwner o = cl.owner(r, c % n);
     return fmt::format("C fragment {}: lane {}, register {}{}", c / n, o.lane, o.reg, note);
   };
+  const MatrixMeasure tm = measure_matrix(t);
+  const float figures_h = compact ? tm.size.y : 2.0f * tm.size.y + tm.cell + 2.0f * style.ItemSpacing.y;
+  const float below_y = at.y + figures_h + style.ItemSpacing.y;
+  const Spread under = beside ? Spread{} : spread_for(ImVec2(right - at.x, bottom - below_y));
+  const bool operands_under = !beside && under.size.x <= right - at.x && below_y + under.size.y <= bottom;
+  publish(ctx, "fragments.operands", in_row ? "beside, in a row" : beside ? "beside" : operands_under ? "under" : "page");
+  // The operands' page where they fit one (under the choice's line), else U and X on one and V' on another (box-2d225p's
+  // 24-column U and 24-row V' with their sixteen letters at a lecture's 1280x720).
+  const ImVec2 page_room(right - top.x, bottom - top.y - line_h);
+  const Spread page = beside || operands_under ? Spread{} : spread_for(page_room);
+  const bool one_page = page.size.x <= page_room.x && page.size.y <= page_room.y;
+  if (mem.lora_page != 0) mem.lora_page = one_page ? 1 : std::max(mem.lora_page, 2);
+  // The choice between T and T' (the swap: the step's subject, shown first) and the operands' page(s).
+  const auto draw_page_choice = [&] {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("Show");
+    const auto choice = [&](const char* label, int page_id, const char* probe) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(label, mem.lora_page == page_id)) mem.lora_page = page_id;
+      probe_last_item(ctx.state, probe);
+    };
+    choice("T and T'", 0, "fragments.page.T");
+    if (one_page) {
+      choice("operands from memory: U, X and V'", 1, "fragments.page.operands");
+    } else {
+      choice("operands from memory: U and X", 2, "fragments.page.operands");
+      choice("V'", 3, "fragments.page.operands.V");
+    }
+  };
+  // U and X (page 2) or V' (page 3) alone, each with the letters it shows, as large as the page allows.
+  const auto draw_part = [&](bool v_part) {
+    const float lines = ImGui::GetFrameHeightWithSpacing(), top_h = head_h + title_h;
+    const LegendStyle shown = legend_of(palette, v_part ? l.band.v_swapped : l.band.u_band);
+    const float chips_w = palette_legend_width(palette, kLegendDigits, shown) + ui_px(14.0f);
+    int chips = 0;
+    for (double value : palette.values()) chips += shown.shown(value) ? 1 : 0;
+    const auto chip_lines = [&](float w) { return std::ceil(static_cast<float>(chips) / std::max(1.0f, std::floor(w / chips_w))); };
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("operands from memory");
+    if (!v_part) {
+      MatrixPicture pu = u, px = x;
+      pu.cell = std::floor(std::clamp(std::min((page_room.x - key_w - 2.0f * pair_gap) / (g.x_rows + kSpreadX * inner),
+                                               (page_room.y - top_h - chip_lines(page_room.x) * lines) / g.tile_rows),
+                                      small, ui_px(40.0f)));
+      // X (no values) as small as keeps it and its key's two lines above the legend.
+      const float x_room = page_room.y - top_h - chip_lines(page_room.x) * lines - 2.0f * lines;
+      px.cell = std::max(ui_px(3.0f), std::floor(std::min(kSpreadX * pu.cell, x_room / static_cast<float>(g.x_rows))));
+      const MatrixDrawn ud = draw_matrix(pu);
+      ImGui::SameLine(0, pair_gap);
+      ImGui::BeginGroup();
+      draw_matrix(px);
+      draw_key_chip(px.colors.front(), kChipEdge, "inputs");
+      draw_key_chip(zero_cell_color(), kChipEdge, "0 (padding)");
+      ImGui::EndGroup();
+      if (ud.letters) draw_legend_chips(palette, kLegendDigits, page_room.x, shown);
+    } else {
+      // V' in the blocks of whole row groups that fit the page, its legend beside the blocks.
+      int best_blocks = 4;
+      MatrixPicture pv = v;
+      for (int blocks = 1; blocks <= 4; ++blocks) {
+        const float rows = static_cast<float>(block_rows(inner, blocks, g.k));
+        pv.cell = std::floor(std::clamp((page_room.y - top_h) / rows, small, ui_px(40.0f)));
+        const ImVec2 size = measure_row_blocks(pv, blocks);
+        if (size.x + pair_gap + chips_w <= page_room.x && head_h + size.y <= page_room.y) {
+          best_blocks = blocks;
+          break;
+        }
+      }
+      pv.cell = std::floor(std::clamp((page_room.y - top_h) / static_cast<float>(block_rows(inner, best_blocks, g.k)), small, ui_px(40.0f)));
+      const RowBlocks vd = draw_row_blocks(pv, best_blocks, "Vp_more");
+      ImGui::SameLine(0, ui_px(24.0f));
+      ImGui::BeginGroup();
+      if (vd.first.letters) draw_legend_chips(palette, kLegendDigits, page_room.x - (vd.max.x - top.x) - ui_px(24.0f), shown);
+      ImGui::EndGroup();
+      publish(ctx, "fragments.operands_blocks", std::to_string(best_blocks));
+    }
+    ImGui::EndGroup();
+  };
+  const auto publish_loop = [&] {
+    publish(ctx, "fragments.loop_plane_mma", std::to_string(l.plane_mma));
+    publish(ctx, "fragments.loop_animated_mma", std::to_string(l.animated_mma));
+    publish(ctx, "fragments.loop_full_term_mma", fmt::format("{} + {}", vertical_steps, inner / g.k));
+    publish(ctx, "fragments.loop_fused_steps", std::to_string(l.fused_steps));
+    publish(ctx, "fragments.loop_mma_per_point", fmt::format("{:.6f}", l.plan_mma_per_point));
+  };
+  if (!beside && !operands_under && mem.lora_page != 0) {
+    if (mem.lora_page == 1)
+      draw_spread(page);
+    else
+      draw_part(mem.lora_page == 3);
+    probe_last_item(ctx.state, "fragments.operands");
+    draw_page_choice();
+    probe_last_item(ctx.state, "fragments.schedule");
+    publish_loop();
+    return;
+  }
+  draw_step_text(step);
+  if (!compact) ImGui::TextWrapped("%s", l.term.c_str());
+  ImGui::BeginGroup();
   const MatrixDrawn td = draw_matrix(t);
   probe_rect(ctx.state, "fragments.T", td.min, td.max);
   if (compact)
@@ -704,7 +918,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
       ImGui::BeginGroup();
       draw_matrix(u);
       ImGui::SameLine(0, pair_gap);
-      draw_matrix(x);
+      draw_x();
       if (letters) draw_legend_chips(palette, kLegendDigits, um.size.x + pair_gap + xm.size.x);
       ImGui::EndGroup();
       ImGui::SameLine(0, pair_gap);
@@ -714,23 +928,17 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
       ImGui::SameLine(0, pair_gap);
       draw_matrix(v);
       if (letters) draw_legend_chips(palette, kLegendDigits, operands_size(false).x);
-      draw_matrix(x);
+      draw_x();
     }
     ImGui::EndGroup();
   };
   if (beside) {
     ImGui::SameLine(0, big);
     draw_operands();
+  } else if (operands_under) {
+    draw_spread(under);
   } else {
-    ImGui::TextDisabled("operands from memory: U, X and V' (hover)");
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      draw_operands();
-      ImGui::PushTextWrapPos(std::max(operands_size(false).x, ui_px(360.0f)));
-      ImGui::TextDisabled("%s", schedule.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    draw_page_choice();
   }
   probe_last_item(ctx.state, "fragments.operands");
 
@@ -751,11 +959,11 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
       }
   publish(ctx, "fragments.feed_in_lane", same_lane ? "yes" : "no");
   // The schedule under the figures where its lines fit above the window's bottom, else one line and a tooltip.
-  if (beside && ImGui::GetCursorScreenPos().y + schedule_h <= bottom) {
+  if ((beside || operands_under) && ImGui::GetCursorScreenPos().y + schedule_h <= bottom) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", schedule.c_str());
     ImGui::PopTextWrapPos();
-  } else if (beside) {
+  } else if ((beside || operands_under) && ImGui::GetCursorScreenPos().y + ImGui::GetTextLineHeight() <= bottom) {
     ImGui::TextDisabled("the plan's MMAs for every term (hover)");
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -766,11 +974,7 @@ void draw_lora_scene(ViewContext& ctx, FragmentsMemory& mem, const LoopStep& ste
     }
   }
   probe_last_item(ctx.state, "fragments.schedule");
-  publish(ctx, "fragments.loop_plane_mma", std::to_string(l.plane_mma));
-  publish(ctx, "fragments.loop_animated_mma", std::to_string(l.animated_mma));
-  publish(ctx, "fragments.loop_full_term_mma", fmt::format("{} + {}", vertical_steps, inner / g.k));
-  publish(ctx, "fragments.loop_fused_steps", std::to_string(l.fused_steps));
-  publish(ctx, "fragments.loop_mma_per_point", fmt::format("{:.6f}", l.plan_mma_per_point));
+  publish_loop();
 }
 
 // The C fragment of one MMA above the A or B operand it becomes; each register flies to its place in its lane.
@@ -915,14 +1119,12 @@ void draw_loop(ViewContext& ctx, FragmentsMemory& mem) {
   const LoopStep& step = mem.steps[static_cast<std::size_t>(mem.step)];
   ImGui::SameLine();
   ImGui::TextDisabled("of %d", n);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.88f, 0.55f, 1.0f));
-  ImGui::TextWrapped("%s", step.text.c_str());
-  ImGui::PopStyleColor();
-  ImGui::Spacing();
-  if (mem.method == LoopMethod::LoraStencil)
-    draw_lora_scene(ctx, mem, step);
-  else
+  if (mem.method == LoopMethod::LoraStencil) {
+    draw_lora_scene(ctx, mem, step); // the step's text too: its operands' page leaves it off
+  } else {
+    draw_step_text(step);
     draw_fft_scene(ctx, mem, step);
+  }
   publish(ctx, "fragments.step", std::to_string(mem.step + 1));
   publish(ctx, "fragments.step_text", step.text);
 }
@@ -967,3 +1169,5 @@ void draw_fragments_window(ViewContext& ctx) {
 }
 
 } // namespace se
+
+

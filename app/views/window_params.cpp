@@ -32,20 +32,7 @@ struct ParamsMemory {
 
 // The input picture's colours: what the GEMM reads, what the CUDA-core taps read.
 constexpr ImU32 kReadColor = IM_COL32(86, 132, 200, 255), kTapColor = IM_COL32(214, 140, 60, 255);
-constexpr ImU32 kChipEdge = IM_COL32(20, 20, 26, 255);
 constexpr ImU32 kMarkColor = IM_COL32(255, 150, 60, 255); // P's partial rows or columns
-
-// A colour key's line: a chip filled `fill` and framed `frame`, then `label` (wrapped where a wrap position is set).
-void draw_key_chip(ImU32 fill, ImU32 frame, const char* label) {
-  const float line = ImGui::GetTextLineHeight(), chip = std::floor(0.8f * line);
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  const ImVec2 a(at.x, at.y + 0.5f * (line - chip)), b(a.x + chip, a.y + chip);
-  ImGui::GetWindowDrawList()->AddRectFilled(a, b, fill);
-  ImGui::GetWindowDrawList()->AddRect(a, b, frame, 0.0f, 0, std::max(1.0f, ui_px(1.5f)));
-  ImGui::Dummy(ImVec2(chip, line));
-  ImGui::SameLine();
-  ImGui::TextWrapped("%s", label);
-}
 
 // The input this GEMM reads around the output tile: the L x L tile shifted by the matrix's row shift (blue),
 // the neighbours the CUDA-core taps that finish this GEMM's partial sums read (orange), cells neither needs

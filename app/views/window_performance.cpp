@@ -86,11 +86,14 @@ ImU32 method_color(const MethodCatalogue& c, const std::string& id) {
 
 ImU32 faded(ImU32 c) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT); }
 
+// "NVIDIA H200" -> "H200"; "AMD EPYC (CPU, 2 threads, AVX-512)" -> "AMD EPYC" (cut at 18 characters, it read
+// "AMD EPYC (CPU, 2 t" under its bar and in the legends, issue 17; the tooltips name the whole machine).
 std::string short_gpu(const std::string& gpu) {
-  std::string s = gpu;
+  std::string s = gpu.substr(0, gpu.find(" ("));
   for (const char* prefix : {"NVIDIA ", "Tesla "})
     if (s.rfind(prefix, 0) == 0) s.erase(0, std::string(prefix).size());
-  return s.substr(0, std::min<std::size_t>(s.size(), 18));
+  if (s.size() > 18) s = s.substr(0, s.rfind(' ', 18) == std::string::npos ? 18 : s.rfind(' ', 18));
+  return s;
 }
 
 // "NVIDIA H200 (recorded, NVIDIA_H200.json)" -> "H200"; a backend other than the GPU is named too.
@@ -271,7 +274,8 @@ BarChart throughput_bars(const PerformanceMemory& m, const PlotData& d, const St
     chart.hover.push_back(record_hover(r));
   }
   for (const auto& r : d.recorded) {
-    chart.labels.push_back(r.backend == Backend::GPU ? r.method : r.method + (r.backend == Backend::Emulate ? " emu" : " cpu"));
+    // "emu" where the GPU method ran emulated on its machine's CPU; a CPU method's group names its CPU already.
+    chart.labels.push_back(r.backend == Backend::Emulate ? r.method + " emu" : r.method);
     chart.groups.push_back(recorded_device(r) + ", recorded");
     chart.values.push_back(r.gstencils);
     chart.colors.push_back(faded(method_color(*m.catalogue, r.method)));

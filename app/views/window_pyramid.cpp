@@ -437,52 +437,6 @@ std::string unit_note(double unit, bool vector) {
   return vector ? fmt::format(" ×{:.0e}", unit) : fmt::format(" (in units of {:.0e})", unit);
 }
 
-// Rows [first, first + count) of `m`, with their numbers at the left (or m's own row labels, where it has them); its
-// tooltip keeps the whole matrix's rows.
-MatrixPicture rows_of(MatrixPicture m, int first, int count) {
-  if (first == 0 && count >= m.rows) return m;
-  count = std::min(count, m.rows - first);
-  m.values = std::vector<double>(m.values.begin() + static_cast<std::ptrdiff_t>(first) * m.cols,
-                                 m.values.begin() + static_cast<std::ptrdiff_t>(first + count) * m.cols);
-  m.rows = count;
-  const std::vector<std::string> own = m.row_labels;
-  m.row_labels.clear();
-  for (int r = 0; r < count; ++r)
-    m.row_labels.push_back(own.empty() ? std::to_string(first + r) : own[static_cast<std::size_t>(first + r)]);
-  if (m.tooltip) m.tooltip = [t = m.tooltip, first](int r, int c) { return t(r + first, c); };
-  return m;
-}
-
-// The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
-int block_rows(int rows, int blocks, int group) {
-  group = std::max(group, 1);
-  return ((rows + blocks - 1) / blocks + group - 1) / group * group;
-}
-
-// `m` in `blocks` blocks of whole row groups side by side, each with its row numbers (the later ones titled with
-// their rows); the first block's cells (for the caller's legend) and the rectangle of them all.
-struct RowBlocks {
-  MatrixDrawn first;
-  ImVec2 min, max;
-};
-RowBlocks draw_row_blocks(const MatrixPicture& m, int blocks, const char* more_id) {
-  RowBlocks out;
-  out.min = ImVec2(FLT_MAX, FLT_MAX), out.max = ImVec2(0, 0);
-  const int per = blocks <= 1 ? m.rows : block_rows(m.rows, blocks, m.row_group);
-  for (int b = 0, first = 0; b < blocks && first < m.rows; ++b, first += per) {
-    if (b > 0) ImGui::SameLine(0, ui_px(16.0f));
-    MatrixPicture part = blocks <= 1 ? m : rows_of(m, first, per);
-    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1), part.id = more_id;
-    ImGui::PushID(b);
-    const MatrixDrawn d = draw_matrix(part);
-    ImGui::PopID();
-    if (b == 0) out.first = d;
-    out.min = ImVec2(std::min(out.min.x, d.min.x), std::min(out.min.y, d.min.y));
-    out.max = ImVec2(std::max(out.max.x, d.max.x), std::max(out.max.y, d.max.y));
-  }
-  return out;
-}
-
 // A matrix of a level part: its numbers in `unit`, its own colours (equal colours, equal values within it), cells
 // `cell_w` wide and `cell_h` tall.
 MatrixPicture part_picture(const char* id, std::string title, ImU32 title_color, const std::vector<double>& values, int rows,
@@ -1000,7 +954,10 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   // U, X at half size, V and V' side by side; V is the tallest (x_cols rows).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The legend (where cells show letters) goes right of the figures: the cells get the page's whole height.
-  const float legend_w = palette_legend_width(palette, 5) + ui_px(24.0f);
+  // Part 1's legend lists V's values only (U's, not on that part, took a third line of box-2d225p's legend and pushed
+  // the caption under the window's edge at a lecture's 1280x720, issue 17).
+  const LegendStyle v_values = legend_of(palette, band.v_band);
+  const float legend_w = palette_legend_width(palette, kLegendDigits, v_values) + ui_px(24.0f);
   // V (and V') is the tallest (x_cols rows): where even its least legible cells are taller than the page (a 3D
   // stencil's plane slider takes a line of a lecture's 1280x720), it stands in two blocks of whole row groups side
   // by side (issue 17).
@@ -1029,11 +986,23 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     if (!legend) return;
     if (v_blocks == 1) ImGui::SameLine(0, ui_px(24.0f)); // else under the blocks, which leave the height
     ImGui::BeginGroup();
-    draw_palette_legend(palette, 5, ImGui::GetContentRegionAvail().x);
+    draw_legend_chips(palette, kLegendDigits, ImGui::GetContentRegionAvail().x, v_values);
     ImGui::EndGroup();
   };
 
-  const float band_h = ImGui::GetTextLineHeight() + cell * static_cast<float>(g.tile_rows);
+  MatrixPicture v;
+  v.id = "V";
+  v.title = v_blocks > 1 ? fmt::format("V (v of C{})", mem.term + 1) // short beside its second block
+                         : fmt::format("V (v of C{} on each column)", mem.term + 1);
+  v.title_color = kRankOneTitleColor;
+  v.rows = g.x_cols, v.cols = g.tile_cols;
+  v.values = band.v_band;
+  v.palette = &palette, v.cell = cell, v.digits = digits;
+  v.legend = false;
+  v.row_group = g.k;
+  const float v_w = static_cast<float>(v_blocks) * measure_matrix(v_blocks > 1 ? rows_of(v, 0, v_rows) : v).size.x +
+                    ui_px(16.0f) * static_cast<float>(v_blocks - 1);
+
   if (mem.rdg_part == 0) {
   MatrixPicture u;
   u.id = "U";
@@ -1045,15 +1014,6 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
   u.legend = false; // under U (part 0) or beside V' (part 1)
   u.column_group = g.k;
   u.tooltip = [](int r, int c) { return fmt::format("output row {} reads window row {}", r, c); };
-  // The legend under U (which is short: tile_rows rows), in U's width: the row of U, X and V keeps the page's width.
-  ImGui::BeginGroup();
-  const MatrixDrawn ud = draw_matrix(u);
-  probe_rect(ctx.state, "pyramid.U", ud.min, ud.max);
-  if (legend) draw_palette_legend(palette, kLegendDigits, ud.max.x - ud.min.x);
-  ImGui::EndGroup();
-  ImGui::SameLine();
-  draw_operator("·", ud.max.y - ud.min.y);
-
   MatrixPicture x;
   x.id = "X";
   x.title = "X (input window)";
@@ -1070,24 +1030,50 @@ void draw_gather_page(ViewContext& ctx, PyramidMemory& mem) {
     return r < g.window_rows && c < g.window_cols ? fmt::format("input at tile offset ({:+d}, {:+d})", c - g.radius, r - g.radius)
                                                   : std::string("padding to the MMA's k / n: zero");
   };
-  draw_matrix(x);
+  // X's cells are where the inputs lie, not values: a key under it says what its two colours are (the tooltip alone
+  // left the back row guessing, issue 17).
+  const std::string inputs = fmt::format("inputs ({}×{})", g.window_rows, g.window_cols);
+  const float key_w = std::floor(0.8f * ImGui::GetTextLineHeight()) + style.ItemSpacing.x +
+                      std::max(ImGui::CalcTextSize(inputs.c_str()).x, ImGui::CalcTextSize("0 (padding)").x);
+  const float op_w = ImGui::CalcTextSize("·").x + 2.0f * style.ItemSpacing.x;
+  // U, X and V at the cells that keep their letters: where they are wider than the page (box-2d225p's 24-row V in
+  // two blocks at a lecture's 1280x720 put its second block past the window's right edge), V stands on the
+  // "V and V'" part and a button here shows it (issue 17).
+  const bool v_here = measure_matrix(u).size.x + std::max(measure_matrix(x).size.x, key_w) + v_w + 2.0f * op_w <=
+                      ImGui::GetContentRegionAvail().x;
+  publish(ctx, "pyramid.V_on_part_0", v_here ? "yes" : "no");
+  // The legend under U (which is short: tile_rows rows), in U's width: the row of U, X and V keeps the page's width.
+  ImGui::BeginGroup();
+  const MatrixDrawn ud = draw_matrix(u);
+  probe_rect(ctx.state, "pyramid.U", ud.min, ud.max);
+  if (legend) draw_palette_legend(palette, kLegendDigits, ud.max.x - ud.min.x);
+  ImGui::EndGroup();
   ImGui::SameLine();
   draw_operator("·", ud.max.y - ud.min.y);
+  ImGui::BeginGroup();
+  const MatrixDrawn xd = draw_matrix(x);
+  probe_rect(ctx.state, "pyramid.X", xd.min, xd.max);
+  ImGui::BeginGroup();
+  draw_key_chip(x.colors.front(), kChipEdge, inputs.c_str());
+  draw_key_chip(zero_cell_color(), kChipEdge, "0 (padding)");
+  ImGui::EndGroup();
+  probe_rect(ctx.state, "pyramid.X.key", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  draw_operator("·", ud.max.y - ud.min.y);
+  if (!v_here) {
+    ImGui::BeginGroup();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kRankOneTitleColor), "V (v of C%d)", mem.term + 1);
+    ImGui::TextDisabled("%d×%d", g.x_cols, g.tile_cols);
+    if (ImGui::Button("show V")) mem.rdg_part = 1;
+    ImGui::EndGroup();
+    probe_rect(ctx.state, "pyramid.V", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    return;
+  }
   }
 
-  MatrixPicture v;
-  v.id = "V";
-  v.title = v_blocks > 1 ? fmt::format("V (v of C{})", mem.term + 1) // short beside its second block
-                         : fmt::format("V (v of C{} on each column)", mem.term + 1);
-  v.title_color = kRankOneTitleColor;
-  v.rows = g.x_cols, v.cols = g.tile_cols;
-  v.values = band.v_band;
-  v.palette = &palette, v.cell = cell, v.digits = digits;
-  v.legend = false;
-  v.row_group = g.k;
   const RowBlocks vd = draw_row_blocks(v, v_blocks, "V_more");
   probe_rect(ctx.state, "pyramid.V", vd.min, vd.max);
-  (void)band_h;
   if (mem.rdg_part == 0) return;
 
   MatrixPicture vs = v;

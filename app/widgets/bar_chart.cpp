@@ -1,6 +1,8 @@
 // Bar charts on ImDrawList: one bar per label, linear or log values, labels shortened to fit, hover, zoom, PNG export.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -160,20 +162,59 @@ int draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2
       draw->AddText(ImVec2(0.5f * (xa + xb - w), f.max.y + flat_label_gap), kAxisColor, label.c_str());
     }
   }
-  // Each run of bars of one group: a bracket under their labels and the group's name (shortened to the run's width).
+  // Each run of bars of one group: a bracket under their labels and the group's name, centred under the run: whole,
+  // else the part before ", " ("H100 80GB HBM3"), else its first word ("H100"), whichever first fits the run. Where
+  // none does (a lone recorded CPU bar's "AMD EPYC, recorded" was a bare "…" under its one slot at a lecture's font,
+  // issue 17), the first word ("AMD") takes the room the neighbours' names leave, its middle cut if it must be.
+  struct Run {
+    float xa, xb;
+    std::string name;
+  };
+  std::vector<Run> runs;
   for (std::size_t i = 0; grouped && i < n;) {
     std::size_t j = i;
     const std::string group = i < chart.groups.size() ? chart.groups[i] : std::string();
     while (j < n && (j < chart.groups.size() ? chart.groups[j] : std::string()) == group) ++j;
-    const float xa = f.min.x + slot * static_cast<float>(i) + 0.1f * slot, xb = f.min.x + slot * static_cast<float>(j) - 0.1f * slot;
-    const float y = f.outer_max.y - group_h;
-    if (!group.empty()) {
-      draw->AddLine(ImVec2(xa, y), ImVec2(xb, y), kAxisColor, ui_px(1.0f));
-      const std::string text = shortened_label(group, xb - xa, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
-      const float w = ImGui::CalcTextSize(text.c_str()).x;
-      draw->AddText(ImVec2(0.5f * (xa + xb - w), y + ui_px(2.0f)), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-    }
+    runs.push_back({f.min.x + slot * static_cast<float>(i) + 0.1f * slot, f.min.x + slot * static_cast<float>(j) - 0.1f * slot, group});
     i = j;
+  }
+  const auto text_w = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+  const auto forms = [](const std::string& name) {
+    const std::string head = name.substr(0, name.find(", "));
+    return std::vector<std::string>{name, head, head.substr(0, head.find(' '))};
+  };
+  const auto fitting = [&](const std::string& name, float room) { // the first form that fits `room`, or ""
+    for (const std::string& form : forms(name))
+      if (text_w(form) <= room) return form;
+    return std::string();
+  };
+  const float caption_gap = 0.75f * ImGui::GetFontSize(), y = f.outer_max.y - group_h; // names apart, not one phrase
+  // The names that fit their runs first; a name that does not takes the room from the end of its left neighbour's
+  // name to the start of its right one's, each pushed to the far edge of its own run.
+  std::vector<std::string> texts(runs.size());
+  for (std::size_t k = 0; k < runs.size(); ++k) texts[k] = fitting(runs[k].name, runs[k].xb - runs[k].xa);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const Run& r = runs[k];
+    if (r.name.empty() || !texts[k].empty()) continue;
+    const float left = k > 0 ? runs[k - 1].xa + text_w(texts[k - 1]) + caption_gap : f.min.x;
+    const float right = k + 1 < runs.size() ? runs[k + 1].xb - text_w(texts[k + 1]) - caption_gap : f.max.x;
+    texts[k] = shortened_label(forms(r.name)[2], std::max(right - left, r.xb - r.xa), text_w); // one word: "AMD EPYC H100" read as one name
+    cut += texts[k] != forms(r.name)[2] ? 1 : 0;
+  }
+  // Each name centred under its run, then moved apart: rightwards past its left neighbour, leftwards before its right one.
+  std::vector<float> xs(runs.size()), ws(runs.size());
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    ws[k] = texts[k].empty() ? 0.0f : text_w(texts[k]);
+    xs[k] = std::clamp(0.5f * (runs[k].xa + runs[k].xb - ws[k]), f.min.x, std::max(f.min.x, f.max.x - ws[k]));
+  }
+  for (std::size_t k = 1; k < runs.size(); ++k)
+    if (ws[k] > 0 && ws[k - 1] > 0) xs[k] = std::max(xs[k], xs[k - 1] + ws[k - 1] + caption_gap);
+  for (std::size_t k = runs.size(); k-- > 1;)
+    if (ws[k] > 0 && ws[k - 1] > 0) xs[k - 1] = std::min(xs[k - 1], xs[k] - caption_gap - ws[k - 1]);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    if (runs[k].name.empty()) continue;
+    draw->AddLine(ImVec2(runs[k].xa, y), ImVec2(runs[k].xb, y), kAxisColor, ui_px(1.0f));
+    draw->AddText(ImVec2(xs[k], y + ui_px(2.0f)), ImGui::GetColorU32(ImGuiCol_Text), texts[k].c_str());
   }
   draw_axis_labels(draw, f, "", y_label);
   finish_frame(f, view);

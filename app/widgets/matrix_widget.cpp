@@ -8,7 +8,10 @@
 #include <cfloat>
 #include <cstdio>
 #include <numeric>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "app/widgets/colormap.hpp"
 #include "app/widgets/ui_units.hpp"
@@ -260,6 +263,70 @@ LegendStyle legend_of(const ValuePalette& palette, const std::vector<double>& va
 
 void draw_palette_legend(const ValuePalette& palette, int digits, float wrap_width) {
   if (claim_legend(palette)) draw_legend_chips(palette, digits, wrap_width);
+}
+
+// Rows [first, first + count) of `m`, with their numbers at the left (or m's own row labels, where it has them); its
+// tooltip keeps the whole matrix's rows.
+MatrixPicture rows_of(MatrixPicture m, int first, int count) {
+  if (first == 0 && count >= m.rows) return m;
+  count = std::min(count, m.rows - first);
+  m.values = std::vector<double>(m.values.begin() + static_cast<std::ptrdiff_t>(first) * m.cols,
+                                 m.values.begin() + static_cast<std::ptrdiff_t>(first + count) * m.cols);
+  m.rows = count;
+  const std::vector<std::string> own = m.row_labels;
+  m.row_labels.clear();
+  for (int r = 0; r < count; ++r)
+    m.row_labels.push_back(own.empty() ? std::to_string(first + r) : own[static_cast<std::size_t>(first + r)]);
+  if (m.tooltip) m.tooltip = [t = m.tooltip, first](int r, int c) { return t(r + first, c); };
+  return m;
+}
+
+// The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
+int block_rows(int rows, int blocks, int group) {
+  group = std::max(group, 1);
+  return ((rows + blocks - 1) / blocks + group - 1) / group * group;
+}
+
+RowBlocks draw_row_blocks(const MatrixPicture& m, int blocks, const char* more_id) {
+  RowBlocks out;
+  out.min = ImVec2(FLT_MAX, FLT_MAX), out.max = ImVec2(0, 0);
+  const int per = blocks <= 1 ? m.rows : block_rows(m.rows, blocks, m.row_group);
+  for (int b = 0, first = 0; b < blocks && first < m.rows; ++b, first += per) {
+    if (b > 0) ImGui::SameLine(0, ui_px(16.0f));
+    MatrixPicture part = blocks <= 1 ? m : rows_of(m, first, per);
+    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1), part.id = more_id;
+    ImGui::PushID(b);
+    const MatrixDrawn d = draw_matrix(part);
+    ImGui::PopID();
+    if (b == 0) out.first = d;
+    out.min = ImVec2(std::min(out.min.x, d.min.x), std::min(out.min.y, d.min.y));
+    out.max = ImVec2(std::max(out.max.x, d.max.x), std::max(out.max.y, d.max.y));
+  }
+  return out;
+}
+
+ImVec2 measure_row_blocks(const MatrixPicture& m, int blocks) {
+  if (blocks <= 1) return measure_matrix(m).size;
+  const int per = block_rows(m.rows, blocks, m.row_group);
+  ImVec2 size(0, 0);
+  for (int b = 0, first = 0; b < blocks && first < m.rows; ++b, first += per) {
+    MatrixPicture part = rows_of(m, first, per);
+    if (b > 0) part.title = fmt::format("rows {}-{}", first, first + part.rows - 1);
+    const ImVec2 s = measure_matrix(part).size;
+    size = ImVec2(size.x + (b > 0 ? ui_px(16.0f) : 0.0f) + s.x, std::max(size.y, s.y));
+  }
+  return size;
+}
+
+void draw_key_chip(ImU32 fill, ImU32 frame, const char* label) {
+  const float line = ImGui::GetTextLineHeight(), chip = std::floor(0.8f * line);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 a(at.x, at.y + 0.5f * (line - chip)), b(a.x + chip, a.y + chip);
+  ImGui::GetWindowDrawList()->AddRectFilled(a, b, fill);
+  ImGui::GetWindowDrawList()->AddRect(a, b, frame, 0.0f, 0, std::max(1.0f, ui_px(1.5f)));
+  ImGui::Dummy(ImVec2(chip, line));
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", label);
 }
 
 void draw_legend_chips(const ValuePalette& palette, int digits, float wrap_width, const LegendStyle& style) {

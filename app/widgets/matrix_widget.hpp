@@ -109,6 +109,22 @@ MatrixMeasure measure_matrix(const MatrixPicture& m);
 constexpr float kMinCellTextScale = 0.72f;
 MatrixDrawn draw_matrix(const MatrixPicture& m);
 
+// Rows [first, first + count) of `m`, with their numbers at the left (or m's own row labels, where it has them); its
+// tooltip keeps the whole matrix's rows.
+MatrixPicture rows_of(MatrixPicture m, int first, int count);
+// The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
+int block_rows(int rows, int blocks, int group);
+// `m` in `blocks` blocks of whole row groups side by side, each with its row numbers (the later ones titled with
+// their rows): a matrix taller than the page stays whole. The first block's cells (for the caller's legend) and
+// the rectangle of them all.
+struct RowBlocks {
+  MatrixDrawn first;
+  ImVec2 min, max;
+};
+RowBlocks draw_row_blocks(const MatrixPicture& m, int blocks, const char* more_id);
+// The size draw_row_blocks will take.
+ImVec2 measure_row_blocks(const MatrixPicture& m, int blocks);
+
 // The letters of a palette with their values, as coloured chips wrapping within the window (or, with
 // `wrap_width` > 0, within that width from the cursor). Values print with enough digits to tell them apart.
 // Drawn once per frame for a palette's values: skipped when a matrix (or a caller) already drew it this frame.
@@ -130,6 +146,11 @@ constexpr int kLegendDigits = 4;
 float palette_legend_width(const ValuePalette& palette, int digits = 6, const LegendStyle& style = {});
 // A LegendStyle that shows only `values` (their letters stay the palette's).
 LegendStyle legend_of(const ValuePalette& palette, const std::vector<double>& values);
+
+// A colour key's line for a figure coloured by meaning rather than by value: a chip filled `fill` and framed
+// `frame`, then `label` (wrapped where a wrap position is set).
+constexpr ImU32 kChipEdge = IM_COL32(20, 20, 26, 255);
+void draw_key_chip(ImU32 fill, ImU32 frame, const char* label);
 
 // "0.125", "-1.5", "1.2e-05": the cell text for a value.
 std::string compact_number(double value, int digits = 3);

@@ -78,7 +78,8 @@ struct PlotView {
 // Draws the plot into a `size` rectangle at the cursor (an invisible button takes the input). Mouse wheel
 // zooms around the cursor, left drag pans, right drag zooms into a box, double click resets.
 void draw_xy_plot(const char* id, const XYPlot& plot, PlotView& view, ImVec2 size);
-// The same for bars; returns how many labels were shortened to fit (their whole names in the bars' tooltips).
+// The same for bars; returns how many labels were shortened to fit (their whole names in the bars' tooltips), a
+// group's name counted where even its first word was cut.
 int draw_bar_chart(const char* id, const BarChart& chart, PlotView& view, ImVec2 size);
 
 // Queues the export of the plot drawn with `view` to `path` (written during this frame's rendering).
