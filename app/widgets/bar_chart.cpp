@@ -38,12 +38,23 @@ std::string middle_cut(const std::string& label, float room, Width&& width, std:
   return "";
 }
 
-// A bar's label that fits `room`: whole; cut in the middle while that keeps a readable start of the method;
-// else the method alone ("cuda-core-fp32 H200" -> "cuda-core-fp32", the bar's colour and tooltip say the rest),
-// cut in the middle if it must be ("cud…p32": both ends tell the variants apart).
+// A bar's label that fits `room`: whole; cut in the middle while that keeps a readable start of the method; else
+// the method cut in its middle before its suffix ("lor…cil emu"); else the method alone ("cuda-core-fp32 H200" ->
+// "cuda-core-fp32", the bar's colour and tooltip say the rest), cut in the middle if it must be ("cud…p32": both
+// ends tell the variants apart).
 template <typename Width> std::string shortened_label(const std::string& label, float room, Width&& width) {
   if (std::string cut = middle_cut(label, room, width, 8); !cut.empty()) return cut;
-  const std::string method = label.substr(0, label.find(' '));
+  const std::size_t space = label.find(' ');
+  const std::string method = label.substr(0, space);
+  // A suffix that tells two bars of one method apart ("lorastencil emu" beside "lorastencil", issue 17) stays where
+  // the method's middle can give it room: "lor…cil emu".
+  if (space != std::string::npos) {
+    const std::string suffix = label.substr(space);
+    if (std::string cut = middle_cut(label, room, width, 3); cut.size() >= suffix.size() &&
+                                                               cut.compare(cut.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return cut;
+    if (std::string cut = middle_cut(method, room - width(suffix), width, 3); !cut.empty() && cut != method) return cut + suffix;
+  }
   if (std::string cut = middle_cut(method, room, width, 1); !cut.empty()) return cut;
   return "\u2026";
 }
