@@ -1,7 +1,8 @@
-// The CPU's hot loops, compiled once per vector ISA (core/cpu_kernels.cpp includes cpu_kernels_isa.inc under
-// baseline x86-64, AVX2 and AVX-512 target options) and picked at run time, so one portable binary runs the
-// widest vectors the machine has. Used by the FP64 reference (core/reference.cpp) and the CPU roof probes
-// (core/cpu_roofs.cpp), so the roofline's roofs and the reference run the same instructions.
+// The CPU's hot loops, compiled once per vector ISA (cpu_kernels_isa.inc, included by core/cpu_kernels.cpp under
+// baseline x86-64 and by cpu_kernels_avx2.cpp / cpu_kernels_avx512.cpp under target options) and picked at run
+// time, so one portable binary runs the widest vectors the machine has. Used by the FP64 reference
+// (core/reference.cpp) and the CPU roof probes (core/cpu_roofs.cpp), so the roofline's roofs and the reference run the
+// same instructions.
 //
 // Every ISA computes the same numbers: out = ((0 + w0*a0) + w1*a1) + ..., taps in the order given, each product
 // rounded and then added (the file is compiled with -ffp-contract=off: no fused multiply-add), so results are
