@@ -106,6 +106,8 @@ struct MethodViewStep {
   std::string title;
   std::string caption; // two or three sentences
   int captures = 1;    // --record: frames saved for this step (more for animations)
+  std::array<bool, 3> dims{true, true, true}; // the stencils (1D, 2D, 3D) the step has something to show for
+  std::string caption_1d; // the caption for a 1D stencil where the general one speaks of rows and columns
 };
 
 class GridStepper; // kernels/common/grid_stepper.hpp: a grid that lives on the device (CUDA builds)

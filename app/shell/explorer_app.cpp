@@ -247,15 +247,15 @@ void ExplorerApp::save_state_now() const {
 
 void ExplorerApp::start_lecture_tour(bool large_fonts) {
   lecture_.large_fonts = large_fonts;
-  go_to_lecture_step(layout_, lecture_, 0);
+  go_to_lecture_step(layout_, lecture_, state_.stencil, 0);
 }
 
 void ExplorerApp::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return; // typing a size or a path must not start and stop the run
   if (lecture_.touring) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) go_to_lecture_step(layout_, lecture_, lecture_.step + 1);
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) go_to_lecture_step(layout_, lecture_, lecture_.step - 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN, false)) go_to_lecture_step(layout_, lecture_, state_.stencil, lecture_.step + 1);
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP, false)) go_to_lecture_step(layout_, lecture_, state_.stencil, lecture_.step - 1);
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state_.playing = !state_.playing;
   if (ImGui::IsKeyPressed(GLFW_KEY_S, true) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) state_.step_requested = true;

@@ -55,11 +55,11 @@ float parse_scale(const std::string& text) {
 // ones without, so a recording shows what that mode shows on screen (the tour itself runs either way).
 std::vector<RecordedFrame> record_tour(ExplorerApp& app, const std::filesystem::path& dir, bool large_fonts) {
   app.start_lecture_tour(large_fonts);
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(app.state().stencil);
   std::vector<RecordedFrame> written;
   RgbaImage shot;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    go_to_lecture_step(app.layout(), app.lecture(), static_cast<int>(i));
+    go_to_lecture_step(app.layout(), app.lecture(), app.state().stencil, static_cast<int>(i));
     for (int f = 0; f < kRecordSettleFrames; ++f) app.frame();
     for (int capture = 0; capture < steps[i].captures; ++capture) {
       if (capture > 0)

@@ -245,15 +245,15 @@ void draw_menu_bar(ViewContext& ctx) {
     bool touring = ctx.lecture.touring;
     if (ImGui::MenuItem("Guided tour", nullptr, &touring)) {
       if (touring)
-        go_to_lecture_step(layout, ctx.lecture, 0);
+        go_to_lecture_step(layout, ctx.lecture, ctx.state.stencil, 0);
       else
         stop_lecture_tour(layout, ctx.lecture);
     }
     probe_last_item(ctx.state, "menu.lecture.tour");
     if (ImGui::MenuItem("Next step", "PageDown", false, ctx.lecture.touring))
-      go_to_lecture_step(layout, ctx.lecture, ctx.lecture.step + 1);
+      go_to_lecture_step(layout, ctx.lecture, ctx.state.stencil, ctx.lecture.step + 1);
     if (ImGui::MenuItem("Previous step", "PageUp", false, ctx.lecture.touring))
-      go_to_lecture_step(layout, ctx.lecture, ctx.lecture.step - 1);
+      go_to_lecture_step(layout, ctx.lecture, ctx.state.stencil, ctx.lecture.step - 1);
     ImGui::EndMenu();
   }
   probe_last_item(ctx.state, "menu.lecture");

@@ -103,15 +103,17 @@ struct LectureStep {
   std::string caption;  // what to look at, in two or three sentences
   int captures = 1;     // --record: frames saved for this step (more for animations)
 };
-// The tour over the views that are registered (steps naming another view are left out).
-std::vector<LectureStep> lecture_steps();
+// The tour over the views that are registered (steps naming another view are left out) for this stencil: a method's
+// step that has nothing to show for its dimensions is left out (a 1D stencil has no butterfly swap, TCStencil takes
+// no 1D stencil, SPIDER no 3D one), and a 1D stencil gets the 1D wording where a step has one.
+std::vector<LectureStep> lecture_steps(const Stencil& stencil);
 struct LectureMode {
   bool large_fonts = false;
   bool touring = false;
   int step = 0;
 };
 // Shows step `step` (clamped) of the tour: its view large with its page, the lecture bar on top.
-void go_to_lecture_step(ViewLayout& layout, LectureMode& lecture, int step);
+void go_to_lecture_step(ViewLayout& layout, LectureMode& lecture, const Stencil& stencil, int step);
 void stop_lecture_tour(ViewLayout& layout, LectureMode& lecture);
 
 // Everything a window may read or change, passed explicitly (no globals).

@@ -42,20 +42,23 @@ const std::vector<LectureStep>& general_steps() {
 
 // The tour goes through the views in their menu order; at each view its own steps come first, then the steps of
 // every method that draws its plan there (MethodDescriptor::views), in the order of the method list.
-std::vector<LectureStep> lecture_steps() {
+std::vector<LectureStep> lecture_steps(const Stencil& stencil) {
+  const std::size_t dim = static_cast<std::size_t>(std::clamp(stencil.dims, 1, 3) - 1);
   std::vector<LectureStep> steps;
   for (const ViewEntry& view : explorer_views()) {
     for (const LectureStep& s : general_steps())
       if (s.view == view.name) steps.push_back(s);
     for (const DescriptorPtr& d : method_list())
       for (const MethodViewStep& v : d->views)
-        if (v.view == view.name) steps.push_back({v.view, v.page, v.title, v.caption, v.captures});
+        if (v.view == view.name && v.dims[dim])
+          steps.push_back({v.view, v.page, v.title, dim == 0 && !v.caption_1d.empty() ? v.caption_1d : v.caption,
+                           v.captures});
   }
   return steps;
 }
 
-void go_to_lecture_step(ViewLayout& layout, LectureMode& lecture, int step) {
-  const std::vector<LectureStep> steps = lecture_steps();
+void go_to_lecture_step(ViewLayout& layout, LectureMode& lecture, const Stencil& stencil, int step) {
+  const std::vector<LectureStep> steps = lecture_steps(stencil);
   if (steps.empty()) return;
   lecture.touring = true;
   lecture.step = std::clamp(step, 0, static_cast<int>(steps.size()) - 1);
@@ -71,7 +74,7 @@ void stop_lecture_tour(ViewLayout& layout, LectureMode& lecture) {
 }
 
 void draw_lecture_bar(ViewContext& ctx) {
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(ctx.state.stencil);
   if (steps.empty()) return;
   LectureMode& lecture = ctx.lecture;
   lecture.step = std::clamp(lecture.step, 0, static_cast<int>(steps.size()) - 1);
@@ -91,12 +94,12 @@ void draw_lecture_bar(ViewContext& ctx) {
   if (ImGui::Begin("##lecture", nullptr, flags)) {
     const bool first = lecture.step == 0, last = lecture.step + 1 == static_cast<int>(steps.size());
     ImGui::BeginDisabled(first);
-    if (ImGui::Button("◀ Prev")) go_to_lecture_step(ctx.layout, lecture, lecture.step - 1);
+    if (ImGui::Button("◀ Prev")) go_to_lecture_step(ctx.layout, lecture, ctx.state.stencil, lecture.step - 1);
     ImGui::EndDisabled();
     probe_last_item(ctx.state, "lecture.prev");
     ImGui::SameLine();
     ImGui::BeginDisabled(last);
-    if (ImGui::Button("Next ▶")) go_to_lecture_step(ctx.layout, lecture, lecture.step + 1);
+    if (ImGui::Button("Next ▶")) go_to_lecture_step(ctx.layout, lecture, ctx.state.stencil, lecture.step + 1);
     ImGui::EndDisabled();
     probe_last_item(ctx.state, "lecture.next");
     ImGui::SameLine();

@@ -66,14 +66,23 @@ DescriptorPtr lorastencil_descriptor() {
   d->views = {
       {"pyramid", "pyramid", "LoRAStencil: a pyramid of rank-1 matrices",
        "A radially symmetric W is peeled ring by ring: C = u·vᵀ equals W on its outer ring, W − C is a smaller "
-       "symmetric matrix, down to a 1×1 apex left to CUDA cores. Equal colours are equal weights."},
+       "symmetric matrix, down to a 1×1 apex left to CUDA cores. Equal colours are equal weights.",
+       1,
+       {true, true, true},
+       "A 1D stencil's weights are a single row, already rank 1 (W = u·vᵀ with u = [1]): no pyramid is peeled and no "
+       "apex is left to CUDA cores. The whole row goes to the tensor cores as one term."},
       {"pyramid", "rdg", "LoRAStencil: gathering one rank-1 term",
        "Each C = u·vᵀ is applied as Y = U·X·V: the banded U gathers down the columns, the banded V along the rows. "
-       "The input window X is loaded once and reused by every term."},
+       "The input window X is loaded once and reused by every term.",
+       1,
+       {true, true, true},
+       "A 1D stencil is one gather, Y = X·V: each row of X holds the inputs of a run of consecutive outputs, and the "
+       "banded V holds the weights, one shifted copy per output column."},
       {"fragments", "loop:lorastencil", "LoRAStencil: butterfly vector swapping",
        "The accumulator of U·X becomes the A operand of T·V without leaving its lane: T is read with its columns "
        "in butterfly order and V's rows are permuted the same way, which leaves the product unchanged.",
-       4},
+       4,
+       {false, true, true}}, // a 1D stencil runs one product (X·V): nothing to feed
   };
   d->compare_rank = 0;
   return d;

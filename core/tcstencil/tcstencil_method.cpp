@@ -166,7 +166,8 @@ DescriptorPtr descriptor(Precision precision) {
     d->views.push_back({"params", "tcstencil", "TCStencil: parameter matrices",
                         "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "
                         "needs one matrix per kernel row, each applied to the input shifted by one row. The tile border "
-                        "cuts the band: those partial sums are finished on CUDA cores."});
+                        "cuts the band: those partial sums are finished on CUDA cores.",
+                        1, {false, true, true}}); // L x L tiles of a plane: no 1D stencil
     d->compare_rank = 2;
   }
   return d;

@@ -168,12 +168,12 @@ inline StartupState lecture_scene(const std::string& stencil, bool lecture) {
 
 // Shows the tour's step for `view` (and `page`, where given; else the view's first step) and lets it settle.
 inline void show_step(HeadlessExplorer& ex, const std::string& view, const std::string& page) {
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(ex.app().state().stencil);
   int step = -1;
   for (std::size_t i = 0; i < steps.size() && step < 0; ++i)
     if (steps[i].view == view && (page.empty() || steps[i].page == page)) step = static_cast<int>(i);
   REQUIRE(step >= 0);
-  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), step);
+  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, step);
   ex.frames(4);
 }
 

@@ -1,6 +1,7 @@
 // Lecture mode and the view command line: --view opens any registered view large and refuses unknown names
 // with exit code 2; the guided tour moves with PageDown/PageUp and its buttons; --headless --record writes the
 // scripted tour as numbered PNG frames.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -28,6 +29,38 @@ std::string file_bytes(const std::filesystem::path& p) {
 
 } // namespace
 
+TEST_CASE("the tour leaves out the steps a stencil's dimensions have nothing for, and words 1D steps for 1D", "[gui][lecture]") {
+  const auto has = [](const std::vector<LectureStep>& steps, const std::string& view, const std::string& page) {
+    return std::any_of(steps.begin(), steps.end(), [&](const LectureStep& s) { return s.view == view && s.page == page; });
+  };
+  const auto caption = [](const std::vector<LectureStep>& steps, const std::string& view, const std::string& page) {
+    for (const LectureStep& s : steps)
+      if (s.view == view && s.page == page) return s.caption;
+    return std::string();
+  };
+  const std::vector<LectureStep> d1 = lecture_steps(preset("1d7p")), d2 = lecture_steps(preset("heat-2d")),
+                                  d3 = lecture_steps(preset("heat-3d"));
+  // 2D: every step. 1D: no butterfly (one product, X·V) and no TCStencil (L x L tiles of a plane). 3D: no SPIDER row.
+  CHECK(d1.size() == d2.size() - 2);
+  CHECK(d3.size() == d2.size() - 1);
+  for (const auto* steps : {&d2, &d3}) {
+    CHECK(has(*steps, "fragments", "loop:lorastencil"));
+    CHECK(has(*steps, "params", "tcstencil"));
+  }
+  CHECK_FALSE(has(d1, "fragments", "loop:lorastencil"));
+  CHECK_FALSE(has(d1, "params", "tcstencil"));
+  CHECK(has(d1, "params", "convstencil"));
+  CHECK(has(d1, "sparse24", ""));
+  CHECK(has(d2, "sparse24", ""));
+  CHECK_FALSE(has(d3, "sparse24", ""));
+  CHECK(has(d3, "table2", ""));
+  // The pyramid step speaks of rings in 2D and of a single row in 1D.
+  CHECK_THAT(caption(d2, "pyramid", "pyramid"), Catch::Contains("ring"));
+  CHECK_THAT(caption(d1, "pyramid", "pyramid"), Catch::Contains("single row"));
+  CHECK_THAT(caption(d1, "pyramid", "rdg"), Catch::Contains("Y = X·V"));
+  CHECK(caption(d3, "pyramid", "pyramid") == caption(d2, "pyramid", "pyramid"));
+}
+
 TEST_CASE("the --view option takes every registered view and refuses others with exit code 2", "[gui][cli][lecture]") {
   const auto bad = run_command(explorer("--headless --platform egl --no-state --frames 1 --view nope"));
   INFO(bad.output);
@@ -54,7 +87,7 @@ TEST_CASE("the --record option writes the lecture tour as numbered PNG frames", 
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   int expected = 0;
-  for (const LectureStep& s : lecture_steps()) expected += s.captures;
+  for (const LectureStep& s : lecture_steps(preset("heat-2d"))) expected += s.captures;
   CHECK_THAT(r.output, Catch::Contains(fmt::format("wrote {} lecture frames", expected)));
   // Without --lecture the tour is recorded at the normal fonts (it used to take the lecture's always).
   CHECK_THAT(r.output, Catch::Contains("normal fonts"));
@@ -91,7 +124,7 @@ TEST_CASE("the lecture tour: larger fonts, PageDown/PageUp and the Next button m
   o.size = Extent{2, {32, 32, 1}};
   HeadlessExplorer ex(PlatformKind::Egl, prepare_startup(o), 1280, 800);
   ex.frames(2);
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(ex.app().state().stencil);
   REQUIRE(steps.size() >= 10);
   CHECK(ex.app().lecture().large_fonts);
   CHECK(ImGui::GetFontSize() >= 20.0f);

@@ -59,12 +59,12 @@ TEST_CASE("the FFT view's k_f and k_f^T lie inside the window at 1280x720 in lec
     for (const bool lecture : {true, false}) {
       INFO("preset " << name << (lecture ? ", lecture at 1280x720" : ", normal at 1600x1000"));
       HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), lecture ? 1280 : 1600, lecture ? 720 : 1000);
-      const std::vector<LectureStep> steps = lecture_steps();
+      const std::vector<LectureStep> steps = lecture_steps(ex.app().state().stencil);
       int step = -1;
       for (std::size_t i = 0; i < steps.size(); ++i)
         if (steps[i].view == "fft" && steps[i].page == "fusion") step = static_cast<int>(i);
       REQUIRE(step >= 0);
-      go_to_lecture_step(ex.app().layout(), ex.app().lecture(), step);
+      go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, step);
       ex.frames(4);
       REQUIRE(ex.fact("fft.page") == "fusion");
       const WidgetRect window = ex.probe("fft.window");

@@ -48,10 +48,10 @@ TEST_CASE("the windows that scroll in the 2D presets' tour", "[.tour2d-scan]") {
   // SE_TOUR_PRESET may name any preset (the 1D and 3D ones too).
   for (const std::string& name : only != nullptr ? std::vector<std::string>{only} : k2dPresets) {
     HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, lecture), w, h);
-    const std::vector<LectureStep> steps = lecture_steps();
+    const std::vector<LectureStep> steps = lecture_steps(ex.app().state().stencil);
     for (std::size_t i = 0; i < steps.size(); ++i) {
       if (only_step != nullptr && std::to_string(i + 1) != only_step) continue;
-      go_to_lecture_step(ex.app().layout(), ex.app().lecture(), static_cast<int>(i));
+      go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, static_cast<int>(i));
       ex.frames(4);
       if (click != nullptr && ex.state().probes.count(click) != 0) ex.click(click), ex.frames(2);
       if (shots != nullptr) write_png(ex.screenshot(), fmt::format("{}/{}-{:02d}.png", shots, name, i + 1));

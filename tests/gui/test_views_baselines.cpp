@@ -50,8 +50,8 @@ std::string printed_costs(const MethodPlan& p) {
 }
 
 // The tour's Baselines step (lecture mode starts the tour at its first step, whatever --view says).
-int baselines_step() {
-  const std::vector<LectureStep> steps = lecture_steps();
+int baselines_step(const Stencil& stencil) {
+  const std::vector<LectureStep> steps = lecture_steps(stencil);
   for (std::size_t i = 0; i < steps.size(); ++i)
     if (steps[i].view == "baselines") return static_cast<int>(i);
   FAIL("no Baselines step in the lecture tour");
@@ -86,7 +86,7 @@ TEST_CASE("baselines view prints recorded rates and the plans' per-point costs",
     INFO(name);
     const Stencil s = preset(name);
     HeadlessExplorer ex(PlatformKind::Egl, baselines_of(s, true), 1280, 720);
-    go_to_lecture_step(ex.app().layout(), ex.app().lecture(), baselines_step());
+    go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, baselines_step(ex.app().state().stencil));
     ex.frames(2);
     for (const std::string side : {"cuda", "tensor"}) {
       INFO(side);
@@ -150,7 +150,7 @@ TEST_CASE("baselines view predicts from the cost models for an edited stencil", 
 }
 
 TEST_CASE("baselines is one lecture tour step after performance", "[gui][egl][baselines]") {
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(preset("heat-2d"));
   int at = -1, performance = -1, count = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (steps[i].view == "baselines") at = static_cast<int>(i), ++count;
@@ -160,7 +160,7 @@ TEST_CASE("baselines is one lecture tour step after performance", "[gui][egl][ba
   REQUIRE(at >= 0);
   CHECK(at == performance + 1);
   HeadlessExplorer ex(PlatformKind::Egl, baselines_of(preset("heat-2d"), true), 1280, 720);
-  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), at);
+  go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, at);
   ex.frames(3);
   CHECK(ex.fact("lecture.step") == std::to_string(at + 1));
   CHECK(ex.app().layout().focus == "baselines");

@@ -143,13 +143,13 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
 
 TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[gui][egl][dag-gui]") {
   HeadlessExplorer ex(PlatformKind::Egl, dag_view(true), 1280, 720);
-  const std::vector<LectureStep> steps = lecture_steps();
+  const std::vector<LectureStep> steps = lecture_steps(ex.app().state().stencil);
   int seen = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (steps[i].view != "dag") continue;
     ++seen;
     INFO(steps[i].page);
-    go_to_lecture_step(ex.app().layout(), ex.app().lecture(), static_cast<int>(i));
+    go_to_lecture_step(ex.app().layout(), ex.app().lecture(), ex.app().state().stencil, static_cast<int>(i));
     ex.frames(2);
     CHECK(ex.fact("dag.page") == steps[i].page);
     if (steps[i].page != "editor") continue;
