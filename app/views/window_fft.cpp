@@ -53,6 +53,8 @@ struct FftMemory {
   std::string crt_error;
 
   PlotView spectrum_view, error_view;                 // zoom of the two line plots
+  bool kf_values = false;  // k_f and k_fᵀ as pages of numbers where the whole maps are too large for them
+  int kf_row0 = 0, kf_col0 = 0; // the page's first cell
 
   std::shared_ptr<ErrorCurveJob> job;                 // the latest measurement (running or done)
   std::vector<std::shared_ptr<ErrorCurveJob>> retired; // superseded, still running: joined once done
@@ -661,11 +663,59 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   const bool numbers = (!tall || with_numbers_a.x + gap + with_numbers_b.x <= avail) &&
                        std::max(with_numbers_a.y, with_numbers_b.y) <= kf.max_height;
   if (!numbers) kf.numbers = kft.numbers = false;
+  // Where the maps are too large for their numbers, a page of them: the largest window of cells whose numbers fit
+  // the maps' room, with arrows to move it (every matrix shows its values, issue 17).
+  const bool paged = !numbers && mem.kf_values;
+  int page_rows = kf.rows, page_cols = kf.cols;
+  if (paged) {
+    // The page takes the whole page's room (the line plots come back with the colours).
+    const float room_h = page_h - ImGui::GetFrameHeightWithSpacing() - style.ItemSpacing.y;
+    kf.max_width = kft.max_width = kf.max_height = kft.max_height = 0; // a page is drawn at its numbers' size
+    kf.numbers = kft.numbers = true;
+    // One cell size for both maps and every page: as wide as the widest number of either, a line tall.
+    kf.cell_width = kft.cell_width = std::max(measure_matrix(kf).cell, measure_matrix(kft).cell);
+    kf.cell = kft.cell = std::ceil(ImGui::GetTextLineHeight() + ui_px(4.0f));
+    auto size = [&](int nr, int nc) {
+      const ImVec2 a = measure_matrix(window_of(kf, 0, nr, 0, nc)).size, b = measure_matrix(window_of(kft, 0, nr, 0, nc)).size;
+      return ImVec2(a.x + gap + b.x, std::max(a.y, b.y));
+    };
+    page_rows = std::min(kf.rows, 16), page_cols = std::min(kf.cols, 16);
+    while (page_rows > 1 && size(page_rows, 1).y > room_h) --page_rows;
+    while (page_cols > 1 && size(page_rows, page_cols).x > avail) --page_cols;
+    mem.kf_row0 = std::clamp(mem.kf_row0, 0, std::max(kf.rows - page_rows, 0));
+    mem.kf_col0 = std::clamp(mem.kf_col0, 0, std::max(kf.cols - page_cols, 0));
+  }
   ImGui::BeginGroup();
+  if (paged) {
+    // The pager: the page's place in the whole maps, arrows a page at a time, and the way back to the colours.
+    auto arrow = [](const char* id, ImGuiDir dir, int& at, int delta, int last) {
+      ImGui::BeginDisabled(delta < 0 ? at <= 0 : at >= last);
+      if (ImGui::ArrowButton(id, dir)) at = std::clamp(at + delta, 0, last);
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+    };
+    const int last_row = std::max(kf.rows - page_rows, 0), last_col = std::max(kf.cols - page_cols, 0);
+    arrow("##kf_left", ImGuiDir_Left, mem.kf_col0, -page_cols, last_col);
+    arrow("##kf_right", ImGuiDir_Right, mem.kf_col0, page_cols, last_col);
+    if (last_col > 0) probe_rect(ctx.state, "fft.kf_next", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    arrow("##kf_up", ImGuiDir_Up, mem.kf_row0, -page_rows, last_row);
+    arrow("##kf_down", ImGuiDir_Down, mem.kf_row0, page_rows, last_row);
+    if (last_col == 0) probe_rect(ctx.state, "fft.kf_next", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::Text("rows %d-%d of %d, columns %d-%d of %d", mem.kf_row0, mem.kf_row0 + page_rows - 1, kf.rows,
+                mem.kf_col0, mem.kf_col0 + page_cols - 1, kf.cols);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("colours")) mem.kf_values = false;
+    probe_last_item(ctx.state, "fft.kf_colours");
+    kf = window_of(kf, mem.kf_row0, page_rows, mem.kf_col0, page_cols);
+    kft = window_of(kft, mem.kf_row0, page_rows, mem.kf_col0, page_cols);
+    kf.numbers = kft.numbers = true;
+  }
   const MatrixDrawn kd = draw_matrix(kf);
   ImGui::SameLine(0, gap);
   const MatrixDrawn kdt = draw_matrix(kft);
-  if (!numbers) {
+  publish(ctx, "fft.kf.numbers", kd.text_scale > 0 && kdt.text_scale > 0 ? "yes" : "no");
+  publish(ctx, "fft.kf.page", paged ? fmt::format("{},{} {}x{}", mem.kf_row0, mem.kf_col0, page_rows, page_cols) : "whole");
+  if (!numbers && !paged) {
     // The colour scale: −1 blue, 0 light, +1 red (diverging_scale = 1), then where to read the numbers.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImGui::TextUnformatted("−1");
@@ -680,18 +730,16 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     ImGui::Dummy(ImVec2(bar_w, bar_h));
     ImGui::SameLine();
     ImGui::TextUnformatted("+1");
-    if (tall) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("(too many cells for numbers: hover a cell)");
-    } else {
-      ImGui::TextDisabled("(values: hover a cell)");
-    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tall ? "values (too many cells for numbers here)" : "values")) mem.kf_values = true;
+    probe_last_item(ctx.state, "fft.kf_values");
   }
   ImGui::EndGroup();
   const ImVec2 maps_min = kd.min, maps_max = ImGui::GetItemRectMax();
   probe_rect(ctx.state, "fft.maps", maps_min, maps_max); // the maps and their colour scale
   probe_rect(ctx.state, "fft.kf", kd.min, kd.max);
   probe_rect(ctx.state, "fft.kfT", kdt.min, kdt.max);
+  if (paged) return; // a page of numbers has the page to itself
   // The same along one line of frequencies: k in 1D, kx at ky = 0 (and kz = 0) otherwise.
   LineSeries a{"Re k_f", {}, {}, IM_COL32(120, 176, 255, 255)};
   LineSeries b{fmt::format("Re k_fᵀ, T = {}", p.fused_steps), {}, {}, IM_COL32(255, 150, 90, 255)};

@@ -281,6 +281,37 @@ MatrixPicture rows_of(MatrixPicture m, int first, int count) {
   return m;
 }
 
+// Rows [r0, r0 + nr) and columns [c0, c0 + nc) of `m`, numbered by where they stand in the whole matrix (its own
+// labels where it has them); its tooltip keeps the whole matrix's cells.
+MatrixPicture window_of(const MatrixPicture& m, int r0, int nr, int c0, int nc) {
+  r0 = std::clamp(r0, 0, std::max(m.rows - 1, 0)), c0 = std::clamp(c0, 0, std::max(m.cols - 1, 0));
+  nr = std::clamp(nr, 0, m.rows - r0), nc = std::clamp(nc, 0, m.cols - c0);
+  MatrixPicture w = m;
+  w.rows = nr, w.cols = nc;
+  auto cut = [&](const auto& whole, auto& part) {
+    if (whole.size() != static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols)) return;
+    part.clear();
+    for (int r = r0; r < r0 + nr; ++r)
+      for (int c = c0; c < c0 + nc; ++c) part.push_back(whole[static_cast<std::size_t>(r) * m.cols + c]);
+  };
+  cut(m.values, w.values);
+  cut(m.labels, w.labels);
+  cut(m.colors, w.colors);
+  cut(m.outlined, w.outlined);
+  w.row_labels.clear(), w.column_labels.clear();
+  for (int r = r0; r < r0 + nr; ++r)
+    w.row_labels.push_back(m.row_labels.empty() ? std::to_string(r) : m.row_labels[static_cast<std::size_t>(r)]);
+  for (int c = c0; c < c0 + nc; ++c)
+    w.column_labels.push_back(m.column_labels.empty() ? std::to_string(c) : m.column_labels[static_cast<std::size_t>(c)]);
+  w.marked_rows.clear(), w.marked_columns.clear();
+  for (int r : m.marked_rows)
+    if (r >= r0 && r < r0 + nr) w.marked_rows.push_back(r - r0);
+  for (int c : m.marked_columns)
+    if (c >= c0 && c < c0 + nc) w.marked_columns.push_back(c - c0);
+  if (m.tooltip) w.tooltip = [t = m.tooltip, r0, c0](int r, int c) { return t(r + r0, c + c0); };
+  return w;
+}
+
 // The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
 int block_rows(int rows, int blocks, int group) {
   group = std::max(group, 1);

@@ -112,6 +112,9 @@ MatrixDrawn draw_matrix(const MatrixPicture& m);
 // Rows [first, first + count) of `m`, with their numbers at the left (or m's own row labels, where it has them); its
 // tooltip keeps the whole matrix's rows.
 MatrixPicture rows_of(MatrixPicture m, int first, int count);
+// Rows [r0, r0 + nr) and columns [c0, c0 + nc) of `m` (a page of a matrix too large for its numbers), headed by
+// their indices in the whole matrix; its tooltip keeps the whole matrix's cells.
+MatrixPicture window_of(const MatrixPicture& m, int r0, int nr, int c0, int nc);
 // The rows of a block when `rows` stand in `blocks` blocks of whole groups of `group` rows.
 int block_rows(int rows, int blocks, int group);
 // `m` in `blocks` blocks of whole row groups side by side, each with its row numbers (the later ones titled with

@@ -399,6 +399,36 @@ TEST_CASE("the FFT view's error-of-fusion plot lies inside the window at every t
   }
 }
 
+// Issue 17: where k_f and k_fᵀ have too many cells for their numbers, the maps were colours with a scale and a
+// tooltip only; a "values" button shows them as pages of numbers with arrows to move the page.
+TEST_CASE("the FFT view's k_f maps show their values on pages where the whole maps are colours", "[gui][egl][lecture17]") {
+  for (const std::string name : {"heat-2d", "box-3d27p"}) {
+    INFO("preset " << name);
+    HeadlessExplorer ex(PlatformKind::Egl, lecture_scene(name, true), 1280, 720);
+    show_step(ex, "fft", "fusion");
+    if (ex.fact("fft.kf.numbers") == "yes") continue; // the whole maps carry their numbers
+    CHECK(ex.fact("fft.kf.page") == "whole");
+    shot(ex, "fft_kf_colours_" + name);
+    ex.click("fft.kf_values");
+    ex.frames(2);
+    shot(ex, "fft_kf_values_" + name);
+    CHECK(ex.fact("fft.kf.numbers") == "yes");
+    const std::string first = ex.fact("fft.kf.page");
+    CHECK(first.rfind("0,0 ", 0) == 0);
+    for (const char* probe : {"fft.kf", "fft.kfT"}) check_inside(ex, "fft", probe);
+    const WidgetRect kf = ex.probe("fft.kf");
+    CHECK(kf.x1 - kf.x0 >= 200.0f); // a page of several columns, not two
+    ex.click("fft.kf_next");
+    ex.frames(2);
+    CHECK(ex.fact("fft.kf.page") != first);
+    CHECK(ex.fact("fft.kf.numbers") == "yes");
+    ex.click("fft.kf_colours");
+    ex.frames(2);
+    CHECK(ex.fact("fft.kf.page") == "whole");
+    check_inside(ex, "fft", "fft.error");
+  }
+}
+
 // Issue 17: the DAG editor's fit drew p_grad_c's nodes at two thirds of the font at a lecture's 1280x720 (its seven
 // inputs stacked at operators' spacing set the height), and the Buckets page's adjacency matrix ran under the
 // window's edge with a text block cut in half beside it. Inputs now stack like a list, and the matrix's cells fit
