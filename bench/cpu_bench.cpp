@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -163,6 +164,20 @@ void keep_best(CpuRoofs& best, const CpuRoofs& now) {
 
 } // namespace
 
+// The grid of a case: 4 * 10^7 points in 1D, 4096^2 in 2D, 256^3 in 3D (128 MiB a grid in 2D and 3D), or larger
+// where the last-level cache is large, so that each grid is at least four times the LLC, as the copy's arrays are
+// (core/cpu_roofs.cpp): a grid that fits in the cache would be timed against a copy that does not.
+static Extent bench_extent(int dims) {
+  const double points = static_cast<double>(std::max<std::int64_t>(std::int64_t{1} << 24, cpu_llc_bytes() / 2));
+  const auto round_up = [](double v, std::int64_t m) { return (static_cast<std::int64_t>(std::ceil(v)) + m - 1) / m * m; };
+  Extent e;
+  e.dims = dims;
+  if (dims == 1) e.n[0] = std::max<std::int64_t>(40000000, round_up(points, 1000000));
+  if (dims == 2) e.n[0] = e.n[1] = std::max<std::int64_t>(4096, round_up(std::sqrt(points), 256));
+  if (dims == 3) e.n[0] = e.n[1] = e.n[2] = std::max<std::int64_t>(256, round_up(std::cbrt(points), 32));
+  return e;
+}
+
 int main(int argc, char** argv) {
   CLI::App cli{"The CPU reference and a plain OpenMP loop against the CPU roofs"};
   bool quick = false;
@@ -183,7 +198,8 @@ int main(int argc, char** argv) {
     // timed run as a stencil run has steps, the threads meeting between passes, as many timed runs as the
     // stencils get). On a machine to itself the two agree; on a shared host whose memory bandwidth comes and goes
     // the burst catches moments no 10-step stencil run can, so a stencil's share is taken of the sustained copy
-    // (the stencils' 2D and 3D grids are the copy's 128 MiB arrays: the same bytes and time), the burst's shown too.
+    // (both sized from the LLC: with an LLC up to 32 MiB the stencils' 2D and 3D grids are the copy's 128 MiB
+    // arrays, the same bytes and time), the burst's shown too.
     CpuRoofOptions sustained_options;
     sustained_options.copy_passes = steps;
     sustained_options.copy_repeats = repeats;
@@ -201,7 +217,7 @@ int main(int argc, char** argv) {
       const Stencil s = preset(name);
       const bool heat = name == "heat-1d" || name == "heat-2d" || name == "heat-3d";
       if ((quick && !heat) || (!only.empty() && name != only)) continue;
-      cases.push_back({name, s, parse_extent(s.dims == 1 ? "40000000" : s.dims == 2 ? "4096x4096" : "256x256x256"), {}, 0});
+      cases.push_back({name, s, bench_extent(s.dims), {}, 0});
     }
     // Rounds over all cases, the roofs measured again before each: the machine is shared, and the best run of
     // each (and the best roof) is the least disturbed one.

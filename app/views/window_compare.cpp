@@ -555,8 +555,11 @@ void draw_controls(ViewContext& ctx, CompareMemory& m) {
   const Extent& e = m.setup->extent;
   const std::string plane =
       e.dims == 3 ? fmt::format("; maps: plane z = {} of {}", resolve_z_slice(e, -1), e.n[2]) : std::string();
+  // "FP64 reference on the CPU", not "FP64 reference CPU reference (FP64 arithmetic)" (the backend's own name).
+  const std::string backend = m.reference.backend_name();
+  const std::string ref_where = backend.rfind("CPU reference", 0) == 0 ? "on the CPU" : "by " + backend;
   ImGui::TextWrapped("%s from the %s initial grid, FP64 reference %s, step %lld%s", m.setup->stencil.name.c_str(),
-                     std::string(to_string(m.setup->initial)).c_str(), m.reference.backend_name().c_str(),
+                     std::string(to_string(m.setup->initial)).c_str(), ref_where.c_str(),
                      static_cast<long long>(m.reference.steps_done()), plane.c_str());
   ImGui::PopStyleColor();
   probe_last_item(ctx.state, "compare.header");
