@@ -662,16 +662,15 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
   const ImVec2 with_numbers_a = measure_matrix(kf).size, with_numbers_b = measure_matrix(kft).size;
   const bool numbers = (!tall || with_numbers_a.x + gap + with_numbers_b.x <= avail) &&
                        std::max(with_numbers_a.y, with_numbers_b.y) <= kf.max_height;
-  if (!numbers) kf.numbers = kft.numbers = false;
   // Where the maps are too large for their numbers, a page of them: the largest window of cells whose numbers fit
-  // the maps' room, with arrows to move it (every matrix shows its values, issue 17).
+  // the maps' room, with arrows to move it (every matrix shows its values, issue 17); else the whole maps in colours.
   const bool paged = !numbers && mem.kf_values;
+  if (!numbers && !paged) kf.numbers = kft.numbers = false;
   int page_rows = kf.rows, page_cols = kf.cols;
   if (paged) {
     // The page takes the whole page's room (the line plots come back with the colours).
     const float room_h = page_h - ImGui::GetFrameHeightWithSpacing() - style.ItemSpacing.y;
     kf.max_width = kft.max_width = kf.max_height = kft.max_height = 0; // a page is drawn at its numbers' size
-    kf.numbers = kft.numbers = true;
     // One cell size for both maps and every page: as wide as the widest number of either, a line tall.
     kf.cell_width = kft.cell_width = std::max(measure_matrix(kf).cell, measure_matrix(kft).cell);
     kf.cell = kft.cell = std::ceil(ImGui::GetTextLineHeight() + ui_px(4.0f));
@@ -708,7 +707,6 @@ void draw_fusion(ViewContext& ctx, FftMemory& mem) {
     probe_last_item(ctx.state, "fft.kf_colours");
     kf = window_of(kf, mem.kf_row0, page_rows, mem.kf_col0, page_cols);
     kft = window_of(kft, mem.kf_row0, page_rows, mem.kf_col0, page_cols);
-    kf.numbers = kft.numbers = true;
   }
   const MatrixDrawn kd = draw_matrix(kf);
   ImGui::SameLine(0, gap);
