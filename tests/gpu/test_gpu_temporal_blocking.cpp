@@ -142,3 +142,25 @@ TEST_CASE("cube-symmetric 3D stencils run the symmetric kernel at every depth it
     }
   }
 }
+
+TEST_CASE("single-step cuda-core runs any radius-1 3D weights, the 7-point star's shape through its own kernel", "[tb]") {
+  // step_3d_star.cu: the per-point kernel for the 7-point star's shape (any values, not only cube-symmetric ones),
+  // 4 points per thread along z; other 3x3x3 weights take the two-row kernel. Grids smaller than a block, several
+  // blocks with remainders on every axis (x 32, y 8, z 4 per block: 19 and 49 planes), both boundaries.
+  const std::vector<Method> methods = all_methods();
+  std::mt19937_64 rng(77);
+  std::uint64_t seed = 700;
+  for (const char* id : {"cuda-core", "cuda-core-fp32"}) {
+    const Method& m = find_method(methods, id, Backend::GPU);
+    if (!m.unavailable_reason().empty()) return;
+    for (const bool star : {true, false}) {
+      for (int trial = 0; trial < 2; ++trial) {
+        const Stencil s = random_smoother(3, 1, star, rng);
+        const PlanPtr plan = m.plan(s, 1);
+        for (const Extent& e : {extent_of(3, 3, 3, 3), extent_of(3, 37, 23, 19), extent_of(3, 70, 17, 49)})
+          for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic})
+            for (const int steps : {1, 6}) check_run(m, plan, e, kind, steps, ++seed);
+      }
+    }
+  }
+}

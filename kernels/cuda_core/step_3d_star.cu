@@ -1,0 +1,96 @@
+// Single-step 3D CUDA-core kernel for the 7-point star's shape (heat-3d, any 7 weights; FP64 and FP32 storage).
+// notes/cuda-core-tb.md ("Single-step 3D") measured the shapes: a z-streamed block (step_3d.cu, tb_3d_sym.cuh)
+// stops at 70-79% of the copy roof, because each thread's column loop serialises its loads; many short-lived
+// blocks whose loads are all independent keep more bytes in flight. Here a thread computes kZ = 4 points of one
+// column: it issues its kZ + 2 column loads and 4 kZ xy-neighbour loads (L1 hits mostly) before the first FMA.
+// Per point: 16 bytes of device memory (read + write once), 7 FMAs; per point of L2 traffic, the z neighbours cost
+// (kZ + 2) / kZ planes instead of 3 (one point per thread measured 88% of the copy on an H100 with L2 busy 97% of
+// the time; kZ = 2 90%, kZ = 4 92%).
+#include "kernels/cuda_core/step_common.cuh"
+#include "kernels/cuda_core/step_kernels.hpp"
+
+
+namespace se {
+
+namespace {
+
+constexpr int kThreadsX = 32;
+constexpr int kThreadsY = 8;
+constexpr int kZ = 4; // points per thread along z
+
+// The star's 7 weights in the dense 27-array (index (dz * 3 + dy) * 3 + dx): centre, x -+ 1, y -+ 1, z -+ 1.
+constexpr int kStarTaps[7] = {13, 12, 14, 10, 16, 4, 22};
+
+bool is_star_r1(const std::vector<double>& w) {
+  if (w.size() != 27) return false;
+  for (int i = 0; i < 27; ++i) {
+    bool tap = false;
+    for (int t : kStarTaps) tap |= (t == i);
+    if (!tap && w[static_cast<std::size_t>(i)] != 0.0) return false;
+  }
+  return true;
+}
+
+template <typename S, int kPoints, bool kPeriodic>
+__global__ void __launch_bounds__(kThreadsX * kThreadsY)
+    star_r1_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
+  using C = compute_t<S>;
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * kThreadsX + threadIdx.x;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * kThreadsY + threadIdx.y;
+  if (x >= L.n[0] || y >= L.n[1]) return;
+  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2]; z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
+    const S* p = in + L.index(x, y, z0);
+    // Every load issued before the first FMA: the column's kPoints + 2 planes and each plane's 4 xy neighbours, all
+    // independent requests in flight per thread. Of the planes past the grid's end only the halo plane n_z is read,
+    // and outputs past it are not stored.
+    C col[kPoints + 2], nb[kPoints][4];
+#pragma unroll
+    for (int k = 0; k < kPoints + 2; ++k)
+      col[k] = (k < 2 || z0 + k - 1 <= L.n[2]) ? load_as<C>(__ldg(p + (k - 1) * L.pitch_z)) : C(0); // plane n: halo
+#pragma unroll
+    for (int k = 0; k < kPoints; ++k) {
+      const S* q = p + k * L.pitch_z;
+      const bool in_grid = k == 0 || z0 + k < L.n[2];
+      nb[k][0] = in_grid ? load_as<C>(__ldg(q - 1)) : C(0);
+      nb[k][1] = in_grid ? load_as<C>(__ldg(q + 1)) : C(0);
+      nb[k][2] = in_grid ? load_as<C>(__ldg(q - L.pitch_y)) : C(0);
+      nb[k][3] = in_grid ? load_as<C>(__ldg(q + L.pitch_y)) : C(0);
+    }
+#pragma unroll
+    for (int k = 0; k < kPoints; ++k) {
+      C s = w.w[0] * col[k + 1];
+      s = fma(w.w[1], nb[k][0], s);
+      s = fma(w.w[2], nb[k][1], s);
+      s = fma(w.w[3], nb[k][2], s);
+      s = fma(w.w[4], nb[k][3], s);
+      s = fma(w.w[5], col[k], s);
+      s = fma(w.w[6], col[k + 2], s);
+      if (k == 0 || z0 + k < L.n[2]) store_with_images(out, L, kPeriodic, x, y, z0 + k, store_as<S>(s));
+    }
+  }
+}
+
+} // namespace
+
+template <typename S>
+bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool periodic, const std::vector<double>& weights,
+                         cudaStream_t stream) {
+  if (!is_star_r1(weights) || L.dims != 3 || L.halo[0] < 1 || L.halo[1] < 1 || L.halo[2] < 1) return false;
+  using C = compute_t<S>;
+  KernelWeights<C, 7> w{};
+  for (int t = 0; t < 7; ++t) w.w[t] = static_cast<C>(weights[static_cast<std::size_t>(kStarTaps[t])]);
+  const std::int64_t z_blocks = (L.n[2] + kZ - 1) / kZ;
+  const dim3 grid(grid_blocks(L.n[0], kThreadsX), grid_blocks(L.n[1], kThreadsY),
+                  static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
+  if (periodic) star_r1_kernel<S, kZ, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+  else star_r1_kernel<S, kZ, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+  SE_CUDA_CHECK_LAUNCH("star_r1_kernel");
+  return true;
+}
+
+template bool launch_step_3d_star<double>(const double*, double*, const PaddedLayout&, bool, const std::vector<double>&,
+                                          cudaStream_t);
+template bool launch_step_3d_star<float>(const float*, float*, const PaddedLayout&, bool, const std::vector<double>&,
+                                         cudaStream_t);
+
+} // namespace se
