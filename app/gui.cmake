@@ -41,6 +41,7 @@ add_library(se_gui STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/gl_resources.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim/grid_slice.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/heatmap_renderer.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/platform/window_backgrounds.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/widgets/matrix_widget.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/widgets/node_editor.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/platform/platform.cpp

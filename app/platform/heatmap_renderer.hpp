@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "app/widgets/colormap.hpp"
@@ -17,13 +18,24 @@ namespace se {
 // The current GL context renders on the CPU (Mesa's llvmpipe or softpipe, SwiftShader).
 bool software_renderer();
 
+// The colours of a software renderer's heat map, coloured on the CPU: the colormap as the shader samples it at 4096
+// levels, RGBA8 texels, and entry 4096 the colour of NaN/Inf points.
+std::vector<std::uint32_t> host_colour_lut(Colormap c);
+// Each value's texel through `lut` (host_colour_lut), as shaders/heatmap.frag maps it: level (v - min) x (4095 /
+// (max - min)) clamped to [0, 4095] and rounded, the middle level for every finite value when max <= min.
+void colour_values(std::span<const float> values, std::span<std::uint32_t> pixels,
+                   std::span<const std::uint32_t> lut, float value_min, float value_max);
+
 class HeatmapRenderer {
 public:
   HeatmapRenderer(); // needs a current GL 3.3 context; throws GlError when the shaders do not build
   ~HeatmapRenderer();
 
   // Replaces the values texture (re-specified in place when the size changes, so texture ids stay valid).
-  void upload(const GridSlice& slice);
+  // The slice's values are kept (software GL) or copied to GL and then kept as spare storage, which the next
+  // slice can take (spare_values) so that a frame of the same size allocates nothing.
+  void upload(GridSlice slice);
+  std::vector<float> spare_values() { return std::move(spare_values_); }
   // Sizes the values texture to width x height (at most max_texture_side()) and lets a GPU run store the
   // values into it through CUDA-GL interop; returns their finite range. Throws InputError when the texture
   // cannot be shared with CUDA (no CUDA build or device, GL on a software renderer) or is too large.
@@ -64,6 +76,7 @@ private:
   bool colour_on_host_ = false;           // software GL: uploads are coloured on the CPU
   bool host_frame_ = false;               // the current values are host_values_, not the values texture
   std::vector<float> host_values_;
+  std::vector<float> spare_values_; // the storage of an earlier slice, for the next one
   std::vector<std::uint32_t> host_pixels_, host_lut_;
   int width_ = 0, height_ = 0;
   int max_side_ = 2048;

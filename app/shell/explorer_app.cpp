@@ -173,6 +173,7 @@ ExplorerApp::ExplorerApp(Platform& platform, StartupState startup)
     throw PlatformError("Dear ImGui's OpenGL 3 backend cannot load OpenGL (is libGL.so.1 from libgl1 installed?)");
   }
   software_gl_ = software_renderer();
+  backgrounds_.set_enabled(software_gl_);
   try {
     heatmap_ = std::make_unique<HeatmapRenderer>();
     simulation_.reset(simulation_setup(state_));
@@ -353,6 +354,7 @@ void ExplorerApp::frame(RgbaImage* capture) {
   update_heatmap();
   ViewContext ctx{state_, simulation_, *heatmap_, environment_, memory_, facts_, layout_, lecture_};
   ctx.finish_background_work = platform_.headless();
+  ctx.backgrounds = &backgrounds_;
   draw_menu_bar(ctx);
   if (lecture_.touring) draw_lecture_bar(ctx);
   for (const ViewEntry& view : explorer_views()) {
@@ -366,9 +368,11 @@ void ExplorerApp::frame(RgbaImage* capture) {
   draw_status_line(ctx);
 
   ImGui::Render();
+  // Software GL: the windows' background colour where nothing overlaps them, the gaps filled in the clear colour.
+  const ImVec4 clear = backgrounds_.finish(*ImGui::GetDrawData(), ImVec4(0.06f, 0.065f, 0.075f, 1.0f));
   platform_.bind_render_target();
   glDisable(GL_SCISSOR_TEST);
-  glClearColor(0.06f, 0.065f, 0.075f, 1.0f);
+  glClearColor(clear.x, clear.y, clear.z, clear.w);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (capture != nullptr) *capture = read_framebuffer(platform_.width(), platform_.height());

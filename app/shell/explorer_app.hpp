@@ -70,6 +70,9 @@ public:
   void save_state_now() const; // throws InputError
   // The UI scale in effect: the platform's content scale times the user's setting.
   float ui_scale() const;
+  // Software GL: window backgrounds come from the cleared framebuffer where nothing overlaps them (enabled
+  // there at start; tests compare the frames with it off).
+  WindowBackgrounds& window_backgrounds() { return backgrounds_; }
 
 private:
   void handle_shortcuts();
@@ -92,6 +95,7 @@ private:
   float built_scale_ = 0;          // the UI scale the fonts and style were made for; 0: none yet
   bool software_gl_ = false;       // GL renders on the CPU (llvmpipe): the font atlas is sampled nearest
   ImTextureID nearest_atlas_ = nullptr; // the atlas texture set to nearest sampling
+  WindowBackgrounds backgrounds_;
   std::unique_ptr<HeatmapRenderer> heatmap_;
   Simulation simulation_;
   EnvironmentInfo environment_;

@@ -48,7 +48,7 @@ void draw_status_line(ViewContext& ctx) {
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoNav;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  if (ImGui::Begin("##status", nullptr, flags)) {
+  if (begin_window(ctx, "##status", nullptr, flags)) {
     const EnvironmentInfo& env = ctx.environment;
     const double seconds = ctx.state.frame_seconds;
     const std::string fps = fmt::format("{:5.0f} fps", seconds > 0 ? 1.0 / seconds : 0.0);

@@ -2,6 +2,7 @@
 // to at most a texture's size, and the finite value range used to place the colormap.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -22,11 +23,16 @@ struct GridSlice {
   int stride = 1;            // grid points per texel along each axis (nearest sampling)
   std::int64_t z = 0;        // the plane shown
   std::vector<float> values; // width * height, x fastest, row 0 is y = 0
+  // finite_range of the whole grid, taken while converting when the slice holds every point of it (a 1D or 2D
+  // grid at stride 1); otherwise not taken.
+  std::optional<ValueRange> grid_range;
 };
 
 // Plane z of `values` (laid out as `extent`), taking every stride-th point so that neither side
-// exceeds `max_side`. Throws InputError for a z outside the grid or a size mismatch.
-GridSlice extract_slice(std::span<const double> values, const Extent& extent, std::int64_t z, int max_side);
+// exceeds `max_side`. Throws InputError for a z outside the grid or a size mismatch. The slice's values
+// go into `storage` (a previous slice's, so a frame of the same size neither allocates nor zero-fills).
+GridSlice extract_slice(std::span<const double> values, const Extent& extent, std::int64_t z, int max_side,
+                        std::vector<float> storage = {});
 
 // The plane a view setting picks: -1 means the middle; others are clamped into the grid.
 std::int64_t resolve_z_slice(const Extent& extent, int requested);

@@ -598,13 +598,13 @@ Simulation::Frame Simulation::show(HeatmapRenderer& heatmap, std::int64_t z) {
       frame_path_ = FramePath::DeviceInterop;
     } else {
       const auto values = this->values();
-      GridSlice slice = extract_slice(values, e, z, heatmap.max_side());
-      heatmap.upload(slice);
+      GridSlice slice = extract_slice(values, e, z, heatmap.max_side(), heatmap.spare_values());
       frame.width = slice.width;
       frame.height = slice.height;
       frame.stride = slice.stride;
-      frame.range = finite_range(values);
-      if (e.dims == 1) frame.profile = std::move(slice.values);
+      frame.range = slice.grid_range ? *slice.grid_range : finite_range(values);
+      if (e.dims == 1) frame.profile = slice.values;
+      heatmap.upload(std::move(slice));
       frame_path_ = method_.backend == Backend::GPU ? FramePath::DeviceCopy : FramePath::HostUpload;
     }
   } catch (const std::exception& err) {

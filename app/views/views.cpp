@@ -121,9 +121,13 @@ void set_default_window_rect(std::string_view view_name) {
   ImGui::SetNextWindowSize(size, cond);
 }
 
+bool begin_window(ViewContext& ctx, const char* title, bool* open, ImGuiWindowFlags flags) {
+  return ctx.backgrounds != nullptr ? ctx.backgrounds->begin(title, open, flags) : ImGui::Begin(title, open, flags);
+}
+
 bool begin_view_window(ViewContext& ctx, const char* name, const char* title) {
   set_default_window_rect(name);
-  const bool expanded = ImGui::Begin(title, ctx.open);
+  const bool expanded = begin_window(ctx, title, ctx.open);
   probe_rect(ctx.state, std::string(name) + ".window", ImGui::GetWindowPos(),
              ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
   return expanded;

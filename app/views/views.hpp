@@ -15,6 +15,7 @@
 
 #include "app/shell/explorer_state.hpp"
 #include "app/platform/heatmap_renderer.hpp"
+#include "app/platform/window_backgrounds.hpp"
 #include "app/sim/simulation.hpp"
 #include "core/error.hpp"
 
@@ -128,6 +129,7 @@ struct ViewContext {
   LectureMode& lecture;
   bool* open = nullptr;               // the view being drawn: pass to ImGui::Begin so its close button works
   bool finish_background_work = false; // headless: wait for background computations so frames are reproducible
+  WindowBackgrounds* backgrounds = nullptr; // software GL: backgrounds from the cleared framebuffer (begin_window)
 };
 
 using DrawView = void (*)(ViewContext&);
@@ -164,6 +166,9 @@ float status_line_height();
 // arrangement changes (a view shown large, a lecture step). Fractions of the display, so the layout also
 // works on displays other than the default 1600x1000.
 void set_default_window_rect(std::string_view view_name);
+
+// ImGui::Begin for a top-level window whose background is the style's WindowBg, through ctx.backgrounds when set.
+bool begin_window(ViewContext& ctx, const char* title, bool* open = nullptr, ImGuiWindowFlags flags = 0);
 
 // A teaching view's window: placed by set_default_window_rect, closable through ctx.open, and with the
 // probe "<name>.window" for tests. Returns false when collapsed (End() must still be called, as for Begin).

@@ -413,7 +413,7 @@ void draw_stencil_window(ViewContext& ctx) {
   ExplorerState& st = ctx.state;
   set_default_window_rect("stencil");
   // The scroll bar stays: one that came with a wrapped line would narrow the weights and move them a frame later.
-  if (!ImGui::Begin("Stencil", nullptr, ImGuiWindowFlags_AlwaysVerticalScrollbar)) {
+  if (!begin_window(ctx, "Stencil", nullptr, ImGuiWindowFlags_AlwaysVerticalScrollbar)) {
     ImGui::End();
     return;
   }

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <limits>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include <GLFW/glfw3.h>
@@ -12,6 +13,7 @@
 #include <imgui.h>
 
 #include "app/widgets/colormap.hpp"
+#include "app/platform/heatmap_renderer.hpp"
 #include "app/sim/grid_slice.hpp"
 #include "app/sim/simulation.hpp"
 #include "app/platform/synthetic_input.hpp"
@@ -65,6 +67,63 @@ TEST_CASE("grid slices pick the requested plane and sample large grids down", "[
   CHECK(d.width == 250);
   CHECK(d.height == 75);
   CHECK(d.values[10] == 40.0f); // texel x = 10 samples grid x = 40
+}
+
+TEST_CASE("a slice holding every point of its grid brings the grid's range; its storage is reused", "[gui][slice]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal(0.0, 1e3);
+  for (const Extent& e : {Extent{2, {37, 23, 1}}, Extent{1, {101, 1, 1}}}) {
+    std::vector<double> v(static_cast<std::size_t>(e.points()));
+    for (double& x : v) x = normal(rng);
+    v[5] = std::nan(""), v[17] = inf, v[v.size() - 1] = -inf, v[9] = -1e300, v[10] = 1e300; // beyond float
+    GridSlice s = extract_slice(v, e, 0, 4096);
+    REQUIRE(s.grid_range.has_value());
+    const ValueRange want = finite_range(v);
+    CHECK(s.grid_range->min == want.min);
+    CHECK(s.grid_range->max == want.max);
+    CHECK(s.grid_range->not_finite == want.not_finite);
+    CHECK(want.not_finite == 3);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!std::isnan(v[i])) CHECK(s.values[i] == static_cast<float>(v[i]));
+    // The next frame's slice in this one's storage: no new allocation.
+    const float* storage = s.values.data();
+    GridSlice again = extract_slice(v, e, 0, 4096, std::move(s.values));
+    CHECK(again.values.data() == storage);
+    CHECK(again.values.size() == v.size());
+  }
+  // A plane of a 3D grid, or a grid sampled down, holds only some points: no range taken.
+  const Extent cube{3, {4, 4, 4}};
+  CHECK_FALSE(extract_slice(std::vector<double>(64, 1.0), cube, 1, 64).grid_range.has_value());
+  const Extent wide{2, {300, 10, 1}};
+  CHECK_FALSE(extract_slice(std::vector<double>(3000, 1.0), wide, 0, 100).grid_range.has_value());
+}
+
+TEST_CASE("host colouring: each value's level in the 4096-level LUT, NaN and Inf in their own colour", "[gui][colormap]") {
+  const std::vector<std::uint32_t> lut = host_colour_lut(Colormap::Inferno);
+  REQUIRE(lut.size() == 4097);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> values{-inf, inf, std::nanf(""), -1.0f, 0.0f, -0.0f, 0.25f, 0.5f, 1.0f, 2.0f, 1e-30f, 1e30f};
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-0.2f, 1.2f);
+  for (int i = 0; i < 1000; ++i) values.push_back(u(rng)); // lengths past any vector width, with a tail
+  for (const auto& [lo, hi] : {std::pair{0.0f, 1.0f}, std::pair{-0.1f, 0.3f}, std::pair{0.5f, 0.5f}, std::pair{1.0f, 0.0f}}) {
+    std::vector<std::uint32_t> pixels(values.size());
+    colour_values(values, pixels, lut, lo, hi);
+    // The loop it replaces, as written before it was made branch-free.
+    const float span = hi - lo, scale = span > 0 ? 4095.0f / span : 0.0f;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const float v = values[i];
+      std::uint32_t want = lut[4096];
+      if (std::isfinite(v)) want = lut[static_cast<int>((span > 0 ? std::clamp((v - lo) * scale, 0.0f, 4095.0f) : 2047.5f) + 0.5f)];
+      INFO("value " << v << " in [" << lo << ", " << hi << "]");
+      CHECK(pixels[i] == want);
+    }
+  }
+  const std::uint8_t* magenta = reinterpret_cast<const std::uint8_t*>(&lut[4096]);
+  CHECK((magenta[0] == 255 && magenta[1] == 0 && magenta[2] == 255 && magenta[3] == 255));
+  std::vector<std::uint32_t> too_few(3);
+  CHECK_THROWS(colour_values(values, too_few, lut, 0.0f, 1.0f));
 }
 
 TEST_CASE("finite_range ignores NaN and Inf and counts them", "[gui][slice]") {
