@@ -23,7 +23,14 @@ constexpr int kTY = 4;      // threads along y
 constexpr int kRY = 8;      // rows per thread
 constexpr int kRows = kTY * kRY;
 constexpr int kRing = 4;    // input planes: kRing - 1 in flight
-constexpr int kPlanesPerBlock = 64;
+// Planes a block streams through. Shorter-lived blocks measured faster (H100, 512^3, suite --seconds 0.5, one call;
+// notes/cuda-core-tb.md): T = 2 FP64 247.9 / 261.4 / 293.9 / 265.6 GStencil/s at 64 / 32 / 16 / 8 planes, FP32
+// 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32 283.5 / 283.7 / 281.5 / 294.2. T = 3 (not
+// the model's choice for any preset) takes T = 2's.
+template <typename S, int T> constexpr int planes_per_block() {
+  if constexpr (T == 1) return sizeof(S) == 8 ? 32 : 8;
+  else return sizeof(S) == 8 ? 16 : 32;
+}
 
 // Recomputed columns A each side ((T - 1) rounded so that blocks start on 16-byte chunks) and the staged columns
 // kA left of the cross-section (at least 1, and A + kA a whole chunk so that every staged row is 16-byte aligned).
@@ -48,7 +55,7 @@ template <typename C> struct Weights {
 template <typename S, int T, bool kPeriodic>
 __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
-                     Weights<compute_t<S>> c) {
+                     Weights<compute_t<S>> c, int planes) {
   using C = compute_t<S>;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
   constexpr int kN = kRing + 2 * (T - 1);
@@ -63,8 +70,8 @@ __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ?
   }
   const std::int64_t xs = static_cast<std::int64_t>(blockIdx.x) * (kTX - 2 * A) - A; // column of thread x 0
   const std::int64_t ys = static_cast<std::int64_t>(blockIdx.y) * (kRows - 2 * B) - B;
-  const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPlanesPerBlock;
-  const std::int64_t z_end = z0 + kPlanesPerBlock < L.n[2] ? z0 + kPlanesPerBlock : L.n[2];
+  const std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * planes;
+  const std::int64_t z_end = z0 + planes < L.n[2] ? z0 + planes : L.n[2];
   const std::int64_t x = xs + tx, y0 = ys + ty * kRY;
   const std::int64_t first = z0 - T; // input plane of iteration 0
   const std::int64_t n_load = (z_end - z0) + 2 * T;
@@ -171,9 +178,10 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
   }();
   (void)opted_in;
   constexpr int A = halo_x<S>(T), B = T - 1;
+  constexpr int planes = planes_per_block<S, T>();
   const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
-                  grid_blocks(L.n[2], kPlanesPerBlock));
-  tb_3d_sym_kernel<S, T, kPeriodic><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c);
+                  grid_blocks(L.n[2], planes));
+  tb_3d_sym_kernel<S, T, kPeriodic><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c, planes);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
 
