@@ -23,14 +23,19 @@ constexpr int kTY = 4;      // threads along y
 constexpr int kRY = 8;      // rows per thread
 constexpr int kRows = kTY * kRY;
 constexpr int kRing = 4;    // input planes: kRing - 1 in flight
-// Planes a block streams through. Shorter-lived blocks measured faster (H100, 512^3, suite --seconds 0.5, one call;
-// notes/cuda-core-tb.md): T = 2 FP64 247.9 / 261.4 / 293.9 / 265.6 GStencil/s at 64 / 32 / 16 / 8 planes, FP32
-// 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32 283.5 / 283.7 / 281.5 / 294.2. T = 3 (not
-// the model's choice for any preset) takes T = 2's.
-template <typename S, int T> constexpr int planes_per_block() {
-  if constexpr (T == 1) return sizeof(S) == 8 ? 32 : 8;
-  else return sizeof(S) == 8 ? 16 : 32;
+// Planes a block streams through: measured per GPU (box-3d27p 512^3, `suite --seconds 0.5`, one call each,
+// notes/cuda-core-tb.md), and the two GPUs disagree. H100 80GB HBM3, at 64 / 32 / 16 / 8 planes: T = 2 FP64 247.9 /
+// 261.4 / 293.9 / 265.6 GStencil/s, FP32 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32
+// 283.5 / 283.7 / 281.5 / 294.2. H200, at 64 / 32 / 16: T = 2 FP64 371.2 / 364.6 / 332.6, FP32 655.9 / 612.6 /
+// 544.4; T = 1 FP64 195.0 / 197.6 / 197.0, FP32 372.2 / 378.2 / 382.2 (and 398.3 at 8, `--seconds 1`, the call
+// before). Any other GPU takes the H200's choice (64 planes at T >= 2, the kernel's original design); T = 3 (no
+// preset's model pick) takes T = 2's.
+template <typename S, int T> int planes_per_block(bool h100) {
+  constexpr bool fp64 = sizeof(S) == 8;
+  if constexpr (T == 1) return fp64 ? 32 : 8;
+  else return h100 ? (fp64 ? 16 : 32) : 64;
 }
+bool device_is_h100(); // the current device's name names an H100 (asked once per process; tb_3d_sym_fp64.cu)
 
 // Recomputed columns A each side ((T - 1) rounded so that blocks start on 16-byte chunks) and the staged columns
 // kA left of the cross-section (at least 1, and A + kA a whole chunk so that every staged row is 16-byte aligned).
@@ -178,7 +183,7 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
   }();
   (void)opted_in;
   constexpr int A = halo_x<S>(T), B = T - 1;
-  constexpr int planes = planes_per_block<S, T>();
+  static const int planes = planes_per_block<S, T>(device_is_h100());
   const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
                   grid_blocks(L.n[2], planes));
   tb_3d_sym_kernel<S, T, kPeriodic><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c, planes);

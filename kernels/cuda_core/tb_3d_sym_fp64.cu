@@ -1,6 +1,23 @@
 // The cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh) for double storage, depths 1..3, both boundaries; one file
-// per precision so the two compile in parallel.
+// per precision so the two compile in parallel. Also the GPU test behind the planes-per-block table.
+#include <cstring>
+
 #include "kernels/cuda_core/tb_3d_sym.cuh"
+
+namespace se::sym3d {
+
+bool device_is_h100() {
+  static const bool h100 = [] {
+    int device = 0;
+    cudaDeviceProp p{};
+    SE_CUDA_CHECK(cudaGetDevice(&device));
+    SE_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    return std::strstr(p.name, "H100") != nullptr;
+  }();
+  return h100;
+}
+
+} // namespace se::sym3d
 
 namespace se {
 
