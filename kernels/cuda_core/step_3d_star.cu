@@ -9,7 +9,6 @@
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/step_kernels.hpp"
 
-
 namespace se {
 
 namespace {
