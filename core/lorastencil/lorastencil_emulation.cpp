@@ -229,6 +229,7 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
   int t_tiles = 0;
   for (std::size_t i = 0; i < plan.planes.size(); ++i) {
     const LoraPlane& plane = plan.planes[i];
+    if (plane.mirrored) continue; // its mirror plane runs these terms on both planes' sum
     cuda_per_tile += (plane.kind == PlaneKind::CudaCores) + (plane.apex != 0.0);
     for (const TermGather& g : plane.gathers) {
       if (g.kind == GatherKind::CudaCores && g.scalar() == 0.0) continue;
@@ -238,6 +239,18 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
       cuda_per_tile += g.kind == GatherKind::CudaCores;
       t_tiles = std::max(t_tiles, s.t_tiles);
     }
+  }
+
+  // Mirror folding: a plane dz < 0 that folds its mirror reads x[z+dz] + x[z-dz], one add per loaded value (as
+  // the kernels add the two planes' staged values): the sums of padded planes q and q + 2|dz|, laid out as the grid.
+  std::vector<std::vector<double>> folded(plan.planes.size());
+  for (std::size_t i = 0; i < plan.planes.size(); ++i) {
+    if (!plan.planes[i].folds_mirror) continue;
+    const std::ptrdiff_t apart = static_cast<std::ptrdiff_t>(-2 * plan.planes[i].dz) * p.pitch_z();
+    std::vector<double>& f = folded[i];
+    f.assign(p.data.size(), 0.0);
+    for (std::size_t k = 0; k + static_cast<std::size_t>(apart) < p.data.size(); ++k)
+      f[k] = p.data[k] + p.data[k + static_cast<std::size_t>(apart)];
   }
 
   std::vector<double> out(values.size());
@@ -255,9 +268,10 @@ LoraPassCounts plane_pass(const LoraStencilPlan& plan, const Extent& e, std::vec
         for (auto& y : reg.y) std::fill(y.regs.begin(), y.regs.end(), 0.0);
         for (std::size_t i = 0; i < plan.planes.size(); ++i) {
           const LoraPlane& plane = plan.planes[i];
-          if (plane.kind == PlaneKind::Empty) continue;
-          // Top-left of this warp tile's window in plane z + dz of the padded grid.
-          const double* origin = p.data.data() + (z + plane.dz + rz) * p.pitch_z() + ty * t.tile_rows * pitch +
+          if (!plane.runs()) continue;
+          // Top-left of this warp tile's window in plane z + dz of the padded grid (or of the folded sums).
+          const double* base = plane.folds_mirror ? folded[i].data() : p.data.data();
+          const double* origin = base + (z + plane.dz + rz) * p.pitch_z() + ty * t.tile_rows * pitch +
                                  tx * t.warp_cols();
           for (const TermProgram& term : programs[i]) run_term(t, term, origin, pitch, reg);
           if (plane.kind == PlaneKind::CudaCores) add_point_term(t, plane.weight, plane.dx, plane.dy, origin, pitch, reg);

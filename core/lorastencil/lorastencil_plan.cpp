@@ -138,6 +138,13 @@ LoraStencilPlan build_plan(const Stencil& s, const LoraStencilOptions& options, 
     plan.swap = derive_butterfly_swap(options.shape, plan.tile.x_cols);
     const int rz = s.dims == 3 ? radius : 0;
     for (int dz = -rz; dz <= rz; ++dz) plan.planes.push_back(plane_for(dz, weight_matrix(plan.kernel, dz), plan));
+    if (s.dims == 3 && options.fold_mirror_planes)
+      for (int dz = 1; dz <= rz; ++dz) {
+        LoraPlane& below = plan.planes[static_cast<std::size_t>(rz - dz)];
+        LoraPlane& above = plan.planes[static_cast<std::size_t>(rz + dz)];
+        if (below.kind != PlaneKind::Empty && weight_matrix(plan.kernel, -dz).values == weight_matrix(plan.kernel, dz).values)
+          below.folds_mirror = above.mirrored = true;
+      }
   }
   plan.cost = lorastencil_cost(plan);
   return plan;
@@ -239,7 +246,7 @@ std::string term_kinds(const LoraStencilPlan& plan) {
   std::string lists[3];
   int counts[3] = {0, 0, 0};
   for (const LoraPlane& p : plan.planes)
-    for (const TermGather& g : p.gathers) {
+    for (const TermGather& g : p.mirrored ? std::vector<TermGather>{} : p.gathers) {
       const int i = g.kind == GatherKind::Chain ? 0 : g.kind == GatherKind::Rows ? 1 : g.kind == GatherKind::Columns ? 2 : -1;
       if (i < 0) continue;
       const std::string item = i == 0 ? fmt::format("{}x{}", g.wu, g.wv) : std::to_string(i == 1 ? g.wu : g.wv);
@@ -291,10 +298,14 @@ std::string_view to_string(PlaneKind k) {
   return "?";
 }
 
+int LoraStencilPlan::folded_planes() const {
+  return static_cast<int>(std::count_if(planes.begin(), planes.end(), [](const LoraPlane& p) { return p.folds_mirror; }));
+}
+
 int LoraStencilPlan::tensor_core_terms() const {
   int n = 0;
   for (const LoraPlane& p : planes)
-    n += static_cast<int>(std::count_if(p.gathers.begin(), p.gathers.end(),
+    if (!p.mirrored) n += static_cast<int>(std::count_if(p.gathers.begin(), p.gathers.end(),
                                         [](const TermGather& g) { return g.kind != GatherKind::CudaCores; }));
   return stencil.dims == 1 ? 1 : n;
 }
@@ -302,6 +313,7 @@ int LoraStencilPlan::tensor_core_terms() const {
 int LoraStencilPlan::cuda_core_terms() const {
   int n = 0;
   for (const LoraPlane& p : planes) {
+    if (p.mirrored) continue;
     n += (p.kind == PlaneKind::CudaCores) || (p.apex != 0.0);
     n += static_cast<int>(std::count_if(p.gathers.begin(), p.gathers.end(), [](const TermGather& g) {
       return g.kind == GatherKind::CudaCores && g.scalar() != 0.0;
@@ -376,7 +388,9 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
                                  static_cast<double>(ceil_div(t.warp_cols() + 2 * radius, std::lcm(t.n, t.k)) *
                                                      std::lcm(t.n, t.k));
     for (const LoraPlane& p : plan.planes) {
-      if (p.kind == PlaneKind::TensorCores && p.gathers.size() > 0) shared_values_per_tile += window_values;
+      if (p.mirrored) continue; // its mirror's terms run on both planes' sum
+      // A folded plane reads its window in both planes.
+      if (p.kind == PlaneKind::TensorCores && p.gathers.size() > 0) shared_values_per_tile += window_values * (p.folds_mirror ? 2 : 1);
       for (const TermGather& g : p.gathers) {
         const TermOperands o = term_operands(t, g);
         mma_per_tile += o.schedule.mma;
@@ -386,6 +400,8 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
       }
     }
     shared_values_per_tile += static_cast<double>(plan.cuda_core_terms()) * points; // one more read per CUDA-core term
+    for (const LoraPlane& p : plan.planes) // a folded CUDA-core term reads both planes
+      if (p.folds_mirror) shared_values_per_tile += static_cast<double>((p.kind == PlaneKind::CudaCores) + (p.apex != 0.0)) * points;
   }
   c.mma_per_point = mma_per_tile / points / steps;
   c.shared_bytes_per_point = kBytesPerValue * shared_values_per_tile / points / steps;
@@ -395,7 +411,8 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
   c.global_bytes_per_point = kBytesPerValue * (halo_read_factor(s.dims, radius) + 1.0) / steps;
   c.fragment_zero_fraction = zeros.slots > 0 ? zeros.zeros / zeros.slots : 0.0;
   c.useful_flops_per_point = 2.0 * s.nonzero_count();
-  c.cuda_core_flops_per_point = 2.0 * plan.cuda_core_terms() / steps;
+  // Folding adds each loaded pair once: about one add per point and folded plane.
+  c.cuda_core_flops_per_point = (2.0 * plan.cuda_core_terms() + plan.folded_planes()) / steps;
   c.executed_flops_per_point = c.mma_per_point * flops_per_mma + c.cuda_core_flops_per_point;
 
   if (s.dims == 1) {

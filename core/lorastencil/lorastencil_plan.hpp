@@ -39,6 +39,10 @@ struct LoraStencilOptions {
   // C fragments side by side along x in one warp tile, sharing the rows of T = U·X: the tile the MMAs are
   // counted on (and the emulation runs). 1 is the paper's tile; the GPU kernels take 4 in 2D and 2 in 3D.
   int warp_fragments = 1;
+  // 3D: a plane dz < 0 whose weights equal plane -dz's runs its terms once on the sum x[z+dz] + x[z-dz] (one add
+  // per loaded value instead of a second plane's MMAs); LoraPlane::folds_mirror / ::mirrored. Off in the paper's
+  // plan (Algorithm 2 runs every plane); the GPU kernels' plan turns it on (kernel_plan_options).
+  bool fold_mirror_planes = false;
 };
 
 enum class PlaneKind { TensorCores, CudaCores, Empty };
@@ -55,6 +59,12 @@ struct LoraPlane {
   double apex = 0.0;                 // TensorCores: the pyramid's 1x1 term, added on CUDA cores (0 if none)
   int dx = 0, dy = 0;                // CudaCores: where the single weight sits
   double weight = 0.0;               // CudaCores: its value
+  // Mirror folding (LoraStencilOptions::fold_mirror_planes), 3D only: this plane (dz < 0) takes its input as
+  // x[z+dz] + x[z-dz], doing the work of plane -dz as well; plane -dz is then `mirrored`: the same weights,
+  // decomposition and terms (kept for the views), none of which run or are counted.
+  bool folds_mirror = false;
+  bool mirrored = false;
+  bool runs() const { return kind != PlaneKind::Empty && !mirrored; }
 };
 
 // One fusion depth the cost model weighed, per point and base step.
@@ -80,7 +90,8 @@ struct LoraStencilPlan {
   ButterflySwap swap;  // 2D and 3D
   std::vector<LoraPlane> planes; // 2D: one; 3D: 2R+1 for the kernel's radius R
   CostReport cost;
-  int tensor_core_terms() const;  // over all planes
+  int tensor_core_terms() const;  // over all planes that run (mirrored planes run as their mirror)
+  int folded_planes() const;      // planes that fold their mirror (LoraPlane::folds_mirror)
   int cuda_core_terms() const;    // apexes, single-weight planes and terms that trim to the centre point
 };
 

@@ -136,6 +136,11 @@ std::string to_string(const LoraStencilPlan& plan) {
     bool bands_shown = false;
     for (const LoraPlane& p : plan.planes) {
       out += fmt::format("plane dz = {}: {}", p.dz, to_string(p.kind));
+      if (p.folds_mirror) out += fmt::format(", folding its mirror: runs once on x[z{:+d}] + x[z{:+d}]", p.dz, -p.dz);
+      if (p.mirrored) {
+        out += fmt::format(", the same weights as plane dz = {}, which runs them on both planes' sum\n", -p.dz);
+        continue;
+      }
       if (p.kind == PlaneKind::CudaCores)
         out += fmt::format(", single weight {} at (dx {}, dy {})\n", number(p.weight), p.dx, p.dy);
       if (p.kind != PlaneKind::TensorCores) {
@@ -197,6 +202,8 @@ nlohmann::json to_json(const LoraStencilPlan& plan) {
   nlohmann::json planes = nlohmann::json::array();
   for (const LoraPlane& p : plan.planes) {
     nlohmann::json pj = {{"dz", p.dz}, {"kind", to_string(p.kind)}};
+    if (p.folds_mirror) pj["folds_mirror"] = true;
+    if (p.mirrored) pj["mirrored"] = true;
     if (p.kind == PlaneKind::CudaCores) pj.update({{"dx", p.dx}, {"dy", p.dy}, {"weight", p.weight}});
     if (p.kind == PlaneKind::TensorCores) {
       pj["decomposition"] = decomposition_json(p.decomposition);

@@ -117,7 +117,10 @@ std::vector<Check> correctness_suite(bool quick) {
     return e;
   };
   const auto add = [&](const Stencil& s, int fused, bool all_extents) {
-    for (const Extent& e : extents_for(s.dims, all_extents))
+    for (const Extent& e : extents_for(s.dims, all_extents)) {
+      bool fits = true; // the tiny grids are narrower than the widest presets (box-2d225p), which refuse them
+      for (int axis = 0; axis < s.dims; ++axis) fits = fits && e.n[axis] >= 2 * s.radius + 1;
+      if (!fits) continue;
       for (const Boundary& b : {dirichlet, periodic, zero})
         for (int steps : {1, 6, 100}) {
           if (quick && steps == 100 && !all_extents) continue;
@@ -129,6 +132,7 @@ std::vector<Check> correctness_suite(bool quick) {
           std::fflush(stdout);
           out.push_back(std::move(c));
         }
+    }
   };
   for (const std::string& name : preset_names()) {
     const Stencil s = preset(name);

@@ -251,31 +251,38 @@ __device__ __forceinline__ void prepare_block(const PassArgs& a, double* shared_
 // plane ring). `x` points at the staged element this lane reads first; the offsets below step whole chunks
 // and tiles. `utab` holds a U chunk as (row g, row g+8) pairs per lane; `tab` B fragments, one per lane.
 
+// Fold (3D mirror folding, LoraPlane::folds_mirror): every staged value a term reads is the sum of this plane's
+// and its mirror plane's, `dm` doubles further on (the mirror's ring slot); one add per load, half the MMAs.
+template <bool Fold> __device__ __forceinline__ double staged(const double* x, int dm) {
+  return Fold ? x[0] + x[dm] : x[0];
+}
+
 // acc[n] += U·X over KC chunks of 4 input rows and N tiles of 8 columns: the first product of a chain (N = T's
 // tiles) and, on its own, a term whose v is one weight folded into u (N = the warp's output tiles).
-template <int KC, int N>
-__device__ __forceinline__ void gather_rows(const double* x, int pitch, const double2* utab, double (&acc)[N][4]) {
+template <int KC, int N, bool Fold = false>
+__device__ __forceinline__ void gather_rows(const double* x, int pitch, const double2* utab, double (&acc)[N][4],
+                                            int dm = 0) {
 #pragma unroll
   for (int c = 0; c < KC; ++c) {
     const double2 u = utab[c * 32];
     const double* row = x + 4 * c * pitch;
 #pragma unroll
-    for (int n = 0; n < N; ++n) ptx::mma_m16n8k4_f64(acc[n], u.x, u.y, row[8 * n]);
+    for (int n = 0; n < N; ++n) ptx::mma_m16n8k4_f64(acc[n], u.x, u.y, staged<Fold>(row + 8 * n, dm));
   }
 }
 
 // T = U·X over KC chunks and NT tiles, then Y += T'·V' straight from T's accumulators (butterfly swap:
 // registers h and h+2 of T-tile j+d, rows g and g+8, are the A fragment of V' slot (d, h)). No shuffle and no
 // shared-memory round trip between the two products.
-template <int KC, bool Wide, int Tiles>
+template <int KC, bool Wide, int Tiles, bool Fold = false>
 __device__ __forceinline__ void full_term(const double* x, int pitch, const double2* utab, const double* vtab,
-                                          double (&acc)[Tiles][4]) {
+                                          double (&acc)[Tiles][4], int dm = 0) {
   constexpr int D = Wide ? 2 : 1;
   constexpr int NT = Tiles + D;
   double t[NT][4];
 #pragma unroll
   for (int tt = 0; tt < NT; ++tt) t[tt][0] = t[tt][1] = t[tt][2] = t[tt][3] = 0.0;
-  gather_rows<KC, NT>(x, pitch, utab, t);
+  gather_rows<KC, NT, Fold>(x, pitch, utab, t, dm);
 #pragma unroll
   for (int d = 0; d <= D; ++d)
 #pragma unroll
@@ -288,14 +295,15 @@ __device__ __forceinline__ void full_term(const double* x, int pitch, const doub
 
 // Y += X·V: the term's u is one weight (folded into v); also the whole 1D stencil, rows being segments.
 // Output tile j reads A chunks 2j .. 2j+KC-1, so each chunk is loaded once and used by up to 3 tiles.
-template <int KC, int Tiles>
-__device__ __forceinline__ void col_term(const double* x, int pitch, const double* tab, double (&acc)[Tiles][4]) {
+template <int KC, int Tiles, bool Fold = false>
+__device__ __forceinline__ void col_term(const double* x, int pitch, const double* tab, double (&acc)[Tiles][4],
+                                         int dm = 0) {
   double v[KC];
 #pragma unroll
   for (int c = 0; c < KC; ++c) v[c] = tab[c * 32];
 #pragma unroll
   for (int m = 0; m < 2 * (Tiles - 1) + KC; ++m) {
-    const double a0 = x[4 * m], a1 = x[8 * pitch + 4 * m];
+    const double a0 = staged<Fold>(x + 4 * m, dm), a1 = staged<Fold>(x + 8 * pitch + 4 * m, dm);
 #pragma unroll
     for (int j = 0; j < Tiles; ++j) {
       const int c = m - 2 * j;
@@ -317,14 +325,14 @@ __device__ __forceinline__ void col_term_any(int kc, const double* x, int pitch,
 }
 
 // Y += s * X(dx, dy): the pyramid's apex or a single-weight plane, on CUDA cores.
-template <int Tiles>
-__device__ __forceinline__ void scalar_term(const double* x, int pitch, double s, double (&acc)[Tiles][4]) {
+template <int Tiles, bool Fold = false>
+__device__ __forceinline__ void scalar_term(const double* x, int pitch, double s, double (&acc)[Tiles][4], int dm = 0) {
 #pragma unroll
   for (int j = 0; j < Tiles; ++j) {
-    acc[j][0] = fma(s, x[8 * j], acc[j][0]);
-    acc[j][1] = fma(s, x[8 * j + 1], acc[j][1]);
-    acc[j][2] = fma(s, x[8 * pitch + 8 * j], acc[j][2]);
-    acc[j][3] = fma(s, x[8 * pitch + 8 * j + 1], acc[j][3]);
+    acc[j][0] = fma(s, staged<Fold>(x + 8 * j, dm), acc[j][0]);
+    acc[j][1] = fma(s, staged<Fold>(x + 8 * j + 1, dm), acc[j][1]);
+    acc[j][2] = fma(s, staged<Fold>(x + 8 * pitch + 8 * j, dm), acc[j][2]);
+    acc[j][3] = fma(s, staged<Fold>(x + 8 * pitch + 8 * j + 1, dm), acc[j][3]);
   }
 }
 
@@ -345,9 +353,10 @@ __device__ __forceinline__ LaneBase lane_base(int pitch, int oy0, int ox0) {
 // Terms first .. first+count-1 (one plane's) into this warp's accumulators. `plane` is the staged tile (row 0 =
 // tile row -R, column 0 = tile column -halo). One descriptor load and one jump per term: the key selects the
 // instantiation, the host computed the offset.
-template <int Tiles>
+template <int Tiles, bool Fold = false>
 __device__ __forceinline__ void plane_terms(const PassArgs& a, int first, int count, const double* plane,
-                                            const double* tables, const LaneBase& lb, double (&acc)[Tiles][4]) {
+                                            const double* tables, const LaneBase& lb, double (&acc)[Tiles][4],
+                                            int dm = 0) {
   const int lane = threadIdx.x & 31, P = a.pitch;
   for (int k = first; k < first + count; ++k) {
     const TermDesc& t = a.terms[k];
@@ -356,22 +365,22 @@ __device__ __forceinline__ void plane_terms(const PassArgs& a, int first, int co
     const double* x = plane + t.offset;
     switch (t.key) {
 #define SE_LORA_FULL(KC)                                                                                           \
-  case term_key(kFull, KC, 0): full_term<KC, false, Tiles>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc); break; \
-  case term_key(kFull, KC, 1): full_term<KC, true, Tiles>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc); break;
+  case term_key(kFull, KC, 0): full_term<KC, false, Tiles, Fold>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc, dm); break; \
+  case term_key(kFull, KC, 1): full_term<KC, true, Tiles, Fold>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc, dm); break;
       SE_LORA_FULL(5)
       SE_LORA_FULL(6)
       SE_LORA_FULL(7)
       SE_LORA_FULL(8)
 #undef SE_LORA_FULL
-    case term_key(kRowGather, 5, 0): gather_rows<5, Tiles>(x + lb.rows, P, utab, acc); break;
-    case term_key(kRowGather, 6, 0): gather_rows<6, Tiles>(x + lb.rows, P, utab, acc); break;
-    case term_key(kRowGather, 7, 0): gather_rows<7, Tiles>(x + lb.rows, P, utab, acc); break;
-    case term_key(kRowGather, 8, 0): gather_rows<8, Tiles>(x + lb.rows, P, utab, acc); break;
-    case term_key(kColGather, 3, 0): col_term<3, Tiles>(x + lb.cols, P, tab + lane, acc); break;
-    case term_key(kColGather, 4, 0): col_term<4, Tiles>(x + lb.cols, P, tab + lane, acc); break;
-    case term_key(kColGather, 5, 0): col_term<5, Tiles>(x + lb.cols, P, tab + lane, acc); break;
-    case term_key(kColGather, 6, 0): col_term<6, Tiles>(x + lb.cols, P, tab + lane, acc); break;
-    case term_key(kScalar, 0, 0): scalar_term<Tiles>(x + lb.scalar, P, t.scalar, acc); break;
+    case term_key(kRowGather, 5, 0): gather_rows<5, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
+    case term_key(kRowGather, 6, 0): gather_rows<6, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
+    case term_key(kRowGather, 7, 0): gather_rows<7, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
+    case term_key(kRowGather, 8, 0): gather_rows<8, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
+    case term_key(kColGather, 3, 0): col_term<3, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
+    case term_key(kColGather, 4, 0): col_term<4, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
+    case term_key(kColGather, 5, 0): col_term<5, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
+    case term_key(kColGather, 6, 0): col_term<6, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
+    case term_key(kScalar, 0, 0): scalar_term<Tiles, Fold>(x + lb.scalar, P, t.scalar, acc, dm); break;
     default: break; // no other key is made (make_pass_args, test_lora_gpu_plan)
     }
   }

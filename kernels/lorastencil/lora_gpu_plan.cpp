@@ -77,8 +77,9 @@ void append_tables(GpuTerm& t, std::vector<double>& tables) {
 
 // Per output point of one pass, on the warp tile the kernels run: 16 x 32 (1D: 16 segments x 32), 3D 16 x 16.
 // The MMAs are core's count for that tile (term_schedule), which is what the kernels' loops issue.
-void add_counts(const GpuTerm& t, const GatherTile& tile, PassCounts& c) {
+void add_counts(const GpuTerm& t, const GatherTile& tile, bool folded, PassCounts& c) {
   const TermDesc& d = t.desc;
+  const double reads = folded ? 2.0 : 1.0; // a folded plane's term adds two staged values per operand
   const int tiles = tile.warp_fragments;
   const double points = tile.warp_points();
   if (d.kind != kScalar) {
@@ -88,12 +89,12 @@ void add_counts(const GpuTerm& t, const GatherTile& tile, PassCounts& c) {
   }
   const int t_tiles = tiles + (d.wide ? 3 : 2) - 1;
   switch (d.kind) {
-  case kFull: c.shared_loads_per_point += 32.0 * d.kc * t_tiles / points; break;
-  case kRowGather: c.shared_loads_per_point += 32.0 * d.kc * tiles / points; break;
-  case kColGather: c.shared_loads_per_point += 64.0 * (2 * (tiles - 1) + d.kc) / points; break;
+  case kFull: c.shared_loads_per_point += reads * 32.0 * d.kc * t_tiles / points; break;
+  case kRowGather: c.shared_loads_per_point += reads * 32.0 * d.kc * tiles / points; break;
+  case kColGather: c.shared_loads_per_point += reads * 64.0 * (2 * (tiles - 1) + d.kc) / points; break;
   default:
     c.cuda_core_fma_per_point += 1.0;
-    c.shared_loads_per_point += 1.0;
+    c.shared_loads_per_point += reads;
     break;
   }
 }
@@ -143,6 +144,9 @@ LoraStencilOptions gpu_plan_options() {
 LoraStencilOptions kernel_plan_options(const Stencil& s, LoraStencilOptions options) {
   options.shape = MmaShape::M16N8K4_F64;
   options.warp_fragments = s.dims == 3 ? k3dOutTilesPerWarp : kOutTilesPerWarp;
+  // 3D planes whose mirror has the same weights run once on both planes' sum (box-3d27p: 2 of 3 planes' MMAs;
+  // H100, one call: 152 against 133 GStencil/s, notes/lorastencil-gpu.md).
+  options.fold_mirror_planes = true;
   return options;
 }
 
@@ -232,11 +236,15 @@ GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
     const int rz = pass.dims == 3 ? R : 0;
     pass.plane_first.assign(static_cast<std::size_t>(2 * rz + 1), 0);
     pass.plane_count.assign(static_cast<std::size_t>(2 * rz + 1), 0);
+    pass.plane_mirror.assign(static_cast<std::size_t>(2 * rz + 1), -1);
     for (const LoraPlane& p : plan.planes) {
       const int index = p.dz + rz;
       if (index < 0 || index > 2 * rz) throw InputError(fmt::format("plane dz = {} outside the kernel", p.dz));
       pass.plane_first[static_cast<std::size_t>(index)] = static_cast<int>(pass.terms.size());
-      if (p.kind == PlaneKind::CudaCores) {
+      if (p.folds_mirror) pass.plane_mirror[static_cast<std::size_t>(index)] = index - 2 * p.dz;
+      if (p.mirrored) {
+        // nothing of its own: its mirror's terms read both planes
+      } else if (p.kind == PlaneKind::CudaCores) {
         pass.terms.push_back(scalar_term(index, p.weight, p.dx, p.dy));
       } else if (p.kind == PlaneKind::TensorCores) {
         for (const RankOneTerm& t : p.decomposition.terms) {
@@ -255,7 +263,8 @@ GpuPass make_gpu_pass(const LoraStencilPlan& plan) {
                                  plan.fused_steps, plan.stencil.name, pass.terms.size(), kMaxTerms));
   for (GpuTerm& t : pass.terms) {
     append_tables(t, pass.tables);
-    add_counts(t, tile, pass.counts);
+    const bool folded = !pass.plane_mirror.empty() && pass.plane_mirror[static_cast<std::size_t>(t.plane)] >= 0;
+    add_counts(t, tile, folded, pass.counts);
   }
   pass.table_slots = static_cast<int>(pass.tables.size() / kSlot);
   if (pass.dims == 1) {
@@ -276,7 +285,10 @@ std::string GpuPass::describe() const {
   const int rz = dims == 3 ? radius : 0;
   for (const GpuTerm& t : terms) {
     const TermDesc& d = t.desc;
-    s += fmt::format("  plane dz={:+d} {:<16} ", t.plane - rz, kind_name(d.kind));
+    const bool folded = !plane_mirror.empty() && plane_mirror[static_cast<std::size_t>(t.plane)] >= 0;
+    s += fmt::format("  plane dz={:+d}{} {:<16} ", t.plane - rz,
+                     folded ? fmt::format(" (+ dz={:+d})", plane_mirror[static_cast<std::size_t>(t.plane)] - rz) : "",
+                     kind_name(d.kind));
     if (d.kind == kScalar) s += fmt::format("w={:.6g} at dx={} dy={}\n", d.scalar, d.dx, d.dy);
     else s += fmt::format("u {}-wide, v {}-wide, {} chunk(s) of 4\n", 2 * d.wu + 1, 2 * d.wv + 1, d.kc);
   }
@@ -326,6 +338,7 @@ PassArgs make_pass_args(const GpuPass& pass, const Extent& extent, const Boundar
   for (std::size_t p = 0; p < pass.plane_first.size(); ++p) {
     a.plane_first[p] = pass.plane_first[p];
     a.plane_count[p] = pass.plane_count[p];
+    a.plane_mirror[p] = p < pass.plane_mirror.size() ? pass.plane_mirror[p] : -1;
   }
   if (pass.dims == 1) {
     a.tile_rows = kLineRows;

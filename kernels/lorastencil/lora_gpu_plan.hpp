@@ -32,6 +32,7 @@ struct GpuPass {
   int radius = 0;                // R of W^T
   std::vector<GpuTerm> terms;    // grouped by plane, planes in order
   std::vector<int> plane_first, plane_count;
+  std::vector<int> plane_mirror; // 3D: the plane whose staged values a folded plane adds to its own, or -1
   std::vector<double> tables;    // table_slots x 32, lane-ordered fragments
   int table_slots = 0;
   PassCounts counts;

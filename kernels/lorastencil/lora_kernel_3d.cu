@@ -1,9 +1,12 @@
 // The 3D LoRAStencil pass (paper Algorithm 2): a block streams one xy tile along a chunk of z, keeping the
 // 2R+1 input planes it needs in a ring of 2R+3 staged planes, the next two copied in while it computes (on
-// Hopper by a bulk copy per staged row, one mbarrier per ring slot; elsewhere by every thread's cp.async).
+// Hopper by a TMA box or a bulk copy per staged row, one mbarrier per ring slot; elsewhere by every thread's
+// cp.async). With Dirichlet 0 every plane is a TMA box and the z-loop has no block barrier: the last warp done
+// with a plane issues the box that replaces it.
 // Warps take 16x16 outputs (not 16x32 as in 2D): the ring fills shared memory, so twice the warps per tile
 // is the only way to more warps per SM, which the latency-bound 3D pass needs more than the MMA reuse.
-// Each output plane sums the 2D LoRAStencil of every input plane (single-weight planes on CUDA cores).
+// Each output plane sums the 2D LoRAStencil of every input plane (single-weight planes on CUDA cores); a plane
+// whose mirror -dz has the same weights runs once on the two planes' sum (core's mirror folding).
 #include "kernels/lorastencil/lora_device.cuh"
 #include "kernels/lorastencil/lora_kernel_entry.hpp"
 
@@ -20,9 +23,16 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
   double* staged = staged_base(shared + (TablesInShared ? a.table_slots * 32 : 0));
   const int R = a.radius;
   const int ring = 2 * R + 3;
+  __shared__ int released[kMaxPlanes + 2]; // boxes only: warps done with ring slot s's plane
   const bool bulk = use_bulk_staging(a);
+  // Every plane by one TMA box (Dirichlet 0: the box's out-of-bounds zeros are the boundary values).
+  const bool boxes_only = bulk && a.tensor_map && !a.periodic && a.boundary_value == 0.0;
+  const int warps = static_cast<int>(blockDim.x / 32);
   if (bulk && threadIdx.x == 0)
-    for (int s = 0; s < ring; ++s) mbarrier_init(&full[s], blockDim.x / 32); // one arrival per warp
+    for (int s = 0; s < ring; ++s) {
+      mbarrier_init(&full[s], boxes_only ? 1 : warps); // the issuing thread, or one arrival per warp
+      released[s] = 0;
+    }
   prepare_block(a, shared, staged, ring);
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -39,6 +49,22 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
     phases ^= 1u << s;
   };
 
+  // Output plane z from the ring (slot `base` holds plane z - R) into the grid: every plane's terms (a plane that
+  // folds its mirror runs them on the sum of both planes' staged values), then the warp's stores.
+  const auto output_plane = [&](int base, int x0, int y0, int z) {
+    double acc[k3dOutTilesPerWarp][4] = {};
+    for (int p = 0; p <= 2 * R; ++p) {
+      const double* plane = slot(base + p);
+      const int mirror = a.plane_mirror[p];
+      if (mirror < 0) plane_terms(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc);
+      else
+        plane_terms<k3dOutTilesPerWarp, true>(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc,
+                                              static_cast<int>(slot(base + mirror) - plane));
+    }
+    const FragmentCoord y_at = lane::accumulator_16x8(lane, 0); // where this lane's accumulator lands
+    store_tile(a, acc, x0 + ox0 + y_at.col, y0 + oy0 + y_at.row, z);
+  };
+
   // Fewer than 2^31 items and tiles (make_pass_args): indices and coordinates in 32-bit arithmetic.
   for (int item = blockIdx.x; item < items; item += gridDim.x) {
     const int tile = item % tiles, chunk = item / tiles;
@@ -52,6 +78,31 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
       else if (tma_fits(a, x0, y0, zp)) stage_plane_tma(a, map, slot(s), x0, y0, zp, &full[wrap_slot(s)]);
       else stage_plane_bulk(a, slot(s), x0, y0, zp, &full[wrap_slot(s)]);
     };
+    if (boxes_only) {
+      // No block barrier per z-step: the last warp to finish output plane z (a shared counter) issues plane
+      // z + R + 3 into the slot that plane z - R leaves; a warp runs at most two planes ahead of the slowest.
+      const auto box = [&](int s, int zp) { tma_copy_plane(a, map, slot(s), x0, y0, zp, &full[wrap_slot(s)]); };
+      if (threadIdx.x == 0)
+        for (int i = 0; i < ring && i < z1 - z0 + 2 * R; ++i) box(i, z0 - R + i);
+      for (int i = 0; i < 2 * R; ++i) wait_slot(i);
+      int base = 0; // slot of plane z - R
+      for (int z = z0; z < z1; ++z) {
+        wait_slot(base + 2 * R); // plane z+R, the one this output plane is the first to read
+        output_plane(base, x0, y0, z);
+        __syncwarp(); // the warp's reads of plane z - R are done
+        if (lane == 0) {
+          __threadfence_block();
+          if (atomicAdd(&released[base], 1) == warps - 1) {
+            __threadfence_block(); // every warp's release before the box overwrites the slot
+            released[base] = 0;
+            if (z + 3 < z1) box(base, z + R + 3);
+          }
+        }
+        base = base + 1 == ring ? 0 : base + 1;
+      }
+      __syncthreads(); // every warp done with this item's planes before the next item's boxes
+      continue;
+    }
     for (int i = 0; i <= 2 * R; ++i) stage(i, z0 - R + i);
     if (!bulk) cp_async_commit();
     if (z0 + 1 < z1) stage(2 * R + 1, z0 + R + 1);
@@ -69,10 +120,7 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
         cp_async_wait<2>();
         __syncthreads();
       }
-      double acc[k3dOutTilesPerWarp][4] = {};
-      for (int p = 0; p <= 2 * R; ++p) plane_terms(a, a.plane_first[p], a.plane_count[p], slot(base + p), tables, lb, acc);
-      const FragmentCoord y_at = lane::accumulator_16x8(lane, 0); // where this lane's accumulator lands
-      store_tile(a, acc, x0 + ox0 + y_at.col, y0 + oy0 + y_at.row, z);
+      output_plane(base, x0, y0, z);
       base = base + 1 == ring ? 0 : base + 1;
       __syncthreads();
     }

@@ -84,6 +84,7 @@ struct PassArgs {
   int term_count = 0;
   int plane_first[kMaxPlanes] = {};
   int plane_count[kMaxPlanes] = {};
+  int plane_mirror[kMaxPlanes] = {}; // 3D mirror folding: the plane whose staged values plane p adds to its own, or -1
   long long items = 0;    // work items: 1D/2D tiles; 3D (tile, z chunk) pairs
   int tiles_x = 1, tiles_y = 1;
   int z_chunk = 1;

@@ -78,10 +78,16 @@ bool kernel_handles(int key) {
 
 // One warp's 16 x 8*tiles outputs for one plane, replaying lora_device.cuh's plane_terms with the descriptors
 // make_pass_args wrote (dispatch key, offset from the lane base of the term's kind) (tiles: 4 in 1D/2D, 2 in 3D).
-std::vector<Accumulator> emulate_plane(const GpuPass& p, const PassArgs& a, int plane, const Staged& x, int oy0,
-                                       int ox0, int tiles) {
+// A folded plane (a.plane_mirror >= 0) reads the sum of its staged values and its mirror plane's, as staged<true>.
+std::vector<Accumulator> emulate_plane(const GpuPass& p, const PassArgs& a, int plane, const Staged& plane_values,
+                                       const Staged* mirror, int oy0, int ox0, int tiles) {
   std::vector<Accumulator> acc(static_cast<std::size_t>(tiles), Accumulator{});
   const int P = a.pitch;
+  struct {
+    const Staged& x;
+    const Staged* m;
+    double at(int o) const { return m ? x.at(o) + m->at(o) : x.at(o); }
+  } x{plane_values, mirror};
   const auto lanes = [&](auto offset_of_lane) {
     Lanes l{};
     for (int lane = 0; lane < 32; ++lane) l[static_cast<std::size_t>(lane)] = x.at(offset_of_lane(lane >> 2, lane & 3));
@@ -169,7 +175,10 @@ double check_tile(const LoraStencilPlan& plan) {
     for (int ox0 : {0, kTileCols - 8 * tiles}) {
       std::vector<Accumulator> acc(static_cast<std::size_t>(tiles), Accumulator{});
       for (std::size_t plane = 0; plane < planes.size(); ++plane) {
-        const auto part = emulate_plane(p, a, static_cast<int>(plane), planes[plane], oy0, ox0, tiles);
+        const int mirror = a.plane_mirror[plane];
+        REQUIRE(mirror < static_cast<int>(planes.size()));
+        const auto part = emulate_plane(p, a, static_cast<int>(plane), planes[plane],
+                                        mirror >= 0 ? &planes[static_cast<std::size_t>(mirror)] : nullptr, oy0, ox0, tiles);
         for (int j = 0; j < tiles; ++j)
           for (int lane = 0; lane < 32; ++lane)
             for (int reg = 0; reg < 4; ++reg)
@@ -225,7 +234,35 @@ TEST_CASE("fragment tables replay the fused stencil on a warp tile", "[lora-gpu]
         INFO(dims << "D radius " << radius << (symmetric ? " symmetric" : " general"));
         const Stencil s = random_weights(dims, radius, symmetric, 100 * dims + 10 * radius + symmetric);
         CHECK(check_tile(make_lorastencil_plan(s, with_fusion(1))) < 1e-13);
+        CHECK(check_tile(make_lorastencil_plan(s, kernel_plan_options(s, with_fusion(1)))) < 1e-13); // 3D: folded
       }
+}
+
+TEST_CASE("3D mirror folding: a plane whose mirror has its weights runs once on both planes' sum", "[lora-gpu]") {
+  const Stencil box = preset("box-3d27p");
+  LoraStencilOptions unfolded_options = kernel_plan_options(box, with_fusion(1));
+  unfolded_options.fold_mirror_planes = false;
+  const LoraStencilPlan paper = make_lorastencil_plan(box, unfolded_options);
+  const LoraStencilPlan folded = make_lorastencil_plan(box, kernel_plan_options(box, with_fusion(1)));
+  REQUIRE(folded.planes.size() == 3);
+  CHECK(folded.planes[0].folds_mirror);
+  CHECK(folded.planes[2].mirrored);
+  CHECK_FALSE(folded.planes[1].folds_mirror);
+  CHECK_FALSE(paper.planes[0].folds_mirror);
+  // Planes -1 and +1 carry the same terms, so the folded pass runs 2 of the 3 planes' MMAs.
+  CHECK(folded.cost.mma_per_point == Approx(paper.cost.mma_per_point * 2 / 3).epsilon(1e-12));
+  const GpuPass p = make_gpu_pass(folded);
+  CHECK(p.plane_mirror == std::vector<int>{2, -1, -1});
+  CHECK(p.plane_count[2] == 0);
+  CHECK(p.counts.mma_per_point == Approx(folded.cost.mma_per_point).epsilon(1e-12));
+  CHECK(check_tile(folded) < 1e-13);
+  // Weights that differ between dz = -1 and +1 by one tap are not folded.
+  Stencil lopsided = box;
+  lopsided.at(1, 1, 1) *= 1.5;
+  const LoraStencilPlan unfolded = make_lorastencil_plan(lopsided, kernel_plan_options(lopsided, with_fusion(1)));
+  CHECK_FALSE(unfolded.planes[0].folds_mirror);
+  CHECK_FALSE(unfolded.planes[2].mirrored);
+  CHECK(make_gpu_pass(unfolded).plane_mirror == std::vector<int>{-1, -1, -1});
 }
 
 TEST_CASE("star planes run as single gathers; the kernels' MMAs are core's count on their tile", "[lora-gpu]") {
@@ -246,7 +283,8 @@ TEST_CASE("star planes run as single gathers; the kernels' MMAs are core's count
     CHECK(check_tile(plan) < 1e-13);
   }
   const GpuPass heat3 = make_gpu_pass(plan_for_gpu(preset("heat-3d"), gpu_plan_options()));
-  CHECK(kinds(heat3) == std::multiset<int>{kScalar, kColGather, kRowGather, kScalar});
+  // Planes -1 and +1 (one weight each) fold into one scalar term on both planes' sum.
+  CHECK(kinds(heat3) == std::multiset<int>{kScalar, kColGather, kRowGather});
   // Every preset at every depth, on the kernels' tile: the pass counts exactly the MMAs core's plan counts.
   for (const std::string& name : preset_names()) {
     const Stencil s = preset(name);
