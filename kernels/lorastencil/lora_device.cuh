@@ -350,37 +350,42 @@ __device__ __forceinline__ LaneBase lane_base(int pitch, int oy0, int ox0) {
   return {(oy0 + b.row) * pitch + ox0 + b.col, (oy0 + a.row) * pitch + ox0 + a.col, (oy0 + c.row) * pitch + ox0 + c.col};
 }
 
-// Terms first .. first+count-1 (one plane's) into this warp's accumulators. `plane` is the staged tile (row 0 =
-// tile row -R, column 0 = tile column -halo). One descriptor load and one jump per term: the key selects the
-// instantiation, the host computed the offset.
+// One term of key Key (term_key(kind, kc, wide)) into this warp's accumulators. `plane` is the staged tile (row 0 =
+// tile row -R, column 0 = tile column -halo); the host computed the term's offset from the lane base of its kind.
+template <int Key, int Tiles, bool Fold>
+__device__ __forceinline__ void run_term(const PassArgs& a, const TermDesc& t, const double* plane, const double* tables,
+                                         const LaneBase& lb, double (&acc)[Tiles][4], int dm) {
+  constexpr int kind = Key / 32, kc = (Key % 32) / 2;
+  constexpr bool wide = Key % 2 == 1;
+  const int lane = threadIdx.x & 31, P = a.pitch;
+  const double* tab = tables + t.table * 32;
+  const double2* utab = reinterpret_cast<const double2*>(tab) + lane;
+  const double* x = plane + t.offset;
+  if constexpr (kind == kFull) full_term<kc, wide, Tiles, Fold>(x + lb.rows, P, utab, tab + 2 * kc * 32 + lane, acc, dm);
+  else if constexpr (kind == kRowGather) gather_rows<kc, Tiles, Fold>(x + lb.rows, P, utab, acc, dm);
+  else if constexpr (kind == kColGather) col_term<kc, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm);
+  else scalar_term<Tiles, Fold>(x + lb.scalar, P, t.scalar, acc, dm);
+}
+
+// Terms first .. first+count-1 (one plane's) into this warp's accumulators: one descriptor load and one jump per
+// term, the key selecting the instantiation.
 template <int Tiles, bool Fold = false>
 __device__ __forceinline__ void plane_terms(const PassArgs& a, int first, int count, const double* plane,
                                             const double* tables, const LaneBase& lb, double (&acc)[Tiles][4],
                                             int dm = 0) {
-  const int lane = threadIdx.x & 31, P = a.pitch;
   for (int k = first; k < first + count; ++k) {
     const TermDesc& t = a.terms[k];
-    const double* tab = tables + t.table * 32;
-    const double2* utab = reinterpret_cast<const double2*>(tab) + lane;
-    const double* x = plane + t.offset;
     switch (t.key) {
-#define SE_LORA_FULL(KC)                                                                                           \
-  case term_key(kFull, KC, 0): full_term<KC, false, Tiles, Fold>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc, dm); break; \
-  case term_key(kFull, KC, 1): full_term<KC, true, Tiles, Fold>(x + lb.rows, P, utab, tab + 2 * KC * 32 + lane, acc, dm); break;
-      SE_LORA_FULL(5)
-      SE_LORA_FULL(6)
-      SE_LORA_FULL(7)
-      SE_LORA_FULL(8)
-#undef SE_LORA_FULL
-    case term_key(kRowGather, 5, 0): gather_rows<5, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
-    case term_key(kRowGather, 6, 0): gather_rows<6, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
-    case term_key(kRowGather, 7, 0): gather_rows<7, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
-    case term_key(kRowGather, 8, 0): gather_rows<8, Tiles, Fold>(x + lb.rows, P, utab, acc, dm); break;
-    case term_key(kColGather, 3, 0): col_term<3, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
-    case term_key(kColGather, 4, 0): col_term<4, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
-    case term_key(kColGather, 5, 0): col_term<5, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
-    case term_key(kColGather, 6, 0): col_term<6, Tiles, Fold>(x + lb.cols, P, tab + lane, acc, dm); break;
-    case term_key(kScalar, 0, 0): scalar_term<Tiles, Fold>(x + lb.scalar, P, t.scalar, acc, dm); break;
+#define SE_LORA_KEY(KIND, KC, WIDE)                                                                                \
+  case term_key(KIND, KC, WIDE): run_term<term_key(KIND, KC, WIDE), Tiles, Fold>(a, t, plane, tables, lb, acc, dm); break;
+      SE_LORA_KEY(kFull, 5, 0) SE_LORA_KEY(kFull, 5, 1) SE_LORA_KEY(kFull, 6, 0) SE_LORA_KEY(kFull, 6, 1)
+      SE_LORA_KEY(kFull, 7, 0) SE_LORA_KEY(kFull, 7, 1) SE_LORA_KEY(kFull, 8, 0) SE_LORA_KEY(kFull, 8, 1)
+      SE_LORA_KEY(kRowGather, 5, 0) SE_LORA_KEY(kRowGather, 6, 0) SE_LORA_KEY(kRowGather, 7, 0)
+      SE_LORA_KEY(kRowGather, 8, 0)
+      SE_LORA_KEY(kColGather, 3, 0) SE_LORA_KEY(kColGather, 4, 0) SE_LORA_KEY(kColGather, 5, 0)
+      SE_LORA_KEY(kColGather, 6, 0)
+      SE_LORA_KEY(kScalar, 0, 0)
+#undef SE_LORA_KEY
     default: break; // no other key is made (make_pass_args, test_lora_gpu_plan)
     }
   }

@@ -15,7 +15,8 @@ namespace {
 
 // TablesInShared false: general 3D stencils whose many SVD terms' fragments outgrow shared memory read
 // them from global memory (L1-cached); a separate instantiation keeps the common path on shared loads.
-template <bool TablesInShared>
+// Prog >= 0: the pass matches kStaticPrograms3d[Prog] (static_program_3d), whose terms are compiled in.
+template <bool TablesInShared, int Prog>
 __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, const __grid_constant__ CUtensorMap map) {
   extern __shared__ __align__(16) double shared[];
   __shared__ unsigned long long full[kMaxPlanes + 2]; // bulk staging: ring slot s's copies have landed
@@ -53,13 +54,27 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
   // folds its mirror runs them on the sum of both planes' staged values), then the warp's stores.
   const auto output_plane = [&](int base, int x0, int y0, int z) {
     double acc[k3dOutTilesPerWarp][4] = {};
-    for (int p = 0; p <= 2 * R; ++p) {
-      const double* plane = slot(base + p);
-      const int mirror = a.plane_mirror[p];
-      if (mirror < 0) plane_terms(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc);
-      else
-        plane_terms<k3dOutTilesPerWarp, true>(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc,
-                                              static_cast<int>(slot(base + mirror) - plane));
+    if constexpr (Prog >= 0) { // radius 1: plane -1 on the sum of planes -1 and +1, then plane 0
+      constexpr StaticProgram3d P = kStaticPrograms3d[Prog];
+      constexpr int lower_terms = (P.lower[0] >= 0) + (P.lower[1] >= 0);
+      const double* lower = slot(base);
+      const int dm = static_cast<int>(slot(base + 2) - lower);
+      if constexpr (P.lower[0] >= 0) run_term<P.lower[0], k3dOutTilesPerWarp, true>(a, a.terms[0], lower, tables, lb, acc, dm);
+      if constexpr (P.lower[1] >= 0) run_term<P.lower[1], k3dOutTilesPerWarp, true>(a, a.terms[1], lower, tables, lb, acc, dm);
+      const double* middle = slot(base + 1);
+      if constexpr (P.middle[0] >= 0)
+        run_term<P.middle[0], k3dOutTilesPerWarp, false>(a, a.terms[lower_terms], middle, tables, lb, acc, 0);
+      if constexpr (P.middle[1] >= 0)
+        run_term<P.middle[1], k3dOutTilesPerWarp, false>(a, a.terms[lower_terms + 1], middle, tables, lb, acc, 0);
+    } else {
+      for (int p = 0; p <= 2 * R; ++p) {
+        const double* plane = slot(base + p);
+        const int mirror = a.plane_mirror[p];
+        if (mirror < 0) plane_terms(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc);
+        else
+          plane_terms<k3dOutTilesPerWarp, true>(a, a.plane_first[p], a.plane_count[p], plane, tables, lb, acc,
+                                                static_cast<int>(slot(base + mirror) - plane));
+      }
     }
     const FragmentCoord y_at = lane::accumulator_16x8(lane, 0); // where this lane's accumulator lands
     store_tile(a, acc, x0 + ox0 + y_at.col, y0 + oy0 + y_at.row, z);
@@ -134,8 +149,14 @@ int run_pass_3d(const PassArgs& args, int blocks, std::size_t shared, cudaStream
   PassArgs a = args;
   CUtensorMap map{};
   a.tensor_map = blocks > 0 && encode_tile_map(a, &map) ? 1 : 0;
-  return args.tables_in_shared ? launch_or_occupancy(lora_pass_3d<true>, threads, blocks, shared, stream, a, map)
-                               : launch_or_occupancy(lora_pass_3d<false>, threads, blocks, shared, stream, a, map);
+  static_assert(kStaticPrograms3dCount == 2, "one instantiation per static program below");
+  switch (static_program_3d(a)) {
+  case 0: return launch_or_occupancy(lora_pass_3d<true, 0>, threads, blocks, shared, stream, a, map);
+  case 1: return launch_or_occupancy(lora_pass_3d<true, 1>, threads, blocks, shared, stream, a, map);
+  default: break;
+  }
+  return args.tables_in_shared ? launch_or_occupancy(lora_pass_3d<true, -1>, threads, blocks, shared, stream, a, map)
+                               : launch_or_occupancy(lora_pass_3d<false, -1>, threads, blocks, shared, stream, a, map);
 }
 
 } // namespace se::lora_gpu

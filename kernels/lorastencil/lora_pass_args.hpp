@@ -93,4 +93,39 @@ struct PassArgs {
   TermDesc terms[kMaxTerms];
 };
 
+// 3D passes whose term list the kernels compile in (the symmetric radius-1 presets' shapes): radius 1, plane -1
+// folding plane +1, plane -1's term keys then plane 0's (-1: none), in make_gpu_pass's order. Their z-loop is
+// straight-line code: no per-term dispatch, and one term's loads may overlap another's MMAs.
+struct StaticProgram3d {
+  int lower[2];  // keys of plane -1's terms (run on x[z-1] + x[z+1])
+  int middle[2]; // keys of plane 0's terms
+};
+constexpr StaticProgram3d kStaticPrograms3d[] = {
+    {{term_key(kFull, 5, 0), term_key(kScalar, 0, 0)}, {term_key(kFull, 5, 0), term_key(kScalar, 0, 0)}}, // box-3d27p
+    {{term_key(kScalar, 0, 0), -1}, {term_key(kColGather, 3, 0), term_key(kRowGather, 5, 0)}},            // heat-3d
+};
+constexpr int kStaticPrograms3dCount = static_cast<int>(sizeof(kStaticPrograms3d) / sizeof(kStaticPrograms3d[0]));
+
+// The static program a 3D pass matches, or -1 (then the kernel dispatches each term by its key).
+inline int static_program_3d(const PassArgs& a) {
+  if (a.dims != 3 || a.radius != 1 || !a.tables_in_shared || a.plane_mirror[0] != 2 || a.plane_mirror[1] != -1 ||
+      a.plane_mirror[2] != -1 || a.plane_count[2] != 0 || a.plane_first[0] != 0 || a.plane_first[1] != a.plane_count[0])
+    return -1;
+  for (int i = 0; i < kStaticPrograms3dCount; ++i) {
+    const StaticProgram3d& p = kStaticPrograms3d[i];
+    const auto same = [&](const int (&keys)[2], int first, int count) {
+      int n = 0;
+      for (int key : keys)
+        if (key >= 0) {
+          if (n >= count || a.terms[first + n].key != key) return false;
+          ++n;
+        }
+      return n == count;
+    };
+    if (same(p.lower, a.plane_first[0], a.plane_count[0]) && same(p.middle, a.plane_first[1], a.plane_count[1]))
+      return i;
+  }
+  return -1;
+}
+
 } // namespace se::lora_gpu

@@ -265,6 +265,27 @@ TEST_CASE("3D mirror folding: a plane whose mirror has its weights runs once on 
   CHECK(make_gpu_pass(unfolded).plane_mirror == std::vector<int>{-1, -1, -1});
 }
 
+TEST_CASE("the symmetric radius-1 3D presets run the kernels' compiled-in term lists", "[lora-gpu]") {
+  const auto program = [](const std::string& name, const char* size) {
+    const Stencil s = preset(name);
+    return static_program_3d(make_pass_args(make_gpu_pass(plan_for_gpu(s, gpu_plan_options())), parse_extent(size),
+                                            Boundary{BoundaryKind::Dirichlet, 0.0}));
+  };
+  CHECK(program("box-3d27p", "512x512x512") == 0);
+  CHECK(program("heat-3d", "512x512x512") == 1);
+  CHECK(program("heat-3d", "37x45x29") == 1);
+  CHECK(program("heat-2d", "512x512") == -1);
+  // Without folding, or with weights that differ between dz = -1 and +1, the kernel dispatches term by term.
+  Stencil lopsided = preset("box-3d27p");
+  lopsided.at(1, 1, 1) *= 1.5;
+  CHECK(static_program_3d(make_pass_args(make_gpu_pass(plan_for_gpu(lopsided, gpu_plan_options())),
+                                         parse_extent("64x64x16"), Boundary{})) == -1);
+  // Every static program's keys are keys the kernels handle.
+  for (const StaticProgram3d& p : kStaticPrograms3d)
+    for (int key : {p.lower[0], p.lower[1], p.middle[0], p.middle[1]})
+      if (key >= 0) CHECK(kernel_handles(key));
+}
+
 TEST_CASE("star planes run as single gathers; the kernels' MMAs are core's count on their tile", "[lora-gpu]") {
   const auto kinds = [](const GpuPass& p) {
     std::multiset<int> k;
