@@ -54,18 +54,19 @@ __global__ void __launch_bounds__(kThreads, 2) lora_pass_3d(const PassArgs a, co
   // folds its mirror runs them on the sum of both planes' staged values), then the warp's stores.
   const auto output_plane = [&](int base, int x0, int y0, int z) {
     double acc[k3dOutTilesPerWarp][4] = {};
-    if constexpr (Prog >= 0) { // radius 1: plane -1 on the sum of planes -1 and +1, then plane 0
+    if constexpr (Prog >= 0) { // radius 1: plane 0, then plane -1 on the sum of planes -1 and +1 (in this order
+                               // no variant spills at 128 registers)
       constexpr StaticProgram3d P = kStaticPrograms3d[Prog];
       constexpr int lower_terms = (P.lower[0] >= 0) + (P.lower[1] >= 0);
-      const double* lower = slot(base);
-      const int dm = static_cast<int>(slot(base + 2) - lower);
-      if constexpr (P.lower[0] >= 0) run_term<P.lower[0], k3dOutTilesPerWarp, true>(a, a.terms[0], lower, tables, lb, acc, dm);
-      if constexpr (P.lower[1] >= 0) run_term<P.lower[1], k3dOutTilesPerWarp, true>(a, a.terms[1], lower, tables, lb, acc, dm);
       const double* middle = slot(base + 1);
       if constexpr (P.middle[0] >= 0)
         run_term<P.middle[0], k3dOutTilesPerWarp, false>(a, a.terms[lower_terms], middle, tables, lb, acc, 0);
       if constexpr (P.middle[1] >= 0)
         run_term<P.middle[1], k3dOutTilesPerWarp, false>(a, a.terms[lower_terms + 1], middle, tables, lb, acc, 0);
+      const double* lower = slot(base);
+      const int dm = static_cast<int>(slot(base + 2) - lower);
+      if constexpr (P.lower[0] >= 0) run_term<P.lower[0], k3dOutTilesPerWarp, true>(a, a.terms[0], lower, tables, lb, acc, dm);
+      if constexpr (P.lower[1] >= 0) run_term<P.lower[1], k3dOutTilesPerWarp, true>(a, a.terms[1], lower, tables, lb, acc, dm);
     } else {
       for (int p = 0; p <= 2 * R; ++p) {
         const double* plane = slot(base + p);
