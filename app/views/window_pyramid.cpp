@@ -28,6 +28,7 @@ struct PyramidFigure {
   bool built = false;
   std::string unsupported;       // why LoRAStencil cannot take the stencil at all
   PlaneKind plane_kind = PlaneKind::TensorCores;
+  bool mirror_folds = false; // 3D: plane -dz has the same weights; the GPU kernels run both as one (mirror folding)
   WeightMatrix weights;
   WeightDecomposition decomposition; // the pyramid, or the SVD where the pyramid cannot be built
   std::string pyramid_obstacle;      // empty when the pyramid exists
@@ -139,6 +140,7 @@ PyramidFigure build_figure(const Stencil& s, int plane) {
         if (p.kind == PlaneKind::TensorCores) planned = &p.decomposition;
       }
     f.weights = weight_matrix(s, plane);
+    f.mirror_folds = mirror_planes_fold(s, plane);
     f.pyramid_obstacle = pyramid_obstacle(f.weights);
     f.svd = svd_decomposition(f.weights);
     // The pyramid where W has one (the paper's figure); where it has none, what the plan runs: the cross split of
@@ -1239,6 +1241,11 @@ void draw_pyramid_window(ViewContext& ctx) {
     ImGui::TextDisabled(f.plane_kind == PlaneKind::CudaCores ? "this plane is a single weight: CUDA cores"
                         : f.plane_kind == PlaneKind::Empty   ? "this plane is empty"
                                                              : "a 2D LoRAStencil on tensor cores");
+    if (f.mirror_folds) {
+      ImGui::TextDisabled("plane dz = %+d has the same weights: the GPU kernels run this plane once on "
+                          "x[z-%d] + x[z+%d] (mirror folding, notes/lorastencil-gpu.md)",
+                          -f.plane, std::abs(f.plane), std::abs(f.plane));
+    }
   }
   publish_figure(ctx, f);
   // On the pyramid page only: the RDG page's 16-row V needs the height at a lecture's font (issue 17).

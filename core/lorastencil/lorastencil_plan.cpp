@@ -142,8 +142,7 @@ LoraStencilPlan build_plan(const Stencil& s, const LoraStencilOptions& options, 
       for (int dz = 1; dz <= rz; ++dz) {
         LoraPlane& below = plan.planes[static_cast<std::size_t>(rz - dz)];
         LoraPlane& above = plan.planes[static_cast<std::size_t>(rz + dz)];
-        if (below.kind != PlaneKind::Empty && weight_matrix(plan.kernel, -dz).values == weight_matrix(plan.kernel, dz).values)
-          below.folds_mirror = above.mirrored = true;
+        if (mirror_planes_fold(plan.kernel, dz)) below.folds_mirror = above.mirrored = true;
       }
   }
   plan.cost = lorastencil_cost(plan);
@@ -263,6 +262,12 @@ std::string term_kinds(const LoraStencilPlan& plan) {
 }
 
 } // namespace
+
+bool mirror_planes_fold(const Stencil& kernel, int dz) {
+  if (kernel.dims != 3 || dz == 0 || dz > kernel.radius || -dz > kernel.radius) return false;
+  const WeightMatrix w = weight_matrix(kernel, dz);
+  return w.nonzero_count() > 0 && w.values == weight_matrix(kernel, -dz).values;
+}
 
 int decomposition_tile_mma(const WeightDecomposition& d, const GatherTile& tile) {
   int mma = 0;

@@ -95,6 +95,10 @@ struct LoraStencilPlan {
   int cuda_core_terms() const;    // apexes, single-weight planes and terms that trim to the centre point
 };
 
+// Mirror folding's rule (LoraStencilOptions::fold_mirror_planes): planes dz and -dz (dz != 0) of a 3D kernel carry
+// the same weights and are not empty.
+bool mirror_planes_fold(const Stencil& kernel, int dz);
+
 // The MMAs one warp tile of `tile` executes for the tensor-core terms of `d`, each trimmed to its non-zeros
 // (term_schedule of term_gather): the count the decomposition rule below compares, and the cost model sums.
 int decomposition_tile_mma(const WeightDecomposition& d, const GatherTile& tile);

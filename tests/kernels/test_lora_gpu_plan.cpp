@@ -263,6 +263,12 @@ TEST_CASE("3D mirror folding: a plane whose mirror has its weights runs once on 
   CHECK_FALSE(unfolded.planes[0].folds_mirror);
   CHECK_FALSE(unfolded.planes[2].mirrored);
   CHECK(make_gpu_pass(unfolded).plane_mirror == std::vector<int>{-1, -1, -1});
+  // The rule itself (the pyramid view says which planes the kernels fold).
+  CHECK(mirror_planes_fold(box, -1));
+  CHECK(mirror_planes_fold(box, 1));
+  CHECK_FALSE(mirror_planes_fold(box, 0));
+  CHECK_FALSE(mirror_planes_fold(lopsided, 1));
+  CHECK_FALSE(mirror_planes_fold(preset("heat-2d"), 1));
 }
 
 TEST_CASE("the symmetric radius-1 3D presets run the kernels' compiled-in term lists", "[lora-gpu]") {
