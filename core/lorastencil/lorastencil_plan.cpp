@@ -244,14 +244,16 @@ ZeroCount count_gather_zeros(const GatherTile& t, const TermOperands& o) {
 std::string term_kinds(const LoraStencilPlan& plan) {
   std::string lists[3];
   int counts[3] = {0, 0, 0};
-  for (const LoraPlane& p : plan.planes)
-    for (const TermGather& g : p.mirrored ? std::vector<TermGather>{} : p.gathers) {
+  for (const LoraPlane& p : plan.planes) {
+    if (p.mirrored) continue; // its terms run as its mirror's
+    for (const TermGather& g : p.gathers) {
       const int i = g.kind == GatherKind::Chain ? 0 : g.kind == GatherKind::Rows ? 1 : g.kind == GatherKind::Columns ? 2 : -1;
       if (i < 0) continue;
       const std::string item = i == 0 ? fmt::format("{}x{}", g.wu, g.wv) : std::to_string(i == 1 ? g.wu : g.wv);
       lists[i] += (lists[i].empty() ? "" : ", ") + item;
       ++counts[i];
     }
+  }
   const char* names[3] = {"U·X·V' chain", "U·X gather", "X·V gather"};
   std::string s;
   for (int i = 0; i < 3; ++i)
@@ -264,7 +266,7 @@ std::string term_kinds(const LoraStencilPlan& plan) {
 } // namespace
 
 bool mirror_planes_fold(const Stencil& kernel, int dz) {
-  if (kernel.dims != 3 || dz == 0 || dz > kernel.radius || -dz > kernel.radius) return false;
+  if (kernel.dims != 3 || dz == 0 || std::abs(dz) > kernel.radius) return false;
   const WeightMatrix w = weight_matrix(kernel, dz);
   return w.nonzero_count() > 0 && w.values == weight_matrix(kernel, -dz).values;
 }
@@ -394,8 +396,12 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
                                                      std::lcm(t.n, t.k));
     for (const LoraPlane& p : plan.planes) {
       if (p.mirrored) continue; // its mirror's terms run on both planes' sum
-      // A folded plane reads its window in both planes.
-      if (p.kind == PlaneKind::TensorCores && p.gathers.size() > 0) shared_values_per_tile += window_values * (p.folds_mirror ? 2 : 1);
+      // A folded plane reads its window, and its CUDA-core term its point, in both planes (the CUDA-core term's
+      // first read is counted with all of them below).
+      const double reads = p.folds_mirror ? 2.0 : 1.0;
+      if (p.kind == PlaneKind::TensorCores && p.gathers.size() > 0) shared_values_per_tile += window_values * reads;
+      if (p.folds_mirror)
+        shared_values_per_tile += static_cast<double>((p.kind == PlaneKind::CudaCores) + (p.apex != 0.0)) * points;
       for (const TermGather& g : p.gathers) {
         const TermOperands o = term_operands(t, g);
         mma_per_tile += o.schedule.mma;
@@ -405,8 +411,6 @@ CostReport lorastencil_cost(const LoraStencilPlan& plan) {
       }
     }
     shared_values_per_tile += static_cast<double>(plan.cuda_core_terms()) * points; // one more read per CUDA-core term
-    for (const LoraPlane& p : plan.planes) // a folded CUDA-core term reads both planes
-      if (p.folds_mirror) shared_values_per_tile += static_cast<double>((p.kind == PlaneKind::CudaCores) + (p.apex != 0.0)) * points;
   }
   c.mma_per_point = mma_per_tile / points / steps;
   c.shared_bytes_per_point = kBytesPerValue * shared_values_per_tile / points / steps;

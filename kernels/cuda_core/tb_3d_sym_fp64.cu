@@ -1,19 +1,16 @@
 // The cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh) for double storage, depths 1..3, both boundaries; one file
 // per precision so the two compile in parallel. Also device_is_h100, which picks the planes-per-block table's
 // H100 entries (tb_3d_sym.cuh).
-#include <cstring>
-
 #include "kernels/cuda_core/tb_3d_sym.cuh"
+#include "kernels/device.hpp"
 
 namespace se::sym3d {
 
 bool device_is_h100() {
   static const bool h100 = [] {
     int device = 0;
-    cudaDeviceProp p{};
     SE_CUDA_CHECK(cudaGetDevice(&device));
-    SE_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-    return std::strstr(p.name, "H100") != nullptr;
+    return query_device(device).name.find("H100") != std::string::npos;
   }();
   return h100;
 }

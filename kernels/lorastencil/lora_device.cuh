@@ -252,7 +252,8 @@ __device__ __forceinline__ void prepare_block(const PassArgs& a, double* shared_
 // and tiles. `utab` holds a U chunk as (row g, row g+8) pairs per lane; `tab` B fragments, one per lane.
 
 // Fold (3D mirror folding, LoraPlane::folds_mirror): every staged value a term reads is the sum of this plane's
-// and its mirror plane's, `dm` doubles further on (the mirror's ring slot); one add per load, half the MMAs.
+// and its mirror plane's, `dm` doubles further on (the mirror's ring slot): one add per load instead of the mirror
+// plane's own MMAs.
 template <bool Fold> __device__ __forceinline__ double staged(const double* x, int dm) {
   return Fold ? x[0] + x[dm] : x[0];
 }

@@ -282,6 +282,13 @@ TEST_CASE("the symmetric radius-1 3D presets run the kernels' compiled-in term l
   CHECK(program("heat-3d", "37x45x29") == 1);
   CHECK(program("heat-2d", "512x512") == -1);
   // Without folding, or with weights that differ between dz = -1 and +1, the kernel dispatches term by term.
+  {
+    const Stencil box = preset("box-3d27p");
+    LoraStencilOptions o = kernel_plan_options(box, with_fusion(1));
+    o.fold_mirror_planes = false;
+    CHECK(static_program_3d(make_pass_args(make_gpu_pass(make_lorastencil_plan(box, o)), parse_extent("64x64x16"),
+                                           Boundary{})) == -1);
+  }
   Stencil lopsided = preset("box-3d27p");
   lopsided.at(1, 1, 1) *= 1.5;
   CHECK(static_program_3d(make_pass_args(make_gpu_pass(plan_for_gpu(lopsided, gpu_plan_options())),
