@@ -11,8 +11,13 @@
 // 64 - 2A columns and 32 - 2(T - 1) rows are written: at T = 2 in FP64, 62 x 30 (91%).
 // Dirichlet: points outside the grid keep the boundary value at every intermediate stage; periodic: the halo
 // holds the images the previous launch wrote.
+// At T = 1 on sm_90 each ring plane is one TMA box (thread 0 issues it, an mbarrier per slot counts its bytes);
+// A/B on an H100 (box-3d27p 512^3, notes/cuda-core-tb.md): FP64 151.2 -> 154.6, FP32 298.5 -> 309.8 GStencil/s.
+// At T = 2 the box lost (FP64 303.3 -> 295.8, FP32 564.7 -> 463.8), so deeper kernels keep cp.async.
 #pragma once
 #include "core/temporal_blocking_model.hpp"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma.cuh"
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/tb_kernels.hpp"
 
@@ -49,27 +54,38 @@ template <typename S> constexpr int staged_left(int steps) {
 }
 template <typename S, int T> constexpr int kW = kTX + 2 * staged_left<S>(T);
 template <typename S, int T> constexpr int kPlane = kW<S, T> * (kRows + 2);
+// Ring planes start 128 bytes apart (a TMA box lands on a 128-byte boundary); the stage planes follow.
+template <typename S, int T> constexpr int kRingPlane = (kPlane<S, T> * static_cast<int>(sizeof(S)) + 127) / 128 * 128 /
+                                                        static_cast<int>(sizeof(S));
+// The ring, the stage planes, the ring's mbarriers, and 128 bytes to align the ring.
 template <typename S, int T> constexpr std::size_t shared_bytes() {
-  return static_cast<std::size_t>(kRing + 2 * (T - 1)) * kPlane<S, T> * sizeof(S);
+  return (static_cast<std::size_t>(kRing) * kRingPlane<S, T> + 2 * (T - 1) * static_cast<std::size_t>(kPlane<S, T>)) *
+             sizeof(S) +
+         kRing * sizeof(unsigned long long) + 128;
 }
 
 template <typename C> struct Weights {
   C c0, c1, c2, c3;
 };
 
-template <typename S, int T, bool kPeriodic>
+// kTma (sm_90, a tensor map of the padded input: box W x (kRows + 2) x 1): each ring plane is one TMA box that
+// thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks (cp.async).
+template <typename S, int T, bool kPeriodic, bool kTma>
 __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
-                     Weights<compute_t<S>> c, int planes) {
+                     Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
   using C = compute_t<S>;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
-  constexpr int kN = kRing + 2 * (T - 1);
+  constexpr int kRP = kRingPlane<S, T>;
   extern __shared__ __align__(16) unsigned char shared_raw[];
-  S* const ring = reinterpret_cast<S*>(shared_raw);
-  S* const stage = ring + kRing * kP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
+  S* const ring = reinterpret_cast<S*>(shared_raw + ((128 - (tma::smem(shared_raw) & 127)) & 127));
+  S* const stage = ring + kRing * kRP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
+  unsigned long long* const bars = reinterpret_cast<unsigned long long*>(stage + 2 * (T - 1) * kP);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTX + tx;
+  if (kTma && tid == 0)
+    for (int k = 0; k < kRing; ++k) tma::barrier_init(bars + k, 1);
   // Stage planes are written at their centre only; their border feeds halo points only: zero it once.
-  for (int i = tid; i < (kN - kRing) * kP; i += kTX * kTY) {
+  for (int i = tid; i < 2 * (T - 1) * kP; i += kTX * kTY) {
     const int r = (i % kP) / W, col = i % W;
     if (r < 1 || r > kRows || col < kA || col >= kA + kTX) stage[i] = S(0);
   }
@@ -100,7 +116,7 @@ __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ?
   constexpr int kSlots = (kChunks + kTX * kTY - 1) / (kTX * kTY);
   int src_off[kSlots], dst_off[kSlots];
   unsigned slot_on = 0;
-  {
+  if (!kTma) {
     const std::int64_t rows_left = L.n[1] + L.halo[1] - (ys - 1);
     const std::int64_t chunks_left = chunks_to_row_end<S>(L, xs - kA);
 #pragma unroll
@@ -112,10 +128,18 @@ __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ?
     }
   }
   const S* const in_plane0 = in + L.index(xs - kA, ys - 1, first);
+  const int box_x = static_cast<int>(xs - kA + L.origin[0]), box_y = static_cast<int>(ys - 1 + L.origin[1]);
+  const int box_z = static_cast<int>(first + L.origin[2]);
   const auto fetch = [&](std::int64_t i) {
+    if constexpr (kTma) {
+      if (tid == 0 && i < n_load)
+        tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
+                         static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing);
+      return;
+    }
     if (i < n_load && first + i < plane_limit) {
       const S* src = in_plane0 + i * L.pitch_z;
-      S* dst = ring + (i % kRing) * kP;
+      S* dst = ring + (i % kRing) * kRP;
 #pragma unroll
       for (int k = 0; k < kSlots; ++k)
         if (slot_on & (1u << k)) __pipeline_memcpy_async(dst + dst_off[k], src + src_off[k], 16);
@@ -133,14 +157,17 @@ __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ?
   for (int i = 0; i < kRing - 1; ++i) fetch(i);
 #pragma unroll 1
   for (std::int64_t i = 0; i < n_iter; ++i) {
-    __pipeline_wait_prior(kRing - 2);
+    if constexpr (kTma) { // iterations past the last plane (T > 1) read a slot no stage result depends on
+      if (i < n_load) tma::barrier_wait(bars + i % kRing, static_cast<unsigned>(i / kRing) & 1u);
+    }
+    else __pipeline_wait_prior(kRing - 2);
     __syncthreads(); // plane i landed; last iteration's stage planes are visible; ring slot (i - 1) is free
     fetch(i + kRing - 1);
     const int par = static_cast<int>(i & 1);
 #pragma unroll
     for (int t = 0; t < T; ++t) {
       // src: the thread's column in the plane row above its first row.
-      const S* src = (t == 0 ? ring + (i % kRing) * kP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) + ty * kRY * W + kA + tx;
+      const S* src = (t == 0 ? ring + (i % kRing) * kRP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) + ty * kRY * W + kA + tx;
       const std::int64_t z = first + i - 2 * t - 1; // the plane this stage completes
       const bool z_in = z >= 0 && z < L.n[2];
       const bool z_out = z >= z0 && z < z_end;
@@ -171,23 +198,43 @@ __global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ?
   }
 }
 
-template <typename S, int T, bool kPeriodic>
-void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
-            cudaStream_t stream) {
+template <typename S, int T, bool kPeriodic, bool kTma>
+void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
+                   int planes, const CUtensorMap& map, cudaStream_t stream) {
   constexpr std::size_t smem = shared_bytes<S, T>();
   static const bool opted_in = [] {
     if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic>,
+      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     return true;
   }();
   (void)opted_in;
   constexpr int A = halo_x<S>(T), B = T - 1;
-  static const int planes = planes_per_block<S, T>(device_is_h100());
   const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
                   grid_blocks(L.n[2], planes));
-  tb_3d_sym_kernel<S, T, kPeriodic><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c, planes);
+  tb_3d_sym_kernel<S, T, kPeriodic, kTma><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
+}
+
+// At T = 1 the TMA kernel where a tensor map of the padded input can be encoded (sm_90 and a driver that has
+// the encoder), the cp.async kernel otherwise.
+template <typename S, int T, bool kPeriodic>
+void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
+            cudaStream_t stream) {
+  static const int planes = planes_per_block<S, T>(device_is_h100());
+  alignas(64) CUtensorMap map{};
+  const std::uint64_t dims[3] = {static_cast<std::uint64_t>(L.pitch_y), static_cast<std::uint64_t>(L.pitch_z / L.pitch_y),
+                                 static_cast<std::uint64_t>(L.total / L.pitch_z)};
+  const std::uint64_t strides[2] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S),
+                                    static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
+  const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(kRows + 2), 1};
+  if constexpr (T == 1) {
+    if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
+      launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, map, stream);
+      return;
+    }
+  }
+  launch_kernel<S, T, kPeriodic, false>(in, out, L, bval, c, planes, map, stream);
 }
 
 } // namespace se::sym3d

@@ -7,6 +7,7 @@
 
 #include "core/fragment/lane_coords.hpp"
 #include "kernels/common/mma_ptx.cuh"
+#include "kernels/common/tma.cuh"
 #include "kernels/lorastencil/lora_pass_args.hpp"
 
 namespace se::lora_gpu {
@@ -132,26 +133,10 @@ __device__ __forceinline__ bool use_bulk_staging(const PassArgs& a) {
   return SE_LORA_BULK && a.aligned_rows && (!a.periodic || a.nx >= kTileCols + 2 * a.halo);
 }
 
-__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
-#if SE_LORA_BULK
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) { tma::barrier_init(bar, count); }
 
 // Waits until the current phase of `bar` with the given parity has completed (all copies landed).
-__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
-#if SE_LORA_BULK
-  const unsigned b = shared_address(bar);
-  unsigned done = 0;
-  do {
-    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                 : "=r"(done)
-                 : "r"(b), "r"(parity)
-                 : "memory");
-  } while (!done);
-#endif
-}
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) { tma::barrier_wait(bar, parity); }
 
 __device__ __forceinline__ void bulk_copy(double* dst, const double* src, unsigned bytes, unsigned long long* bar) {
 #if SE_LORA_BULK

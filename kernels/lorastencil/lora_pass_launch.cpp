@@ -1,5 +1,4 @@
 // Picks the pass kernel for the grid's dimensionality and sizes its persistent grid from the occupancy.
-#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "kernels/common/tensor_map.hpp"
 #include "kernels/lorastencil/lora_kernel_entry.hpp"
 #include "kernels/lorastencil/lora_launch.hpp"
 
@@ -23,45 +23,16 @@ int run_for_dims(const PassArgs& a, int blocks, cudaStream_t stream) {
   }
 }
 
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// cuTensorMapEncodeTiled through the runtime's driver entry point (no link against libcuda); null if absent.
-EncodeTiled tensor_map_encoder() {
-  static const EncodeTiled encode = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      cudaGetLastError();
-      fn = nullptr;
-    }
-    return reinterpret_cast<EncodeTiled>(fn);
-  }();
-  return encode;
-}
-
 } // namespace
 
 bool encode_tile_map(const PassArgs& a, void* map) {
-  int device = 0, major = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-  const EncodeTiled encode = tensor_map_encoder();
-  if (major < 9 || encode == nullptr || a.dims < 2 || !a.aligned_rows || a.pitch > 256 || a.staged_rows > 256 ||
-      (reinterpret_cast<std::uintptr_t>(a.in) & 15) != 0)
-    return false;
-  const cuuint32_t rank = static_cast<cuuint32_t>(a.dims);
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(a.nx), static_cast<cuuint64_t>(a.ny), static_cast<cuuint64_t>(a.nz)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(a.nx) * sizeof(double),
-                                 static_cast<cuuint64_t>(a.nx * a.ny) * sizeof(double)};
-  const cuuint32_t box[3] = {static_cast<cuuint32_t>(a.pitch), static_cast<cuuint32_t>(a.staged_rows), 1};
-  const cuuint32_t unit[3] = {1, 1, 1};
-  return encode(static_cast<CUtensorMap*>(map), CU_TENSOR_MAP_DATA_TYPE_FLOAT64, rank, const_cast<double*>(a.in), dims,
-                strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+  if (a.dims < 2 || !a.aligned_rows || a.pitch > 256 || a.staged_rows > 256) return false;
+  const std::uint64_t dims[3] = {static_cast<std::uint64_t>(a.nx), static_cast<std::uint64_t>(a.ny),
+                                 static_cast<std::uint64_t>(a.nz)};
+  const std::uint64_t strides[2] = {static_cast<std::uint64_t>(a.nx) * sizeof(double),
+                                    static_cast<std::uint64_t>(a.nx * a.ny) * sizeof(double)};
+  const std::uint32_t box[3] = {static_cast<std::uint32_t>(a.pitch), static_cast<std::uint32_t>(a.staged_rows), 1};
+  return encode_tensor_map(map, a.in, sizeof(double), a.dims, dims, strides, box);
 }
 
 int pass_blocks(const PassArgs& a) {

@@ -16,7 +16,7 @@ if(SE_HAVE_CUDA)
     ${SE_LORA_DIR}/lora_pass_launch.cpp
     ${SE_LORA_DIR}/lora_gpu_runner.cpp
   )
-  target_link_libraries(se_lora_gpu PUBLIC se_lora_gpu_plan PRIVATE CUDA::cudart_static)
+  target_link_libraries(se_lora_gpu PUBLIC se_lora_gpu_plan se_tensor_map PRIVATE CUDA::cudart_static)
   set_target_properties(se_lora_gpu PROPERTIES CUDA_SEPARABLE_COMPILATION OFF POSITION_INDEPENDENT_CODE ON)
   target_compile_options(se_lora_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
 

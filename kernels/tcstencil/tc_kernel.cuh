@@ -8,6 +8,9 @@
 // over the kernel rows, A'(dy) the tile shifted dy rows. The band of each parameter matrix is cut at the tile
 // border (the partial coefficients): the products with neighbours outside the 16 x 16 tile are added on CUDA
 // cores from shared memory, straight into the accumulator fragments, before the one rounding to the grid's type.
+// A box's border runs on all 32 lanes (a lane per tile row and side, then shuffles to the accumulators' lanes):
+// on an H100 that took FP16 box-2d25p from 310 to 405 GStencil/s and box-2d49p from 177 to 268
+// (notes/tcstencil-gpu.md); before, only the 4-8 lanes holding border columns worked, one branch at a time.
 #pragma once
 #include <cuda_fp16.h>
 
@@ -42,12 +45,12 @@ template <typename S, int R, int TY_ = Traits<S>::TY> struct Geometry {
 
 constexpr int kStagePitch = 24; // FP16 output staging: 48-byte rows, a fragment's 8 rows in distinct banks
 
-// Shared bytes: the tile region, the border weights, (FP16, staged stores) each warp's output tile, and (FP64) the
+// Shared bytes: the tile region, the border weights (and their mirror), (FP16, staged stores) each warp's output tile, and (FP64) the
 // parameter matrices.
 template <typename S, int R, int TY = Traits<S>::TY> constexpr std::size_t shared_bytes(bool star, bool staged = false) {
   using G = Geometry<S, R, TY>;
   using C = typename Traits<S>::C;
-  std::size_t b = sizeof(S) * G::ROWS * G::P + sizeof(C) * G::TAPS;
+  std::size_t b = sizeof(S) * G::ROWS * G::P + 2 * sizeof(C) * G::TAPS;
   if (staged) b += sizeof(S) * G::WX * 16 * kStagePitch;
   if (sizeof(S) == 8) b += sizeof(double) * 256 * (star ? 2 : 2 * R + 1);
   return (b + 15) / 16 * 16;
@@ -103,14 +106,57 @@ __device__ __forceinline__ void stage_rows(const PaddedLayout& L, const S* __res
   }
 }
 
+// The taps into shared memory, and their left-right mirror (row-wise reversed) for the box remainder.
+template <typename C>
+__device__ __forceinline__ void load_taps(const C* border, C* w, C* wm, int width, int taps, int threads) {
+  for (int i = threadIdx.x; i < taps; i += threads) {
+    const int row = i / width, col = i - row * width;
+    w[i] = border[i];
+    wm[i] = border[row * width + width - 1 - col];
+  }
+}
+
 // The CUDA-core remainder and the store, shared by both precisions. acc[j][q]: the m16n8 accumulator layout,
-// rows g (q = 0, 1) and g+8 (q = 2, 3), columns 8j + 2t + (q & 1).
+// rows g (q = 0, 1) and g+8 (q = 2, 3), columns 8j + 2t + (q & 1). w: the taps, (dy + R) * W + dx + R; wm: the
+// same mirrored left to right (wm[.. + R + m] = w[.. + R - m]), so that both sides of a box read +m.
 template <typename S, int R, bool STAR, typename C>
-__device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, int r0, int mask, int c0, int g,
-                                            int t) {
+__device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
+                                            int c0, int g, int t) {
   using G = Geometry<S, R>;
   constexpr int P = G::P, W = 2 * R + 1;
   const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
+  if constexpr (!STAR) {
+    // Box: the products with the R columns beyond each side of the tile, on all 32 lanes: lane (rho, side) sums
+    // the R border outputs of tile row rho on its side (left: column k; right: column 15 - k, for k < R) over
+    // every kernel row, then the sums move to the lanes whose accumulators hold those outputs (one shuffle per
+    // border column and row half). Input column i + 1 beyond the edge meets output k at |dx| = 1 + i + k <= R.
+    const int lane = 4 * g + t, rho = lane & 15, side = lane >> 4;
+    const C* wb = side ? w : wm;
+    const int col0 = side ? 16 : -1, step = side ? 1 : -1;
+    C rem[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) rem[k] = C(0);
+#pragma unroll
+    for (int dy = -R; dy <= R; ++dy) {
+      C x[R];
+#pragma unroll
+      for (int i = 0; i < R; ++i) x[i] = at(rho + dy, col0 + step * i);
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+#pragma unroll
+        for (int i = 0; i + k < R; ++i) rem[k] += wb[(dy + R) * W + R + 1 + i + k] * x[i];
+    }
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const C vl = __shfl_sync(0xffffffffu, rem[k], g + 8 * h);      // left: row g + 8h, column k
+        const C vr = __shfl_sync(0xffffffffu, rem[k], 16 + g + 8 * h); // right: row g + 8h, column 15 - k
+        if (t == (k >> 1)) acc[0][2 * h + (k & 1)] += vl;
+        if (t == ((7 - k) >> 1)) acc[1][2 * h + ((7 - k) & 1)] += vr;
+      }
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < 2; ++j)
 #pragma unroll
@@ -119,41 +165,30 @@ __device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const
 #pragma unroll
       for (int d = 1; d <= R; ++d) {
         // Left half: neighbours left of the tile (columns < 0); right half: right of it (R <= 7 keeps them apart).
-        const bool outside = j == 0 ? c < d : c + d > 15;
-        if (outside) {
+        if (j == 0 ? c < d : c + d > 15) {
           const int dx = j == 0 ? -d : d;
-          if constexpr (STAR) {
-            const C wv = w[R * W + dx + R];
-            acc[j][e] += wv * at(g, c + dx);
-            acc[j][2 + e] += wv * at(g + 8, c + dx);
-          } else {
-#pragma unroll
-            for (int dy = -R; dy <= R; ++dy) {
-              const C wv = w[(dy + R) * W + dx + R];
-              acc[j][e] += wv * at(g + dy, c + dx);
-              acc[j][2 + e] += wv * at(g + 8 + dy, c + dx);
-            }
-          }
+          const C wv = w[R * W + dx + R];
+          acc[j][e] += wv * at(g, c + dx);
+          acc[j][2 + e] += wv * at(g + 8, c + dx);
         }
       }
     }
-  if constexpr (STAR) { // P_ver's band cut at the top (rows g < d) and bottom (rows g + 8 + d > 15)
+  // P_ver's band cut at the top (rows g < d) and bottom (rows g + 8 + d > 15)
 #pragma unroll
-    for (int d = 1; d <= R; ++d) {
-      if (g < d) {
-        const C wv = w[(R - d) * W + R];
+  for (int d = 1; d <= R; ++d) {
+    if (g < d) {
+      const C wv = w[(R - d) * W + R];
 #pragma unroll
-        for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < 2; ++j)
 #pragma unroll
-          for (int e = 0; e < 2; ++e) acc[j][e] += wv * at(g - d, 8 * j + 2 * t + e);
-      }
-      if (g + 8 + d > 15) {
-        const C wv = w[(R + d) * W + R];
+        for (int e = 0; e < 2; ++e) acc[j][e] += wv * at(g - d, 8 * j + 2 * t + e);
+    }
+    if (g + 8 + d > 15) {
+      const C wv = w[(R + d) * W + R];
 #pragma unroll
-        for (int j = 0; j < 2; ++j)
+      for (int j = 0; j < 2; ++j)
 #pragma unroll
-          for (int e = 0; e < 2; ++e) acc[j][2 + e] += wv * at(g + 8 + d, 8 * j + 2 * t + e);
-      }
+        for (int e = 0; e < 2; ++e) acc[j][2 + e] += wv * at(g + 8 + d, 8 * j + 2 * t + e);
     }
   }
 }
@@ -205,8 +240,8 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, R <= 3 ? 3 :
   const PaddedLayout& L = a.layout;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
   stage_rows<__half, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
-  const float* border = static_cast<const float*>(a.border);
-  for (int i = threadIdx.x; i < G::TAPS; i += G::THREADS) w[i] = border[i];
+  float* wm = w + G::TAPS;
+  load_taps(static_cast<const float*>(a.border), w, wm, 2 * R + 1, G::TAPS, G::THREADS);
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
   // The parameter matrices as fragments, built once per warp from the plan's FP16 operands.
@@ -263,7 +298,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, R <= 3 ? 3 :
         ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[q][1]);
       }
     }
-    finish_tile<__half, R, STAR>(acc, tile, w, r0, -1, c0, g, t);
+    finish_tile<__half, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
     const std::int64_t ty0 = y0 + 16 * ty, tx0 = x0 + 16 * warp;
     const bool plain = region_is_plain(L, a.periodic, tx0, ty0, 16, 16);
     if (STAGED && plain) {
@@ -303,12 +338,12 @@ __global__ void __launch_bounds__(Geometry<double, R>::THREADS)
   extern __shared__ __align__(16) unsigned char smem_raw[];
   double* tile = reinterpret_cast<double*>(smem_raw);
   double* w = tile + G::ROWS * P;
-  double* mats = w + G::TAPS;
+  double* wm = w + G::TAPS;
+  double* mats = wm + G::TAPS;
   const PaddedLayout& L = a.layout;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
   stage_rows<double, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
-  const double* border = static_cast<const double*>(a.border);
-  for (int i = threadIdx.x; i < G::TAPS; i += G::THREADS) w[i] = border[i];
+  load_taps(static_cast<const double*>(a.border), w, wm, 2 * R + 1, G::TAPS, G::THREADS);
   const double* m = static_cast<const double*>(a.matrices);
   for (int i = threadIdx.x; i < NM * 256; i += G::THREADS) mats[i] = m[i];
   cp_async_wait_all();
@@ -356,7 +391,7 @@ __global__ void __launch_bounds__(Geometry<double, R>::THREADS)
         }
       }
     }
-    finish_tile<double, R, STAR>(acc, tile, w, r0, -1, c0, g, t);
+    finish_tile<double, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
     store_tile<double>(acc, out, L, a.periodic, fast, x0 + 16 * warp, y0 + 16 * ty + g, t);
   }
 }

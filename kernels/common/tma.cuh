@@ -1,0 +1,54 @@
+// Hopper's asynchronous copies on an mbarrier, for kernels that stage planes with one TMA box each
+// (cp.async.bulk.tensor, from a tensor map encoded by kernels/common/tensor_map.hpp). On builds for earlier
+// architectures every function compiles to nothing: the host never picks a TMA kernel there.
+#pragma once
+#include <cuda.h>
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SE_TMA 1
+#else
+#define SE_TMA 0
+#endif
+
+namespace se::tma {
+
+__device__ __forceinline__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+
+// `count` arrivals complete a phase. Make the initialisation visible (a block barrier) before any use.
+__device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned count) {
+#if SE_TMA
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+// Waits until the phase of `bar` with this parity has completed.
+__device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned parity) {
+#if SE_TMA
+  const unsigned b = smem(bar);
+  unsigned done = 0;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(b), "r"(parity)
+                 : "memory");
+  } while (!done);
+#endif
+}
+
+// One thread: arrive on `bar` announcing `bytes` and load the 3D box at element coordinates (x, y, z) of `map`
+// into `dst` (128-byte aligned). Earlier plain shared-memory accesses are ordered before the async writes.
+__device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z, unsigned bytes,
+                                            unsigned long long* bar) {
+#if SE_TMA
+  const unsigned b = smem(bar);
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
+               "%4}], [%5];" ::"r"(smem(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(b)
+               : "memory");
+#endif
+}
+
+} // namespace se::tma
