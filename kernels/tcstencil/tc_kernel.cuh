@@ -227,9 +227,11 @@ __device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool peri
 // A block stages 16*TY + 2R rows of a 128-column strip (plus 8 halo columns each side) with cp.async, then each
 // warp runs its 16-column strip of TY tiles with the parameter fragments kept in registers (parameter reuse).
 // STAGED: each tile goes out through a per-warp shared tile, one 16-byte store per lane (whole 32-byte sectors);
-// otherwise straight from the accumulators as 4-byte pairs.
+// otherwise straight from the accumulators as 4-byte pairs. Blocks per SM: 3 (80 registers) up to radius 3 for
+// stars and radius 2 for boxes; a radius-3 box at 3 spilled 88 bytes and ran 267 GStencil/s against 309 at 2 (no
+// spill) on an H100, while radius 2 at 2 lost 2.5% (notes/tcstencil-gpu.md).
 template <int R, bool STAR, int TY, bool STAGED>
-__global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, R <= 3 ? 3 : 2)
+__global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <= 3 : R <= 2) ? 3 : 2)
     step_fp16(StepArgs a, const __half* __restrict__ in, __half* __restrict__ out) {
   using G = Geometry<__half, R, TY>;
   constexpr int P = G::P;
