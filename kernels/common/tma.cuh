@@ -36,19 +36,42 @@ __device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned p
 #endif
 }
 
-// One thread: arrive on `bar` announcing `bytes` and load the 3D box at element coordinates (x, y, z) of `map`
-// into `dst` (128-byte aligned). Earlier plain shared-memory accesses are ordered before the async writes.
-__device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z, unsigned bytes,
-                                            unsigned long long* bar) {
+// One thread: arrive on `bar` announcing `bytes` (the box's), ordering earlier plain shared-memory accesses
+// before the async writes that follow.
+__device__ __forceinline__ void expect_bytes(unsigned long long* bar, unsigned bytes) {
 #if SE_TMA
-  const unsigned b = smem(bar);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
-               "%4}], [%5];" ::"r"(smem(dst)),
-               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(b)
+#endif
+}
+
+// One thread: copy the 2D box at element coordinates (x, y) of `map` into `dst` (128-byte aligned), completing on
+// `bar`, after expect_bytes announced its bytes.
+__device__ __forceinline__ void copy_box_2d(void* dst, const CUtensorMap& map, int x, int y, unsigned long long* bar) {
+#if SE_TMA
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+               "[%4];" ::"r"(smem(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(smem(bar))
                : "memory");
 #endif
+}
+
+// The same for the 3D box at (x, y, z).
+__device__ __forceinline__ void copy_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z,
+                                            unsigned long long* bar) {
+#if SE_TMA
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
+               "%4}], [%5];" ::"r"(smem(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
+               : "memory");
+#endif
+}
+
+// One thread: announce `bytes` on `bar` and load the 3D box at (x, y, z) of `map` into `dst`.
+__device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z, unsigned bytes,
+                                            unsigned long long* bar) {
+  expect_bytes(bar, bytes);
+  copy_box_3d(dst, map, x, y, z, bar);
 }
 
 } // namespace se::tma

@@ -223,12 +223,13 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
             cudaStream_t stream) {
   static const int planes = planes_per_block<S, T>(device_is_h100());
   alignas(64) CUtensorMap map{};
-  const std::uint64_t dims[3] = {static_cast<std::uint64_t>(L.pitch_y), static_cast<std::uint64_t>(L.pitch_z / L.pitch_y),
-                                 static_cast<std::uint64_t>(L.total / L.pitch_z)};
-  const std::uint64_t strides[2] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S),
-                                    static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
-  const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(kRows + 2), 1};
   if constexpr (T == 1) {
+    const std::uint64_t dims[3] = {static_cast<std::uint64_t>(L.pitch_y),
+                                   static_cast<std::uint64_t>(L.pitch_z / L.pitch_y),
+                                   static_cast<std::uint64_t>(L.total / L.pitch_z)};
+    const std::uint64_t strides[2] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S),
+                                      static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
+    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(kRows + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
       launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, map, stream);
       return;

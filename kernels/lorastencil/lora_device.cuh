@@ -123,11 +123,7 @@ __device__ __forceinline__ void stage_plane(const PassArgs& a, double* dst, long
 // barrier, announcing its bytes, so the barrier counts W arrivals. Spreading the rows keeps the warps in step:
 // a copy costs a warp a few instructions per lane (the address goes to a uniform register). Needs nx even
 // (16-byte aligned rows) and, when periodic, nx at least a staged row's width (each side wraps at most once).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define SE_LORA_BULK 1
-#else
-#define SE_LORA_BULK 0
-#endif
+#define SE_LORA_BULK SE_TMA
 
 __device__ __forceinline__ bool use_bulk_staging(const PassArgs& a) {
   return SE_LORA_BULK && a.aligned_rows && (!a.periodic || a.nx >= kTileCols + 2 * a.halo);
@@ -444,24 +440,11 @@ __device__ __forceinline__ void stage_plane_tma(const PassArgs& a, const CUtenso
 // The TMA copy itself, by one thread: announce the box's bytes on `bar` (one arrival), then issue the copy.
 __device__ __forceinline__ void tma_copy_plane(const PassArgs& a, const CUtensorMap& map, double* dst, int x0, int y0,
                                                int z, unsigned long long* bar) {
-#if SE_LORA_BULK
-  const unsigned b = shared_address(bar);
   const unsigned bytes = static_cast<unsigned>(a.pitch * a.staged_rows) * sizeof(double);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  const unsigned long long m = reinterpret_cast<unsigned long long>(&map);
   const int gx = x0 - a.halo, gy = y0 - a.radius;
-  if (a.dims == 2)
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
-                 "[%4];" ::"r"(shared_address(dst)),
-                 "l"(m), "r"(gx), "r"(gy), "r"(b)
-                 : "memory");
-  else
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
-                 "%4}], [%5];" ::"r"(shared_address(dst)),
-                 "l"(m), "r"(gx), "r"(gy), "r"(z), "r"(b)
-                 : "memory");
-#endif
+  tma::expect_bytes(bar, bytes);
+  if (a.dims == 2) tma::copy_box_2d(dst, map, gx, gy, bar);
+  else tma::copy_box_3d(dst, map, gx, gy, z, bar);
 }
 
 // Whether the TMA box of the tile at (x0, y0), plane z, may stage it: the box lies inside the grid, or every

@@ -45,8 +45,8 @@ template <typename S, int R, int TY_ = Traits<S>::TY> struct Geometry {
 
 constexpr int kStagePitch = 24; // FP16 output staging: 48-byte rows, a fragment's 8 rows in distinct banks
 
-// Shared bytes: the tile region, the border weights (and their mirror), (FP16, staged stores) each warp's output tile, and (FP64) the
-// parameter matrices.
+// Shared bytes: the tile region, the border weights (and their mirror), (FP16, staged stores) each warp's output
+// tile, and (FP64) the parameter matrices.
 template <typename S, int R, int TY = Traits<S>::TY> constexpr std::size_t shared_bytes(bool star, bool staged = false) {
   using G = Geometry<S, R, TY>;
   using C = typename Traits<S>::C;
@@ -116,47 +116,56 @@ __device__ __forceinline__ void load_taps(const C* border, C* w, C* wm, int widt
   }
 }
 
-// The CUDA-core remainder and the store, shared by both precisions. acc[j][q]: the m16n8 accumulator layout,
-// rows g (q = 0, 1) and g+8 (q = 2, 3), columns 8j + 2t + (q & 1). w: the taps, (dy + R) * W + dx + R; wm: the
-// same mirrored left to right (wm[.. + R + m] = w[.. + R - m]), so that both sides of a box read +m.
-template <typename S, int R, bool STAR, typename C>
-__device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
-                                            int c0, int g, int t) {
+// The CUDA-core remainder, shared by both precisions. acc[j][q]: the m16n8 accumulator layout, rows g (q = 0, 1)
+// and g+8 (q = 2, 3), columns 8j + 2t + (q & 1). w: the taps, (dy + R) * W + dx + R.
+//
+// A box: the products with the R columns beyond each side of the tile, on all 32 lanes. wm holds the taps
+// mirrored left to right (wm[.. + R + m] = w[.. + R - m]), so that both sides read +m.
+template <typename S, int R, typename C>
+__device__ __forceinline__ void box_border(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
+                                           int c0, int g, int t) {
   using G = Geometry<S, R>;
   constexpr int P = G::P, W = 2 * R + 1;
   const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
-  if constexpr (!STAR) {
-    // Box: the products with the R columns beyond each side of the tile, on all 32 lanes: lane (rho, side) sums
-    // the R border outputs of tile row rho on its side (left: column k; right: column 15 - k, for k < R) over
-    // every kernel row, then the sums move to the lanes whose accumulators hold those outputs (one shuffle per
-    // border column and row half). Input column i + 1 beyond the edge meets output k at |dx| = 1 + i + k <= R.
-    const int lane = 4 * g + t, rho = lane & 15, side = lane >> 4;
-    const C* wb = side ? w : wm;
-    const int col0 = side ? 16 : -1, step = side ? 1 : -1;
-    C rem[R];
+  // Lane (rho, side) sums the R border outputs of tile row rho on its side (left: column k; right: column
+  // 15 - k, for k < R) over every kernel row, then the sums move to the lanes whose accumulators hold those outputs
+  // (one shuffle per border column and row half). Input column i + 1 beyond the edge meets output k at
+  // |dx| = 1 + i + k <= R.
+  const int lane = 4 * g + t, rho = lane & 15, side = lane >> 4;
+  const C* wb = side ? w : wm;
+  const int col0 = side ? 16 : -1, step = side ? 1 : -1;
+  C rem[R];
 #pragma unroll
-    for (int k = 0; k < R; ++k) rem[k] = C(0);
+  for (int k = 0; k < R; ++k) rem[k] = C(0);
 #pragma unroll
-    for (int dy = -R; dy <= R; ++dy) {
-      C x[R];
+  for (int dy = -R; dy <= R; ++dy) {
+    C x[R];
 #pragma unroll
-      for (int i = 0; i < R; ++i) x[i] = at(rho + dy, col0 + step * i);
-#pragma unroll
-      for (int k = 0; k < R; ++k)
-#pragma unroll
-        for (int i = 0; i + k < R; ++i) rem[k] += wb[(dy + R) * W + R + 1 + i + k] * x[i];
-    }
+    for (int i = 0; i < R; ++i) x[i] = at(rho + dy, col0 + step * i);
 #pragma unroll
     for (int k = 0; k < R; ++k)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const C vl = __shfl_sync(0xffffffffu, rem[k], g + 8 * h);      // left: row g + 8h, column k
-        const C vr = __shfl_sync(0xffffffffu, rem[k], 16 + g + 8 * h); // right: row g + 8h, column 15 - k
-        if (t == (k >> 1)) acc[0][2 * h + (k & 1)] += vl;
-        if (t == ((7 - k) >> 1)) acc[1][2 * h + ((7 - k) & 1)] += vr;
-      }
-    return;
+      for (int i = 0; i + k < R; ++i) rem[k] += wb[(dy + R) * W + R + 1 + i + k] * x[i];
   }
+#pragma unroll
+  for (int k = 0; k < R; ++k)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const C vl = __shfl_sync(0xffffffffu, rem[k], g + 8 * h);      // left: row g + 8h, column k
+      const C vr = __shfl_sync(0xffffffffu, rem[k], 16 + g + 8 * h); // right: row g + 8h, column 15 - k
+      if (t == (k >> 1)) acc[0][2 * h + (k & 1)] += vl;
+      if (t == ((7 - k) >> 1)) acc[1][2 * h + ((7 - k) & 1)] += vr;
+    }
+}
+
+// A star: the lanes whose accumulators hold the tile's border rows and columns add the centre row's and column's
+// taps beyond the tile.
+template <typename S, int R, typename C>
+__device__ __forceinline__ void star_border(C (&acc)[2][4], const S* tile, const C* w, int r0, int mask, int c0, int g,
+                                            int t) {
+  using G = Geometry<S, R>;
+  constexpr int P = G::P, W = 2 * R + 1;
+  const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
 #pragma unroll
   for (int j = 0; j < 2; ++j)
 #pragma unroll
@@ -191,6 +200,13 @@ __device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const
         for (int e = 0; e < 2; ++e) acc[j][2 + e] += wv * at(g + 8 + d, 8 * j + 2 * t + e);
     }
   }
+}
+
+template <typename S, int R, bool STAR, typename C>
+__device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
+                                            int c0, int g, int t) {
+  if constexpr (STAR) star_border<S, R>(acc, tile, w, r0, mask, c0, g, t);
+  else box_border<S, R>(acc, tile, w, wm, r0, mask, c0, g, t);
 }
 
 template <typename S, typename C>
