@@ -16,6 +16,10 @@
 namespace se::spider_gpu {
 
 constexpr int kWarps = 8; // warps per block
+// Each warp's output scratch after the input tile: its pair of warp tiles (at most 256 halves at every radius).
+constexpr int kScratchBytes = 512;
+// The input tile's bytes, rounded up to 16 so that the scratch after it takes 16-byte vectors.
+constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 15) / 16 * 16; }
 
 // The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
 struct Geometry {
@@ -79,7 +83,9 @@ struct Tables {
   std::vector<std::int32_t> boff;  // [chunk][half h][lane]: shared-memory half index of B register h's first half
                                    // relative to the warp tile's corner (lane column, radius and dx folded in)
   int bank_conflict_ways = 0;      // the largest number of distinct words one bank serves in a B load
-  std::size_t shared_bytes() const { return static_cast<std::size_t>(sw) * static_cast<std::size_t>(sh) * 2; }
+  std::size_t shared_bytes() const {
+    return static_cast<std::size_t>(tile_bytes_aligned(sw, sh)) + static_cast<std::size_t>(kWarps) * kScratchBytes;
+  }
 };
 
 // The radius the kernels run: radius 0 stencils run as radius 1 (zero weights around the centre).

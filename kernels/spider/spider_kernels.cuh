@@ -83,57 +83,171 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
 };
 
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
-// registers allow, the next tile's loads in flight while the warps compute on this one). 2D: warp w takes rows
-// w, w + 8, ..., its lanes the 32-bit words along them; 1D: the threads share the one row.
+// registers allow, the next tile's loads in flight while the warps compute on this one). The loads are 16-byte
+// chunks of 8 halves starting 8 columns left of the block (x = bx0 - 8 + 8k: 16-byte aligned, since the padded
+// layout starts the interior on a 128-byte boundary and block_x is a multiple of 8), spread over all threads
+// (chunk c = thread + 256 j: row c / K, chunk c % K). Shared half i holds x = bx0 - R + i, as the B offsets
+// expect, so a chunk lands R - 8 halves into the row: for odd R that is an odd half, and the chunk's words are
+// re-paired with the half before it (x0 - 1, the top of the aligned word at x0 - 2). Halves outside
+// [-R, n + R) and rows outside [-R, ny + R) are zero, as the band's zero coefficients expect.
 template <int R, int DIMS> struct TileLoader {
   static constexpr Geometry G = geometry(DIMS, R);
-  static constexpr int WPR_MAX = G.sw_max / 2;
-  static constexpr int RPW = DIMS == 1 ? 1 : (G.sh + kWarps - 1) / kWarps;
-  static constexpr int CPL = DIMS == 1 ? (WPR_MAX + kWarps * 32 - 1) / (kWarps * 32) : (WPR_MAX + 31) / 32;
-  std::uint32_t v[RPW * CPL];
+  static constexpr bool ODD = (R & 1) != 0;
+  static constexpr int K_MAX = 1 + (G.sw_max - 1 - R + 7) / 8; // chunks per row at the widest stride
+  static constexpr int CPT = (G.sh * K_MAX + kWarps * 32 - 1) / (kWarps * 32);
+  uint4 v[CPT];
+  std::uint32_t prev[ODD ? CPT : 1];
+
+  __device__ __forceinline__ static int chunks_per_row(int sw) { return 1 + (sw - R + 7) / 8; }
 
   __device__ __forceinline__ void load(const KernelArgs& p, std::int64_t bx0, std::int64_t by0) {
     const PaddedLayout& L = p.layout;
     const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
-    const int wpr = p.sw / 2;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int K = chunks_per_row(p.sw);
+    const int total = p.sh * K;
 #pragma unroll
-    for (int ri = 0; ri < RPW; ++ri) {
-      const int row = DIMS == 1 ? 0 : warp + kWarps * ri;
+    for (int j = 0; j < CPT; ++j) {
+      const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
+      v[j] = make_uint4(0u, 0u, 0u, 0u);
+      if (ODD) prev[j] = 0u;
+      if (c >= total) continue;
+      const int row = c / K, k = c - row * K;
       const std::int64_t gy = DIMS == 1 ? 0 : by0 - R + row;
-      const bool row_ok = row < p.sh && (DIMS == 1 || (gy >= -R && gy < ny + R));
-      const __half* src = p.in + L.index(bx0 - R, row_ok ? gy : 0, 0);
+      if (DIMS == 2 && (gy < -R || gy >= ny + R)) continue;
+      const std::int64_t x0 = bx0 - 8 + 8 * k;
+      const __half* src = p.in + L.index(x0, gy, 0);
+      if (x0 + 8 > -R && x0 < nx + R) {
+        v[j] = __ldg(reinterpret_cast<const uint4*>(src));
+        if (x0 < -R || x0 + 8 > nx + R) { // an edge chunk: zero the halves outside [-R, n + R)
+          std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
 #pragma unroll
-      for (int ci = 0; ci < CPL; ++ci) {
-        const int cw = DIMS == 1 ? static_cast<int>(threadIdx.x) + kWarps * 32 * ci : lane + 32 * ci;
-        const std::int64_t gx = bx0 - R + 2 * cw;
-        unsigned short lo = 0, hi = 0;
-        if (row_ok && cw < wpr) {
-          if (gx >= -R && gx < nx + R) lo = __half_as_ushort(src[2 * cw]);
-          if (gx + 1 >= -R && gx + 1 < nx + R) hi = __half_as_ushort(src[2 * cw + 1]);
+          for (int h = 0; h < 8; ++h)
+            if (x0 + h < -R || x0 + h >= nx + R) w[h >> 1] &= (h & 1) ? 0x0000ffffu : 0xffff0000u;
+          v[j] = make_uint4(w[0], w[1], w[2], w[3]);
         }
-        v[ri * CPL + ci] = static_cast<std::uint32_t>(lo) | (static_cast<std::uint32_t>(hi) << 16);
       }
+      if (ODD && x0 - 1 >= -R && x0 - 1 < nx + R) prev[j] = __ldg(reinterpret_cast<const std::uint32_t*>(src - 2));
     }
   }
 
   __device__ __forceinline__ void store(const KernelArgs& p, std::uint32_t* smem) const {
     const int wpr = p.sw / 2;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int K = chunks_per_row(p.sw);
+    const int total = p.sh * K;
 #pragma unroll
-    for (int ri = 0; ri < RPW; ++ri) {
-      const int row = DIMS == 1 ? 0 : warp + kWarps * ri;
-#pragma unroll
-      for (int ci = 0; ci < CPL; ++ci) {
-        const int cw = DIMS == 1 ? static_cast<int>(threadIdx.x) + kWarps * 32 * ci : lane + 32 * ci;
-        if (row < p.sh && cw < wpr) smem[row * wpr + cw] = v[ri * CPL + ci];
+    for (int j = 0; j < CPT; ++j) {
+      const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
+      if (c >= total) continue;
+      const int row = c / K, k = c - row * K;
+      std::uint32_t w[4];
+      int w0; // the shared word index of w[0] within the row
+      if (ODD) {
+        w[0] = __byte_perm(prev[j], v[j].x, 0x5432);
+        w[1] = __byte_perm(v[j].x, v[j].y, 0x5432);
+        w[2] = __byte_perm(v[j].y, v[j].z, 0x5432);
+        w[3] = __byte_perm(v[j].z, v[j].w, 0x5432);
+        w0 = (R - 9 + 8 * k) / 2; // halves x0 - 1 .. x0 + 6 (x0 + 7 goes with the next chunk); exact: even
+      } else {
+        w[0] = v[j].x;
+        w[1] = v[j].y;
+        w[2] = v[j].z;
+        w[3] = v[j].w;
+        w0 = (R - 8 + 8 * k) / 2; // exact: R - 8 + 8k is even
       }
+      std::uint32_t* dst = smem + row * wpr;
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        if (w0 + q >= 0 && w0 + q < wpr) dst[w0 + q] = w[q];
     }
   }
 };
 
+// A warp's pair of output tiles through its scratch (rows of 2 tile_x halves) and out as the widest vector the
+// pair's alignment allows: the pair starts at a multiple of 2 tile_x halves from the 128-byte aligned x = 0.
+template <int R, int DIMS> struct StagedStore {
+  static constexpr Geometry G = geometry(DIMS, R);
+  static constexpr int PW = 2 * G.tile_x;        // halves per scratch row
+  static constexpr int ROW_BYTES = 2 * PW;
+  static constexpr int C = (ROW_BYTES % 16 == 0) ? 16 : (ROW_BYTES % 8 == 0) ? 8 : 4; // bytes per vector
+  static constexpr int CR = ROW_BYTES / C;        // vectors per row
+  static_assert(G.tile_y * ROW_BYTES <= kScratchBytes, "a warp's scratch holds its pair of tiles");
+
+  // The pair's outputs into the scratch: row y - y0, column x - x0 (1D: one row).
+  template <bool ACC16>
+  __device__ __forceinline__ static void stage(const Acc<ACC16> (&acc)[2], __half* scratch, int lane) {
+    const int g = lane >> 2, t = lane & 3;
+    __syncwarp(); // the previous pair's vectors are read
+#pragma unroll
+    for (int u = 0; u < 2; ++u)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
+        int col, row;
+        if (G.dims == 1) {
+          if (m >= G.rpp) continue;
+          col = u * G.tile_x + n * G.rpp + m;
+          row = 0;
+        } else {
+          const int part = m / G.rpp, within = m - part * G.rpp;
+          if (part >= G.py) continue;
+          col = u * G.tile_x + within;
+          row = G.py * n + part;
+        }
+        scratch[row * PW + col] = acc[u].at(i);
+      }
+    __syncwarp();
+  }
+  // The scratch out to the grid as aligned vectors (every output of the pair interior).
+  __device__ __forceinline__ static void vectors(const __half* scratch, __half* out, std::int64_t pitch, int lane) {
+    const char* s = reinterpret_cast<const char*>(scratch);
+    char* o = reinterpret_cast<char*>(out);
+#pragma unroll
+    for (int c = lane; c < G.tile_y * CR; c += 32) {
+      const int row = c / CR, v = c - row * CR;
+      const char* from = s + row * ROW_BYTES + v * C;
+      char* to = o + 2 * (row * pitch) + v * C;
+      if constexpr (C == 16) *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
+      else if constexpr (C == 8) *reinterpret_cast<uint2*>(to) = *reinterpret_cast<const uint2*>(from);
+      else *reinterpret_cast<std::uint32_t*>(to) = *reinterpret_cast<const std::uint32_t*>(from);
+    }
+  }
+};
+
+// A pair at the grid's edge: one element at a time from the scratch. Periodic grids also get the element's images
+// in the halo (x + kx nx, y + ky ny within [-R, n + R)); the stepper's grids are at least 2R + 1 wide, so kx and
+// ky lie in -1..1 (the generic store_with_images divides in 64 bits, whose registers would spill this kernel).
+template <int R, int DIMS>
+__device__ __forceinline__ void store_pair_elements(const KernelArgs& p, const __half* scratch, std::int64_t x0,
+                                                    std::int64_t y0, int count, int row_halves, int lane) {
+  const PaddedLayout& L = p.layout;
+  const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
+#pragma unroll 1
+  for (int e = lane; e < count; e += 32) {
+    const int row = e / row_halves, col = e - row * row_halves;
+    const std::int64_t x = x0 + col, y = y0 + row;
+    if (x >= nx || y >= ny) continue;
+    const __half v = scratch[e];
+    __half* at = p.out + L.index(x, y, 0);
+    *at = v;
+    if (!p.periodic) continue;
+    const int kx_lo = x - nx >= -R ? -1 : 0, kx_hi = x + nx < nx + R ? 1 : 0; // x' = x + kx nx in [-R, nx + R)
+    const int ky_lo = DIMS == 1 ? 0 : (y - ny >= -R ? -1 : 0), ky_hi = DIMS == 1 ? 0 : (y + ny < ny + R ? 1 : 0);
+#pragma unroll 1
+    for (int ky = ky_lo; ky <= ky_hi; ++ky)
+#pragma unroll 1
+      for (int kx = kx_lo; kx <= kx_hi; ++kx)
+        if (kx | ky) at[(ky * ny) * L.pitch_y + kx * nx] = v;
+  }
+}
+
+// Blocks per SM the registers are capped for: the A fragments a lane holds decide (small radii keep few).
+constexpr int min_blocks(int dims, int r, bool sparse) {
+  const int a_regs = geometry(dims, r).nmma * (sparse ? 2 : 4);
+  return a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
+}
+
 template <int R, int DIMS, bool SPARSE, bool ACC16>
-__global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
+__global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spider_step(KernelArgs p) {
   constexpr Geometry G = geometry(DIMS, R);
   constexpr int NM = G.nmma, KC = G.kc;
   constexpr int AREGS = SPARSE ? 2 : 4;
@@ -160,7 +274,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
   const std::int64_t tiles = p.tiles_x * p.tiles_y;
   const char* sbytes = reinterpret_cast<const char*>(smem_words);
   const int row_bytes = 2 * p.sw;
-  const int g = lane >> 2, t = lane & 3;
+  __half* scratch = reinterpret_cast<__half*>(reinterpret_cast<char*>(smem_words) + tile_bytes_aligned(p.sw, p.sh)) +
+                    warp * (kScratchBytes / 2);
 
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
   constexpr bool PREFETCH = NM * AREGS <= 80;
@@ -203,24 +318,19 @@ __global__ void __launch_bounds__(kWarps * 32, 1) spider_step(KernelArgs p) {
       const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
       Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
 
-#pragma unroll
-      for (int u = 0; u < 2; ++u)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
-          std::int64_t x, y;
-          if (DIMS == 1) {
-            if (m >= G.rpp) continue;
-            x = bx0 + x_local + u * G.tile_x + n * G.rpp + m;
-            y = 0;
-          } else {
-            const int part = m / G.rpp, within = m - part * G.rpp;
-            if (part >= G.py) continue;
-            x = bx0 + x_local + u * G.tile_x + within;
-            y = by0 + y_local + G.py * n + part;
-          }
-          if (x < nx && y < ny) store_with_images(p.out, L, p.periodic != 0, x, y, std::int64_t{0}, acc[u].at(i));
-        }
+      // The pair's outputs: x0 .. x0 + 2 tile_x - 1, y0 .. y0 + tile_y - 1. Where all of them are interior (and, if
+      // periodic, none has an image), they go through the warp's scratch and leave as whole aligned vectors;
+      // elsewhere (the grid's edges) one element at a time, images included.
+      const std::int64_t x0 = bx0 + x_local, y0 = DIMS == 1 ? 0 : by0 + y_local;
+      const std::int64_t x1 = x0 + 2 * G.tile_x, y1 = y0 + G.tile_y; // exclusive
+      bool whole = x1 <= nx && (DIMS == 1 || y1 <= ny);
+      if (p.periodic) whole = whole && x0 >= R && x1 <= nx - R && (DIMS == 1 || (y0 >= R && y1 <= ny - R));
+      StagedStore<R, DIMS>::stage(acc, scratch, lane);
+      if (whole) {
+        StagedStore<R, DIMS>::vectors(scratch, p.out + L.index(x0, y0, 0), L.pitch_y, lane);
+      } else {
+        store_pair_elements<R, DIMS>(p, scratch, x0, y0, G.tile_y * 2 * G.tile_x, 2 * G.tile_x, lane);
+      }
     }
     if (!PREFETCH && next < tiles) {
       std::int64_t nx0, ny0;
