@@ -155,4 +155,33 @@ __device__ __forceinline__ void mma_sp_m16n8k16_f16_f16_sel(std::uint32_t (&acc)
       : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(metadata), "n"(Selector));
 }
 
+// ------------------------------------------------------------------------------ mma.sp.m16n8k32 .f16
+// A 16 x 32 2:4-sparse A in one instruction: the fragments are two m16n8k16 ones side by side (PTX ISA, "Matrix
+// Fragments for sparse mma.m16n8k32 with .f16"): a[0], a[1] the compressed columns 0..15 (rows g, g + 8), a[2], a[3]
+// columns 16..31; b[0], b[1] B's rows 0..15 (2t, 2t + 1 and 2t + 8, 2t + 9), b[2], b[3] rows 16..31. The metadata
+// of columns 0..15 sits in lane 4g + 2 Selector, that of columns 16..31 in lane 4g + 2 Selector + 1, each laid out
+// as m16n8k16's (row g in the low 16 bits, row g + 8 in the high): so two m16n8k16 MMAs whose metadata core packs
+// with selectors 2s and 2s + 1 run as one m16n8k32 with selector s (0..1).
+template <int Selector>
+__device__ __forceinline__ void mma_sp_m16n8k32_f16_f32_sel(float (&acc)[4], const std::uint32_t (&a)[4],
+                                                            const std::uint32_t (&b)[4], std::uint32_t metadata) {
+  static_assert(Selector >= 0 && Selector <= 1, "m16n8k32 .f16 takes sparsity selectors 0..1");
+  asm("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, %13;\n"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(metadata),
+        "n"(Selector));
+}
+
+template <int Selector>
+__device__ __forceinline__ void mma_sp_m16n8k32_f16_f16_sel(std::uint32_t (&acc)[2], const std::uint32_t (&a)[4],
+                                                            const std::uint32_t (&b)[4], std::uint32_t metadata) {
+  static_assert(Selector >= 0 && Selector <= 1, "m16n8k32 .f16 takes sparsity selectors 0..1");
+  asm("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, "
+      "{%6,%7,%8,%9}, {%0,%1}, %10, %11;\n"
+      : "+r"(acc[0]), "+r"(acc[1])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(metadata),
+        "n"(Selector));
+}
+
 } // namespace se::ptx

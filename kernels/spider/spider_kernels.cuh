@@ -82,6 +82,39 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
                                              const std::uint32_t*, const char*, int, const int (&)[KC][2], int) {}
 };
 
+// Sparse with two K chunks per shift (radius 4..7: a band row is wider than 16): both chunks of shift S as one
+// mma.sp.m16n8k32, half the MMA instructions of the two m16n8k16 the plan counts. Chunk 0's A and B registers
+// then chunk 1's; core's metadata of MMAs 2S and 2S + 1 (selectors 2S % 4 and 2S % 4 + 1 of register S / 2) is
+// the k32 metadata of selector S % 2 as it stands (kernels/common/mma_ptx.cuh).
+template <bool ACC16, int S, int NS> struct IssueK32 {
+  __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[2 * NS][2],
+                                             const std::uint32_t* meta, const char* row, int row_bytes,
+                                             const int (&off)[2][2], int tile1_bytes) {
+    std::uint32_t b0[4], b1[4];
+#pragma unroll
+    for (int q = 0; q < 2; ++q)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + off[q][h]);
+        b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + tile1_bytes + off[q][h]);
+      }
+    const std::uint32_t a4[4] = {a[2 * S][0], a[2 * S][1], a[2 * S + 1][0], a[2 * S + 1][1]};
+    const std::uint32_t m = meta[S / 2];
+    if constexpr (ACC16) {
+      ptx::mma_sp_m16n8k32_f16_f16_sel<S % 2>(acc[0].regs(), a4, b0, m);
+      ptx::mma_sp_m16n8k32_f16_f16_sel<S % 2>(acc[1].regs(), a4, b1, m);
+    } else {
+      ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[0].regs(), a4, b0, m);
+      ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[1].regs(), a4, b1, m);
+    }
+    IssueK32<ACC16, S + 1, NS>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
+  }
+};
+template <bool ACC16, int NS> struct IssueK32<ACC16, NS, NS> {
+  __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[2 * NS][2],
+                                             const std::uint32_t*, const char*, int, const int (&)[2][2], int) {}
+};
+
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
 // registers allow, the next tile's loads in flight while the warps compute on this one). The loads are 16-byte
 // chunks of 8 halves starting 8 columns left of the block (x = bx0 - 8 + 8k: 16-byte aligned, since the padded
@@ -316,7 +349,10 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
       acc[0].zero();
       acc[1].zero();
       const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
-      Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+      if constexpr (SPARSE && KC == 2)
+        IssueK32<ACC16, 0, NM / 2>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+      else
+        Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
 
       // The pair's outputs: x0 .. x0 + 2 tile_x - 1, y0 .. y0 + tile_y - 1. Where all of them are interior (and, if
       // periodic, none has an image), they go through the warp's scratch and leave as whole aligned vectors;

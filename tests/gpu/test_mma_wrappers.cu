@@ -68,6 +68,19 @@ __global__ void f16_kernel(const std::uint32_t* a, const std::uint32_t* b, const
   for (int i = 0; i < 4; ++i) d[lane * 4 + i] = rd[i];
 }
 
+// mma.sp.m16n8k32 .f16 -> .f32 with sparsity selector Sel: four A, four B registers per lane.
+template <int Sel>
+__global__ void f16_k32_kernel(const std::uint32_t* a, const std::uint32_t* b, const float* c, float* d,
+                               const std::uint32_t* metadata) {
+  const int lane = threadIdx.x;
+  float acc[4];
+  for (int i = 0; i < 4; ++i) acc[i] = c[lane * 4 + i];
+  const std::uint32_t ra[4] = {a[lane * 4], a[lane * 4 + 1], a[lane * 4 + 2], a[lane * 4 + 3]};
+  const std::uint32_t rb[4] = {b[lane * 4], b[lane * 4 + 1], b[lane * 4 + 2], b[lane * 4 + 3]};
+  se::ptx::mma_sp_m16n8k32_f16_f32_sel<Sel>(acc, ra, rb, metadata[lane]);
+  for (int i = 0; i < 4; ++i) d[lane * 4 + i] = acc[i];
+}
+
 template <typename T> std::vector<T> random_matrix(int rows, int cols, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<T> m(static_cast<std::size_t>(rows) * cols);
@@ -167,5 +180,69 @@ TEST_CASE("FP16 dense and 2:4-sparse MMA wrappers match the emulation") {
     for (std::size_t i = 0; i < gpu.size(); ++i) worst = std::max(worst, std::abs(double(gpu[i]) - double(fc.regs[i])));
     INFO((sparse ? "mma.sp" : "mma") << " m16n8k16 f16->f32: largest difference " << worst);
     CHECK(worst <= 1e-5); // the hardware's own summation order: about one f32 ulp of partial sums below 16
+  }
+}
+
+// The m16n8k32 wrapper's fragment claim (mma_ptx.cuh): two m16n8k16 problems side by side along K, each laid out
+// by core's m16n8k16 tables, its metadata packed with selectors 2 Sel and 2 Sel + 1, equal one m16n8k32 of
+// selector Sel. Checked against the dense product in FP64 (a layout error moves results by O(1)).
+TEST_CASE("mma.sp.m16n8k32 f16 is two m16n8k16 fragments side by side") {
+  std::mt19937_64 rng(2024);
+  const MmaShape S = MmaShape::SP_M16N8K16_F16_F32;
+  for (const int sel : {0, 1}) {
+    // A 16 x 32 with a random 2:4 pattern per group of four, values rounded to f16.
+    std::vector<double> A(16 * 32, 0.0);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (int r = 0; r < 16; ++r)
+      for (int g = 0; g < 8; ++g) {
+        int p0 = static_cast<int>(rng() % 4), p1 = static_cast<int>(rng() % 4);
+        if (p1 == p0) p1 = (p0 + 1) % 4;
+        A[static_cast<std::size_t>(r * 32 + 4 * g + p0)] = static_cast<float>(se::Half(u(rng)));
+        A[static_cast<std::size_t>(r * 32 + 4 * g + p1)] = static_cast<float>(se::Half(u(rng)));
+      }
+    const auto B = random_matrix<se::Half>(32, 8, rng);
+    const auto C = random_matrix<float>(16, 8, rng);
+    std::vector<std::uint32_t> a_regs(32 * 4), b_regs(32 * 4), meta(32, 0u);
+    for (int chunk = 0; chunk < 2; ++chunk) {
+      const se::Compressed24 comp = se::compress_2to4(A.data() + 16 * chunk, 16, 16, 32);
+      std::vector<se::Half> values(comp.values.size());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = se::Half(comp.values[i]);
+      const auto fa = pack_halves(se::load_fragment<se::Half>(S, Operand::A, values.data(), 8).regs);
+      const auto fb = pack_halves(se::load_fragment<se::Half>(S, Operand::B, B.data() + 16 * 8 * chunk, 8).regs);
+      const auto m = se::pack_metadata(comp, 2 * sel + chunk).per_lane;
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int j = 0; j < 2; ++j) {
+          a_regs[static_cast<std::size_t>(lane * 4 + 2 * chunk + j)] = fa[static_cast<std::size_t>(lane * 2 + j)];
+          b_regs[static_cast<std::size_t>(lane * 4 + 2 * chunk + j)] = fb[static_cast<std::size_t>(lane * 2 + j)];
+        }
+        meta[static_cast<std::size_t>(lane)] |= m[static_cast<std::size_t>(lane)];
+      }
+    }
+    const auto fc = se::load_fragment<float>(S, Operand::C, C.data(), 8);
+    se::DeviceBuffer<std::uint32_t> da, db, dm;
+    se::DeviceBuffer<float> dc, dd(fc.regs.size(), "mma test");
+    upload_to(a_regs, da);
+    upload_to(b_regs, db);
+    upload_to(meta, dm);
+    upload_to(fc.regs, dc);
+    if (sel == 0) f16_k32_kernel<0><<<1, 32>>>(da.get(), db.get(), dc.get(), dd.get(), dm.get());
+    else f16_k32_kernel<1><<<1, 32>>>(da.get(), db.get(), dc.get(), dd.get(), dm.get());
+    SE_CUDA_CHECK_LAUNCH("f16_k32_kernel");
+    std::vector<float> gpu(fc.regs.size());
+    dd.download(gpu.data(), gpu.size());
+    // The dense reference, D = C + A B in FP64, in the accumulator layout.
+    std::vector<float> want(16 * 8);
+    for (int r = 0; r < 16; ++r)
+      for (int n = 0; n < 8; ++n) {
+        double sum = C[static_cast<std::size_t>(r * 8 + n)];
+        for (int k = 0; k < 32; ++k)
+          sum += A[static_cast<std::size_t>(r * 32 + k)] * static_cast<double>(static_cast<float>(B[static_cast<std::size_t>(k * 8 + n)]));
+        want[static_cast<std::size_t>(r * 8 + n)] = static_cast<float>(sum);
+      }
+    const auto fw = se::load_fragment<float>(S, Operand::C, want.data(), 8);
+    double worst = 0;
+    for (std::size_t i = 0; i < gpu.size(); ++i) worst = std::max(worst, std::abs(double(gpu[i]) - double(fw.regs[i])));
+    INFO("mma.sp m16n8k32 f16->f32, selector " << sel << ": largest difference from FP64 " << worst);
+    CHECK(worst <= 1e-4); // 32 f32 additions of products below 1 against one rounding of the exact sum
   }
 }
