@@ -31,8 +31,9 @@ GpuKernel spider_gpu_kernel(SpiderVariant variant) {
   GpuKernel k;
   k.description =
       sparse ? "SPIDER on sparse tensor cores: kernel rows as L x 2L bands (L = 2r+2), strided swap of column pairs "
-               "to 2:4, mma.sp.m16n8k16 FP16 with packed metadata and the A fragments in registers, the input row "
-               "swap folded into the shared-memory offsets; FP32 accumulation (SE_SPIDER_ACCUMULATE=fp16: FP16)"
+               "to 2:4, mma.sp.m16n8k16 FP16 with packed metadata (radius 4-7: a shift's two K chunks as one "
+               "mma.sp.m16n8k32) and the A fragments in registers, the input row swap folded into the shared-memory "
+               "offsets; FP32 accumulation (SE_SPIDER_ACCUMULATE=fp16: FP16)"
              : "SPIDER's dense ablation: the same bands, tiles and loads unswapped on mma.m16n8k16 FP16; FP32 "
                "accumulation (SE_SPIDER_ACCUMULATE=fp16: FP16)";
   k.unavailable_reason = gpu_unavailable_reason;
