@@ -126,51 +126,50 @@ template <bool ACC16, int NS> struct IssueK32<ACC16, NS, NS> {
 template <int R, int DIMS> struct TileLoader {
   static constexpr Geometry G = geometry(DIMS, R);
   static constexpr bool ODD = (R & 1) != 0;
-  static constexpr int K_MAX = 1 + (G.sw_max - 1 - R + 7) / 8; // chunks per row at the widest stride
-  static constexpr int CPT = (G.sh * K_MAX + kWarps * 32 - 1) / (kWarps * 32);
+  // Chunks per row: enough for the halves the B loads read (sw_min); a wider row stride is padding.
+  static constexpr int K = 1 + (G.sw_min - R + 7) / 8;
+  static constexpr int TOTAL = G.sh * K;
+  static constexpr int CPT = (TOTAL + kWarps * 32 - 1) / (kWarps * 32);
   uint4 v[CPT];
   std::uint32_t prev[ODD ? CPT : 1];
 
-  __device__ __forceinline__ static int chunks_per_row(int sw) { return 1 + (sw - R + 7) / 8; }
-
   __device__ __forceinline__ void load(const KernelArgs& p, std::int64_t bx0, std::int64_t by0) {
     const PaddedLayout& L = p.layout;
-    const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
-    const int K = chunks_per_row(p.sw);
-    const int total = p.sh * K;
+    // 32-bit offsets from the block's first chunk (x = bx0 - 8, y = by0 - R); the bounds relative to it.
+    const __half* base = p.in + L.index(bx0 - 8, DIMS == 1 ? 0 : by0 - R, 0);
+    const int pitch = static_cast<int>(L.pitch_y);
+    const int x_lo = static_cast<int>(-R - (bx0 - 8)), x_hi = static_cast<int>(L.n[0] + R - (bx0 - 8));
+    const int y_hi = DIMS == 1 ? 1 : static_cast<int>(L.n[1] + R - (by0 - R)); // rows >= 0 are >= -R
 #pragma unroll
     for (int j = 0; j < CPT; ++j) {
       const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
       v[j] = make_uint4(0u, 0u, 0u, 0u);
       if (ODD) prev[j] = 0u;
-      if (c >= total) continue;
+      if (c >= TOTAL) continue;
       const int row = c / K, k = c - row * K;
-      const std::int64_t gy = DIMS == 1 ? 0 : by0 - R + row;
-      if (DIMS == 2 && (gy < -R || gy >= ny + R)) continue;
-      const std::int64_t x0 = bx0 - 8 + 8 * k;
-      const __half* src = p.in + L.index(x0, gy, 0);
-      if (x0 + 8 > -R && x0 < nx + R) {
+      if (DIMS == 2 && row >= y_hi) continue;
+      const int x0 = 8 * k; // relative to bx0 - 8
+      const __half* src = base + (row * pitch + x0);
+      if (x0 + 8 > x_lo && x0 < x_hi) {
         v[j] = __ldg(reinterpret_cast<const uint4*>(src));
-        if (x0 < -R || x0 + 8 > nx + R) { // an edge chunk: zero the halves outside [-R, n + R)
+        if (x0 < x_lo || x0 + 8 > x_hi) { // an edge chunk: zero the halves outside [-R, n + R)
           std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
 #pragma unroll
           for (int h = 0; h < 8; ++h)
-            if (x0 + h < -R || x0 + h >= nx + R) w[h >> 1] &= (h & 1) ? 0x0000ffffu : 0xffff0000u;
+            if (x0 + h < x_lo || x0 + h >= x_hi) w[h >> 1] &= (h & 1) ? 0x0000ffffu : 0xffff0000u;
           v[j] = make_uint4(w[0], w[1], w[2], w[3]);
         }
       }
-      if (ODD && x0 - 1 >= -R && x0 - 1 < nx + R) prev[j] = __ldg(reinterpret_cast<const std::uint32_t*>(src - 2));
+      if (ODD && x0 - 1 >= x_lo && x0 - 1 < x_hi) prev[j] = __ldg(reinterpret_cast<const std::uint32_t*>(src - 2));
     }
   }
 
   __device__ __forceinline__ void store(const KernelArgs& p, std::uint32_t* smem) const {
     const int wpr = p.sw / 2;
-    const int K = chunks_per_row(p.sw);
-    const int total = p.sh * K;
 #pragma unroll
     for (int j = 0; j < CPT; ++j) {
       const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
-      if (c >= total) continue;
+      if (c >= TOTAL) continue;
       const int row = c / K, k = c - row * K;
       std::uint32_t w[4];
       int w0; // the shared word index of w[0] within the row
