@@ -562,6 +562,7 @@ void draw_performance_window(ViewContext& ctx) {
         };
         if (shown(0)) {
           publish(ctx, "performance.bars.cut_labels", std::to_string(draw_bar_chart("performance.bars", dv.bars, m.bars, cell)));
+          publish(ctx, "performance.bars.count", std::to_string(dv.bars.values.size()));
           probe_last_item(ctx.state, "performance.bars");
         }
         next(1);

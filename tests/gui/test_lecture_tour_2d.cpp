@@ -177,7 +177,9 @@ TEST_CASE("the pyramid page's level does not scroll at 1280x720 in lecture mode"
 // with the machine named once under its run of bars; at 1600x1000 none is cut, at 1280x720 the short names are whole
 // and the long ones (cpu-reference, tcstencil-fp64, cuda-core-tb-fp32, ...) keep their ends: about half of the 24.
 // The recorded CPU's one bar had its group's name ("AMD EPYC, recorded") cut to "…" at both sizes; it counts as a cut
-// label where even its first word is cut, and "AMD" stands whole at both now.
+// label where even its first word is cut, and "AMD" stands whole at both now. The bars grow with every recorded
+// results file (32 for heat-2d once the H100's SPIDER rows came, 15 of them cut at 1280x720; box-2d49p 28, 13 cut), so the small size
+// allows at most 60% of them cut.
 TEST_CASE("the Performance step's bar labels are whole at 1600x1000 and half of them at 1280x720 in lecture mode", "[gui][egl][lecture17]") {
   for (const std::string name : {"heat-2d", "box-2d49p"}) {
     for (const bool small : {false, true}) {
@@ -186,8 +188,11 @@ TEST_CASE("the Performance step's bar labels are whole at 1600x1000 and half of 
       show_step(ex, "performance", "");
       REQUIRE(std::stoi(ex.fact("performance.records")) > 0);
       const int cut = std::stoi(ex.fact("performance.bars.cut_labels"));
+      const int bars = std::stoi(ex.fact("performance.bars.count"));
+      INFO(cut << " of " << bars << " labels cut");
+      REQUIRE(bars >= 24);
       if (small)
-        CHECK(cut <= 14); // was 24 of 24
+        CHECK(cut * 5 <= bars * 3); // was 24 of 24
       else
         CHECK(cut == 0);
     }
