@@ -129,6 +129,22 @@ Tables make_tables(const SpiderPlan& plan) {
     t.sw = g.sw_min;
     t.boff = fill_boff(g.rpp);
     t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2);
+  } else if (swizzled_rows(g.dims, r, t.sparse)) {
+    // Row starts y sw + row_pad_halves(y) with sw / 2 = 2 mod 32 words; the lanes' rows are added by the kernel.
+    t.swizzle = true;
+    t.sw = g.sw_min;
+    while ((t.sw / 2) % 32 != 2 || t.sw / 2 - row_pad_halves(12) / 2 < g.sw_min / 2) t.sw += 2;
+    t.boff = fill_boff(0);
+    int worst = 0;
+    for (int y0 = 0; y0 < 16; ++y0) { // every phase of the row quartets
+      std::vector<std::int32_t> b = t.boff;
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        const int y = y0 + static_cast<int>(i % 32) / 4;
+        b[i] += y * t.sw + row_pad_halves(y);
+      }
+      worst = std::max(worst, conflict_ways(b, g.kc * 2));
+    }
+    t.bank_conflict_ways = worst;
   } else {
     int best = -1;
     for (int sw = g.sw_min; sw < g.sw_max; sw += 2) {

@@ -18,8 +18,14 @@ namespace se::spider_gpu {
 constexpr int kWarps = 8; // warps per block
 // Each warp's output scratch after the input tile: its pair of warp tiles (at most 256 halves at every radius).
 constexpr int kScratchBytes = 512;
-// The input tile's bytes, rounded up to 16 so that the scratch after it takes 16-byte vectors.
-constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 15) / 16 * 16; }
+// Sparse 2D radius 7 places shared row y at y sw + 16 ((y >> 2) & 3) halves (a stride of 2 words mod 32 plus
+// 0, 8, 16 or 24 words by row quartet): its B loads read words {0, 8, 1, 9} of 8 consecutive rows, which collide
+// in some bank at every plain row stride, and meet 32 banks with this one (notes/spider-gpu.md).
+constexpr bool swizzled_rows(int dims, int r, bool sparse) { return dims == 2 && r == 7 && sparse; }
+constexpr int row_pad_halves(int y) { return 16 * ((y >> 2) & 3); }
+// The input tile's bytes (room for the largest row pad), rounded up to 16 so that the scratch after it takes
+// 16-byte vectors.
+constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 2 * 48 + 15) / 16 * 16; }
 
 // The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
 struct Geometry {
@@ -75,6 +81,7 @@ struct Tables {
   Geometry g;
   bool sparse = true;
   bool acc16 = false;
+  bool swizzle = false;            // swizzled_rows: B offsets hold no row term, the kernel adds each row's start
   int aregs = 2;                   // 32-bit A registers per MMA and lane: 2 (compressed) or 4 (dense)
   int nmeta = 0;                   // metadata registers per lane (sparse): one per four MMAs
   int sw = 0, sh = 0;              // shared tile: row stride in halves (even), rows

@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_grid.hpp"
@@ -86,17 +87,24 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
 // mma.sp.m16n8k32, half the MMA instructions of the two m16n8k16 the plan counts. Chunk 0's A and B registers
 // then chunk 1's; core's metadata of MMAs 2S and 2S + 1 (selectors 2S % 4 and 2S % 4 + 1 of register S / 2) is
 // the k32 metadata of selector S % 2 as it stands (kernels/common/mma_ptx.cuh).
-template <bool ACC16, int S, int NS> struct IssueK32 {
+template <bool ACC16, bool SWZ, int S, int NS> struct IssueK32 {
+  // row: the warp tile's first input row (SWZ: its column base only; ylane = the lane's first input row, whose start
+  // the swizzle decides per row).
   __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[2 * NS][2],
-                                             const std::uint32_t* meta, const char* row, int row_bytes,
+                                             const std::uint32_t* meta, const char* row, int row_bytes, int ylane,
                                              const int (&off)[2][2], int tile1_bytes) {
+    const char* at = row;
+    if constexpr (SWZ) {
+      const int y = ylane + S;
+      at = row + y * row_bytes + 2 * row_pad_halves(y);
+    }
     std::uint32_t b0[4], b1[4];
 #pragma unroll
     for (int q = 0; q < 2; ++q)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + off[q][h]);
-        b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + tile1_bytes + off[q][h]);
+        b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
+        b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
       }
     const std::uint32_t a4[4] = {a[2 * S][0], a[2 * S][1], a[2 * S + 1][0], a[2 * S + 1][1]};
     const std::uint32_t m = meta[S / 2];
@@ -107,12 +115,13 @@ template <bool ACC16, int S, int NS> struct IssueK32 {
       ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[0].regs(), a4, b0, m);
       ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[1].regs(), a4, b1, m);
     }
-    IssueK32<ACC16, S + 1, NS>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
+    IssueK32<ACC16, SWZ, S + 1, NS>::run(acc, a, meta, SWZ ? row : row + row_bytes, row_bytes, ylane, off,
+                                         tile1_bytes);
   }
 };
-template <bool ACC16, int NS> struct IssueK32<ACC16, NS, NS> {
+template <bool ACC16, bool SWZ, int NS> struct IssueK32<ACC16, SWZ, NS, NS> {
   __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[2 * NS][2],
-                                             const std::uint32_t*, const char*, int, const int (&)[2][2], int) {}
+                                             const std::uint32_t*, const char*, int, int, const int (&)[2][2], int) {}
 };
 
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
@@ -123,7 +132,7 @@ template <bool ACC16, int NS> struct IssueK32<ACC16, NS, NS> {
 // expect, so a chunk lands R - 8 halves into the row: for odd R that is an odd half, and the chunk's words are
 // re-paired with the half before it (x0 - 1, the top of the aligned word at x0 - 2). Halves outside
 // [-R, n + R) and rows outside [-R, ny + R) are zero, as the band's zero coefficients expect.
-template <int R, int DIMS> struct TileLoader {
+template <int R, int DIMS, bool SWZ = false> struct TileLoader {
   static constexpr Geometry G = geometry(DIMS, R);
   static constexpr bool ODD = (R & 1) != 0;
   // Chunks per row: enough for the halves the B loads read (sw_min); a wider row stride is padding.
@@ -186,10 +195,13 @@ template <int R, int DIMS> struct TileLoader {
         w[3] = v[j].w;
         w0 = (R - 8 + 8 * k) / 2; // exact: R - 8 + 8k is even
       }
-      std::uint32_t* dst = smem + row * wpr;
+      std::uint32_t* dst = smem + row * wpr + (SWZ ? row_pad_halves(row) / 2 : 0);
+      // Swizzled rows are padded by up to 24 words into the next row's start: write only the words the B loads
+      // read (below sw_min / 2), which leaves the padding free (sw / 2 - 24 >= sw_min / 2: make_tables checks).
+      const int wlim = SWZ ? G.sw_min / 2 : wpr;
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        if (w0 + q >= 0 && w0 + q < wpr) dst[w0 + q] = w[q];
+        if (w0 + q >= 0 && w0 + q < wlim) dst[w0 + q] = w[q];
     }
   }
 };
@@ -311,7 +323,8 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
 
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
   constexpr bool PREFETCH = NM * AREGS <= 80;
-  TileLoader<R, DIMS> loader;
+  constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
+  TileLoader<R, DIMS, SWZ> loader;
   const auto corner = [&](std::int64_t tile, std::int64_t& bx0, std::int64_t& by0) {
     bx0 = (tile % p.tiles_x) * G.block_x;
     by0 = (tile / p.tiles_x) * G.block_y;
@@ -349,7 +362,8 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
       acc[1].zero();
       const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
       if constexpr (SPARSE && KC == 2)
-        IssueK32<ACC16, 0, NM / 2>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+        IssueK32<ACC16, SWZ, 0, NM / 2>::run(acc, a, meta, SWZ ? sbytes + 2 * x_local : row, row_bytes,
+                                             y_local + G.shift0 + R + (lane >> 2), off, 2 * G.tile_x);
       else
         Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
 
@@ -378,6 +392,8 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
 template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_one(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   auto kernel = spider_step<R, DIMS, SPARSE, ACC16>;
+  if (t.swizzle != swizzled_rows(DIMS, R, SPARSE))
+    throw std::logic_error("SPIDER: the tables' row swizzle differs from the kernel's");
   const int smem = static_cast<int>(t.shared_bytes());
   static int configured = -1;
   if (configured != smem && smem > 48 * 1024) {
