@@ -41,17 +41,6 @@ ErrorMetrics compare(std::span<const double> result, std::span<const double> ref
   return m;
 }
 
-double error_bound(Precision arithmetic, int steps) {
-  // Rounding errors of a stable stencil grow at most linearly in the step count.
-  const double s = std::max(1, steps);
-  switch (arithmetic) {
-  case Precision::FP64: return 1e-12;
-  case Precision::FP32: return std::min(1e-3, 1e-6 * s);
-  case Precision::FP16: return std::min(5e-2, 5e-3 * std::sqrt(s));
-  }
-  return 0;
-}
-
 namespace {
 
 // The padded layout: a halo of r on each side of every axis the stencil has; each row starts its interior at a

@@ -92,8 +92,4 @@ template <typename T> int reference_advance(const Stencil& s, Grid<T>& grid, int
 std::int64_t fix_fused_boundary_band(const Stencil& s, const Extent& extent, const std::vector<double>& initial,
                                      std::vector<double>& result, int fused_steps, const Boundary& boundary);
 
-// The error bound a method of this arithmetic precision must meet against the FP64 reference
-// after `steps` steps (relative L2). FP64 methods: 1e-12; FP32: 1e-5; FP16: 1e-2.
-double error_bound(Precision arithmetic, int steps);
-
 } // namespace se

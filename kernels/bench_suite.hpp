@@ -1,6 +1,7 @@
 // The benchmark suite: the papers' experiments (every preset at 1D 10,240,000 / 2D 10240^2 / 3D 512^3,
 // T chosen so a run takes about `seconds`) plus a heat-2d size sweep, for every available method; every
-// result checked against FP64. `quick` uses small grids and few steps, and runs on a machine without a GPU.
+// result checked against FP64 (check_run: on a shorter check run where a long run's bound is too loose). `quick`
+// uses small grids and few steps, and runs on a machine without a GPU.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -35,8 +36,12 @@ struct SuiteRecord {
   std::uint64_t seed = 0;
   double seconds = 0, gstencils = 0, gbs = 0, flops = 0;
   std::optional<double> roof_fraction; // of the copy roof (GPU methods with a measured copy bandwidth)
+  // The check (kernels/checked_run.hpp): the run it rests on (`steps`, or a shorter check run from the same input
+  // where the timed run's bound is too loose to tell), that run's errors and bound; the timed run's own.
+  int checked_steps = 0;
   double rel_l2 = 0, max_abs = 0, bound = 0;
-  bool finite = true, passed = false;
+  double timed_rel_l2 = 0, timed_max_abs = 0, timed_bound = 0;
+  bool finite = true, passed = false; // finite: the check's run
 };
 
 struct SuiteSkip {
@@ -57,7 +62,9 @@ using SuiteProgress = std::function<void(int done, int total, const std::string&
 // Throws InputError for unknown method ids or stencil names.
 SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& options, const SuiteProgress& progress = {});
 
-// {gpu, copy_gbs, boundary, quick, results: [the `run --json` record + fused_steps, gbs, flops, ...], skipped}
+// {gpu, copy_gbs, boundary, quick, results: [the `run --json` record + fused_steps, gbs, flops, ...], skipped}.
+// rel_l2_error, max_abs_error and error_bound are the check's, of a run of checked_steps steps; timed_rel_l2_error,
+// timed_max_abs_error and timed_error_bound the timed run's (the same numbers where checked_steps == steps).
 nlohmann::json to_json(const SuiteResult& r);
 std::string to_csv(const SuiteResult& r);
 std::string format_table(const SuiteResult& r);

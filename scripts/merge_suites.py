@@ -19,7 +19,8 @@ import sys
 
 # The columns `stencil-bench suite --csv` writes (kernels/bench_suite.cpp), in its order.
 CSV_COLUMNS = ("experiment,method,stencil,precision,backend,size,steps,fused_steps,seconds,gstencils,gbs,flops,"
-               "roof_fraction,rel_l2_error,max_abs_error,error_bound,passed").split(",")
+               "roof_fraction,rel_l2_error,max_abs_error,error_bound,passed,checked_steps,timed_rel_l2_error,"
+               "timed_max_abs_error,timed_error_bound").split(",")
 
 
 def csv_field(key, value):
@@ -29,9 +30,9 @@ def csv_field(key, value):
         return ""
     if key == "passed":
         return "true" if value else "false"
-    if key in ("rel_l2_error", "max_abs_error"):
+    if key in ("rel_l2_error", "max_abs_error", "timed_rel_l2_error", "timed_max_abs_error"):
         return f"{value:.3e}"
-    if key == "error_bound":
+    if key in ("error_bound", "timed_error_bound"):
         return f"{value:.1e}"
     if key == "roof_fraction":
         return f"{value:.4f}"

@@ -16,7 +16,6 @@
 #include "core/cpu_roofs.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/reference.hpp"
 #include "core/streaming_model.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/common/ceilings.hpp"
@@ -126,8 +125,17 @@ RecordedResults load_recorded_results(const std::filesystem::path& path) {
       b.finite = !x.contains("rel_l2_error") || x["rel_l2_error"].is_number();
       b.rel_l2 = b.finite && x.contains("rel_l2_error") ? x["rel_l2_error"].get<double>() : 0.0;
       b.max_abs = x.contains("max_abs_error") && x["max_abs_error"].is_number() ? x["max_abs_error"].get<double>() : 0.0;
-      b.bound = x.value("error_bound", 0.0);
+      // A bound written as null overflowed (an amplifying stencil over many steps): no bound at all.
+      const auto bound_at = [&](const char* key, double absent) {
+        return !x.contains(key) ? absent : x[key].is_null() ? INFINITY : x[key].get<double>();
+      };
+      b.bound = bound_at("error_bound", 0.0);
       b.passed = x.value("passed", false);
+      // Files written before the suite's check runs: the check rested on the timed run.
+      b.checked_steps = x.value("checked_steps", b.steps);
+      b.timed_bound = bound_at("timed_error_bound", b.bound);
+      b.timed_rel_l2 = !x.contains("timed_rel_l2_error") ? (b.finite ? b.rel_l2 : INFINITY)
+                       : x["timed_rel_l2_error"].is_number() ? x["timed_rel_l2_error"].get<double>() : INFINITY;
       b.source = fmt::format("{} (recorded, {})", r.gpu, path.filename().string());
       r.records.push_back(std::move(b));
       r.experiments.push_back(x.value("experiment", "papers"));
@@ -283,14 +291,16 @@ std::vector<RooflinePoint> roofline_points(const std::vector<BenchmarkRecord>& r
 
 std::string records_csv(const std::vector<BenchmarkRecord>& records) {
   std::string out = "method,backend,precision,stencil,size,points,steps,fused_steps,seconds,gstencils,rel_l2_error,"
-                    "max_abs_error,error_bound,passed,source\n";
+                    "max_abs_error,error_bound,passed,source,checked_steps,timed_rel_l2_error,timed_error_bound\n";
+  const auto error = [](double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string("nan"); };
   for (const auto& r : records) {
     std::string source = r.source;
     std::replace(source.begin(), source.end(), ',', ';'); // keeps the columns intact without quoting rules
-    out += fmt::format("{},{},{},{},{},{},{},{},{:.9g},{:.9g},{},{},{:.3g},{},{}\n", r.method, to_string(r.backend),
-                       to_string(r.precision), r.stencil, r.extent.to_string(), r.extent.points(), r.steps, r.fused_steps,
-                       r.seconds, r.gstencils, r.finite ? fmt::format("{:.6g}", r.rel_l2) : "nan",
-                       r.finite ? fmt::format("{:.6g}", r.max_abs) : "nan", r.bound, r.passed ? 1 : 0, source);
+    out += fmt::format("{},{},{},{},{},{},{},{},{:.9g},{:.9g},{},{},{:.3g},{},{},{},{},{:.3g}\n", r.method,
+                       to_string(r.backend), to_string(r.precision), r.stencil, r.extent.to_string(), r.extent.points(),
+                       r.steps, r.fused_steps, r.seconds, r.gstencils, r.finite ? error(r.rel_l2) : "nan",
+                       r.finite ? error(r.max_abs) : "nan", r.bound, r.passed ? 1 : 0, source, r.checked_steps,
+                       error(r.timed_rel_l2), r.timed_bound);
   }
   return out;
 }
@@ -308,9 +318,13 @@ nlohmann::json performance_json(const std::vector<BenchmarkRecord>& records, con
                     {"fused_steps", r.fused_steps},
                     {"seconds", r.seconds},
                     {"gstencils", r.gstencils},
+                    {"checked_steps", r.checked_steps},
                     {"rel_l2_error", r.finite ? nlohmann::json(r.rel_l2) : nlohmann::json(nullptr)},
                     {"max_abs_error", r.finite ? nlohmann::json(r.max_abs) : nlohmann::json(nullptr)},
                     {"error_bound", r.bound},
+                    {"timed_rel_l2_error",
+                     std::isfinite(r.timed_rel_l2) ? nlohmann::json(r.timed_rel_l2) : nlohmann::json(nullptr)},
+                    {"timed_error_bound", r.timed_bound},
                     {"passed", r.passed},
                     {"source", r.source}});
   for (const auto& c : ceilings.compute) roofs.push_back({{"name", c.name}, {"tflops", c.tflops}});
@@ -437,7 +451,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
     for (std::size_t si = 0; si < q.sizes.size(); ++si) {
       const Extent& e = q.sizes[si];
       const std::vector<double> input = initial_values(e, InitialCondition::Random, q.seed + si);
-      std::map<int, CheckedReference> references; // by step count
+      ReferenceCache references(q.stencil, e, q.boundary, input, {}, keep_going); // by step count
       for (const MethodKey& key : q.methods) {
         if (c.stop.stop_requested()) return;
         const Method& m = method_for(methods, key);
@@ -471,11 +485,8 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
           if (c.stop.stop_requested() || t.steps_done < steps) return;
         }
         const int n = t.steps_done;
-        if (!references.count(n)) {
-          CheckedReference ref = compute_reference(q.stencil, e, q.boundary, input, n, {}, keep_going);
-          if (c.stop.stop_requested()) return;
-          references.emplace(n, std::move(ref));
-        }
+        const RunCheck check = check_run(m, *plan, e, q.boundary, input, run.values, n, references, keep_going);
+        if (c.stop.stop_requested()) return; // a cancelled reference or check run decides nothing
         BenchmarkRecord r;
         r.method = m.id;
         r.backend = m.backend;
@@ -486,12 +497,14 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         r.fused_steps = t.fused_steps;
         r.seconds = t.seconds;
         r.gstencils = gstencils_per_second(e.points(), n, t.seconds);
-        const ErrorMetrics err = compare(run.values, references.at(n).values);
-        r.rel_l2 = err.rel_l2;
-        r.max_abs = err.max_abs;
-        r.finite = err.finite;
-        r.bound = error_bound(m.precision, n);
-        r.passed = err.finite && err.rel_l2 <= r.bound;
+        r.checked_steps = check.checked_steps;
+        r.rel_l2 = check.error.rel_l2;
+        r.max_abs = check.error.max_abs;
+        r.finite = check.error.finite;
+        r.bound = check.bound;
+        r.timed_rel_l2 = check.timed.rel_l2;
+        r.timed_bound = check.timed_bound;
+        r.passed = check.passed;
         r.source = "this machine";
         c.add(std::move(r));
         c.progress(++done, total, label);

@@ -29,7 +29,12 @@ struct BenchmarkRecord {
   Extent extent;
   int steps = 0, fused_steps = 1;
   double seconds = 0, gstencils = 0;
+  // The check (kernels/checked_run.hpp) rests on a run of checked_steps: the timed run's steps, or a shorter check
+  // run from the same input where the timed run's bound is too loose to tell. rel_l2, max_abs, bound and finite
+  // are that run's; timed_rel_l2 and timed_bound the timed run's own (the same where checked_steps == steps).
+  int checked_steps = 0;
   double rel_l2 = 0, max_abs = 0, bound = 0;
+  double timed_rel_l2 = 0, timed_bound = 0;
   bool finite = true, passed = false;
   std::string source; // "this machine" or "<gpu name> (recorded)"
   MethodKey key() const { return {method, backend}; }
@@ -155,8 +160,9 @@ private:
   std::vector<BenchmarkRecord> records_;
 };
 
-// The sweep as a task: for each size, each method runs on fresh random input, timed, then compared with the
-// FP64 reference (CPU, or the validated cuda-core kernel where the CPU would be too slow).
+// The sweep as a task: for each size, each method runs on fresh random input, timed, then checked against the
+// FP64 reference (CPU, or the validated cuda-core kernel where the CPU would be too slow) by check_run, with a
+// shorter check run where the timed run's bound is too loose.
 BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request);
 
 } // namespace se

@@ -56,10 +56,16 @@ TEST_CASE("suite --quick writes one JSON object and a CSV with the same results"
   int papers = 0, sweep = 0;
   for (const auto& x : results) {
     for (const char* key : {"method", "stencil", "precision", "backend", "size", "steps", "fused_steps", "seconds",
-                            "gstencils", "gbs", "flops", "rel_l2_error", "max_abs_error", "error_bound", "passed"})
+                            "gstencils", "gbs", "flops", "rel_l2_error", "max_abs_error", "error_bound", "passed",
+                            "checked_steps", "timed_rel_l2_error", "timed_max_abs_error", "timed_error_bound"})
       CHECK(x.contains(key));
     CHECK(x["passed"] == true);
     CHECK(x["steps"] == 4);
+    // Four steps: every bound resolves its precision's limit, so the check rests on the timed run itself.
+    CHECK(x["checked_steps"] == 4);
+    CHECK(x["timed_rel_l2_error"] == x["rel_l2_error"]);
+    CHECK(x["timed_error_bound"] == x["error_bound"]);
+    CHECK(x["rel_l2_error"].get<double>() <= x["error_bound"].get<double>());
     CHECK(x["seconds"].get<double>() > 0);
     const auto& size = x["size"];
     double points = 1;
@@ -78,6 +84,7 @@ TEST_CASE("suite --quick writes one JSON object and a CSV with the same results"
   CHECK(gpu_skipped);
   const std::string text = read_file(csv);
   CHECK(text.rfind("experiment,method,stencil", 0) == 0);
+  CHECK(text.find(",passed,checked_steps,timed_rel_l2_error,timed_max_abs_error,timed_error_bound\n") != std::string::npos);
   CHECK(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) == results.size() + 1);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/error_bound.hpp"
 #include "core/half.hpp"
 #include "core/reference.hpp"
 #include "core/spider/spider_emulation.hpp"
@@ -99,11 +100,12 @@ TEST_CASE("spider GPU kernels: every radius, 1D and 2D, box, star and arbitrary,
             const std::vector<double> v = initial_values(e, InitialCondition::Random, ++seed);
             for (const int steps : {1, 3}) {
               const std::vector<double> got = gpu_after(plan, s, e, v, steps, b);
-              const ErrorMetrics err = compare(got, reference_after(s, e, v, steps, b));
+              const std::vector<double> want = reference_after(s, e, v, steps, b);
+              const ErrorMetrics err = compare(got, want);
               INFO(to_string(variant) << " " << s.name << " " << e.to_string() << " " << to_string(kind) << " "
                                       << steps << " steps: rel L2 " << err.rel_l2 << ", max abs " << err.max_abs);
               CHECK(err.finite);
-              CHECK(err.rel_l2 <= error_bound(Precision::FP16, steps));
+              CHECK(err.rel_l2 <= error_bound(s, Precision::FP16, steps, b, v, want));
               if (steps == 1) { // core's emulation of the same plan: one FP16 rounding apart at most
                 std::vector<double> emulated = v;
                 spider_advance(plan, e, emulated, steps, b);
@@ -126,13 +128,13 @@ TEST_CASE("spider GPU kernels accumulate in FP16 on request, within the FP16 bou
         const std::vector<double> v = initial_values(e, InitialCondition::Random, 9);
         const SpiderPlan plan = spider_gpu::gpu_plan(s, variant, true);
         const std::vector<double> got = gpu_after(plan, s, e, v, 2, b);
-        const ErrorMetrics err = compare(got, reference_after(s, e, v, 2, b));
-        const ErrorMetrics fp32 = compare(gpu_after(spider_gpu::gpu_plan(s, variant, false), s, e, v, 2, b),
-                                          reference_after(s, e, v, 2, b));
+        const std::vector<double> want = reference_after(s, e, v, 2, b);
+        const ErrorMetrics err = compare(got, want);
+        const ErrorMetrics fp32 = compare(gpu_after(spider_gpu::gpu_plan(s, variant, false), s, e, v, 2, b), want);
         INFO(to_string(variant) << " " << s.name << ": FP16 accumulation rel L2 " << err.rel_l2 << ", FP32 "
                                 << fp32.rel_l2);
         CHECK(err.finite);
-        CHECK(err.rel_l2 <= error_bound(Precision::FP16, 2));
+        CHECK(err.rel_l2 <= error_bound(s, Precision::FP16, 2, b, v, want, Precision::FP16)); // FP16 sums
       }
 }
 
@@ -153,11 +155,12 @@ TEST_CASE("spider GPU runs refuse inputs that would overflow FP16 and run the pa
       ok.extent = parse_extent(ok.stencil.dims == 1 ? "100003" : "517x300");
       ok.steps = 4;
       ok.values = initial_values(ok.extent, InitialCondition::Random, 4);
+      const std::vector<double> initial = ok.values;
       const std::vector<double> ref = reference_after(ok.stencil, ok.extent, ok.values, 4, ok.boundary);
       m.run(*m.plan(ok.stencil), ok);
       const ErrorMetrics err = compare(ok.values, ref);
       INFO(id << " " << name << " rel L2 " << err.rel_l2);
-      CHECK(err.rel_l2 <= error_bound(Precision::FP16, 4));
+      CHECK(err.rel_l2 <= error_bound(ok.stencil, Precision::FP16, 4, ok.boundary, initial, ref));
     }
   }
 }
@@ -192,8 +195,9 @@ TEST_CASE("spider GPU kernels on small grids, every radius (for the sanitizers)"
           const Boundary b{kind, 0.25};
           const std::vector<double> v = initial_values(e, InitialCondition::Random, 31);
           const std::vector<double> got = gpu_after(spider_gpu::gpu_plan(s, variant, false), s, e, v, 2, b);
-          const ErrorMetrics err = compare(got, reference_after(s, e, v, 2, b));
+          const std::vector<double> want = reference_after(s, e, v, 2, b);
+          const ErrorMetrics err = compare(got, want);
           INFO(to_string(variant) << " " << s.name << " " << e.to_string() << " rel L2 " << err.rel_l2);
-          CHECK(err.rel_l2 <= error_bound(Precision::FP16, 2));
+          CHECK(err.rel_l2 <= error_bound(s, Precision::FP16, 2, b, v, want));
         }
 }

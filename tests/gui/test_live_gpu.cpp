@@ -20,6 +20,7 @@
 #include "app/platform/heatmap_renderer.hpp"
 #include "app/sim/simulation.hpp"
 #include "core/brush.hpp"
+#include "core/error_bound.hpp"
 #include "core/reference.hpp"
 #include "gui_test_support.hpp"
 #include "kernels/device.hpp"
@@ -239,7 +240,7 @@ TEST_CASE("painting a GPU run writes its device grid in place, value for value w
         reference_advance(setup.stencil, e, ref, 1, Precision::FP64, options);
         const ErrorMetrics err = compare(sim.values(), ref);
         CHECK(err.finite);
-        CHECK(err.rel_l2 <= error_bound(m.precision, 1));
+        CHECK(err.rel_l2 <= error_bound(setup.stencil, m.precision, 1, setup.boundary, want, ref));
         ++painted;
       }
   }

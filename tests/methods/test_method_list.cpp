@@ -1,15 +1,19 @@
 // The method list as a whole (kernels/registry.hpp): every descriptor complete, every CPU run (the reference and
-// each fragment-level emulation) against the FP64 reference on every preset it takes, plans handed down whole.
+// each fragment-level emulation) against the FP64 reference on every preset it takes, plans handed down whole; the
+// check of a long FP16 run on a shorter one (kernels/checked_run.hpp).
 // The GPU registry has its own conformance test (tests/gpu/test_gpu_methods.cpp) where a device exists.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/error_bound.hpp"
 #include "core/reference.hpp"
+#include "kernels/checked_run.hpp"
 #include "kernels/registry.hpp"
 
 using namespace se;
@@ -102,6 +106,7 @@ TEST_CASE("every CPU run in the list matches the FP64 reference on every preset 
         const int steps = 5; // several passes of every fusion depth the emulations take here, and a remainder
         MethodRun r{s, e, steps, Boundary{b, b == BoundaryKind::Dirichlet ? 0.25 : 0.0},
                     initial_values(e, InitialCondition::Random, 7), {}};
+        const std::vector<double> initial = r.values;
         std::vector<double> want = r.values;
         ReferenceOptions o;
         o.boundary = r.boundary;
@@ -112,7 +117,7 @@ TEST_CASE("every CPU run in the list matches the FP64 reference on every preset 
         CHECK(t.fused_steps == plan->fused_steps);
         const ErrorMetrics err = compare(r.values, want);
         CHECK(err.finite);
-        CHECK(err.rel_l2 <= error_bound(m.precision, steps));
+        CHECK(err.rel_l2 <= error_bound(s, m.precision, steps, r.boundary, initial, want));
         ++runs;
       }
     }
@@ -139,4 +144,58 @@ TEST_CASE("a run refuses another method's plan, and a plan reports the fusion as
   CHECK_THAT(lora_gpu.model_beside(*gp, 500.0), Catch::Contains("predicts") && Catch::Contains("T=4"));
   const Method& cuda_core = find_method(methods, "cuda-core", Backend::GPU);
   CHECK_THAT(cuda_core.model_beside(*cuda_core.plan(s), 200.0), Catch::Contains("16.00 bytes") && Catch::Contains("3200 GB/s"));
+}
+
+TEST_CASE("a long FP16 run is checked on a shorter run from the same input", "[methods][check]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& spider = find_method(methods, "spider", Backend::Emulate);
+  const Stencil s = preset("1d15p");
+  const Extent e = parse_extent("1500");
+  const Boundary b{};
+  const PlanPtr plan = spider.plan(s);
+  const std::vector<double> input = initial_values(e, InitialCondition::Random, 21);
+  const int steps = 300;
+  MethodRun run{s, e, steps, b, input, {}};
+  spider.run(*plan, run);
+  ReferenceCache references(s, e, b, input);
+  const double limit = check_bound_limit(Precision::FP16);
+  const RunCheck c = check_run(spider, *plan, e, b, input, run.values, steps, references);
+  INFO("timed rel L2 " << c.timed.rel_l2 << " (bound " << c.timed_bound << "), check " << c.checked_steps
+                       << " steps: rel L2 " << c.error.rel_l2 << " (bound " << c.bound << ")");
+  CHECK(c.reference == "cpu-reference");
+  CHECK(c.timed_bound > limit); // too loose to tell: a shorter run decides
+  CHECK(c.timed.rel_l2 <= c.timed_bound);
+  const ErrorBound bound(s, Precision::FP16, b, input);
+  CHECK(c.checked_steps == check_steps(bound, steps, l2_norm(references.at(steps).values)));
+  CHECK(c.checked_steps > 50);
+  CHECK(c.checked_steps < steps);
+  CHECK(c.bound <= limit);
+  CHECK(c.error.rel_l2 <= c.bound);
+  CHECK(c.passed);
+  // A result off by 10% everywhere hides inside the long run's bound; the check run shows it.
+  auto scaled = std::make_shared<MethodDescriptor>(*spider.descriptor);
+  scaled->run_cpu = [inner = spider.descriptor->run_cpu](const MethodPlan& p, MethodRun& r) {
+    const MethodTiming t = inner(p, r);
+    for (double& v : r.values) v *= 1.1;
+    return t;
+  };
+  const Method wrong = cpu_variant(scaled);
+  MethodRun off{s, e, steps, b, input, {}};
+  wrong.run(*plan, off);
+  const RunCheck w = check_run(wrong, *plan, e, b, input, off.values, steps, references);
+  CHECK(w.timed.rel_l2 <= w.timed_bound);
+  CHECK(w.checked_steps == c.checked_steps);
+  CHECK(w.error.rel_l2 > w.bound);
+  CHECK_FALSE(w.passed);
+  // A timed result that is not finite fails however its check run does.
+  std::vector<double> broken = run.values;
+  broken[7] = NAN;
+  CHECK_FALSE(check_run(spider, *plan, e, b, input, broken, steps, references).passed);
+  // A short run is its own check.
+  MethodRun brief{s, e, 8, b, input, {}};
+  spider.run(*plan, brief);
+  const RunCheck own = check_run(spider, *plan, e, b, input, brief.values, 8, references);
+  CHECK(own.checked_steps == 8);
+  CHECK(own.bound == own.timed_bound);
+  CHECK(own.passed);
 }
