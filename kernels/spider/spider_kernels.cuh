@@ -84,6 +84,19 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
                                              const std::uint32_t*, const char*, int, const int (&)[KC][2], int) {}
 };
 
+// The B registers of one shift with two K chunks (chunk 0's then chunk 1's) for both tiles of a pair, from the
+// window's first row `at` (the second tile tile1_bytes to the right).
+__device__ __forceinline__ void load_b_k32(const char* at, const int (&off)[2][2], int tile1_bytes,
+                                           std::uint32_t (&b0)[4], std::uint32_t (&b1)[4]) {
+#pragma unroll
+  for (int q = 0; q < 2; ++q)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
+      b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
+    }
+}
+
 // Sparse with two K chunks per shift (radius 4..7: a band row is wider than 16): both chunks of shift S as one
 // mma.sp.m16n8k32, half the MMA instructions of the two m16n8k16 the plan counts. Chunk 0's A and B registers
 // then chunk 1's; core's metadata of MMAs 2S and 2S + 1 (selectors 2S % 4 and 2S % 4 + 1 of register S / 2) is
@@ -100,13 +113,7 @@ template <bool ACC16, bool SWZ, int S, int NS> struct IssueK32 {
       at = row + y * row_bytes + 2 * row_pad_halves(y);
     }
     std::uint32_t b0[4], b1[4];
-#pragma unroll
-    for (int q = 0; q < 2; ++q)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
-        b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
-      }
+    load_b_k32(at, off, tile1_bytes, b0, b1);
     const std::uint32_t a4[4] = {a[2 * S][0], a[2 * S][1], a[2 * S + 1][0], a[2 * S + 1][1]};
     const std::uint32_t m = meta[S / 2];
     if constexpr (ACC16) {
@@ -154,13 +161,7 @@ template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W> struct Issue
                                              const int (&off)[2][2], int tile1_bytes) {
     if constexpr (W < NW) {
       std::uint32_t b0[4], b1[4];
-#pragma unroll
-      for (int q = 0; q < 2; ++q)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + off[q][h]);
-          b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(row + tile1_bytes + off[q][h]);
-        }
+      load_b_k32(row, off, tile1_bytes, b0, b1);
       tiles(acc, a, meta, b0, b1, std::make_integer_sequence<int, T>{});
       IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
     }
