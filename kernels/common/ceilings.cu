@@ -20,7 +20,8 @@ namespace {
 constexpr int kChains = 4;
 constexpr int kWarpsPerBlock = 8;
 
-enum class Shape { F64_M8N8K4, F64_M16N8K4, F64_M16N8K8, F64_M16N8K16, F16_M16N8K16, F16_SP_M16N8K16 };
+enum class Shape { F64_M8N8K4, F64_M16N8K4, F64_M16N8K8, F64_M16N8K16, F16_M16N8K16, F16_SP_M16N8K16,
+                   F16_SP_M16N8K32 };
 
 __global__ void copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst, std::int64_t count) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
@@ -31,7 +32,7 @@ __global__ void copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst
 template <Shape S> __global__ void __launch_bounds__(kWarpsPerBlock * 32) mma_rate_kernel(int iters, double* sink) {
   const int lane = threadIdx.x & 31;
   double out = 0;
-  if constexpr (S == Shape::F16_M16N8K16 || S == Shape::F16_SP_M16N8K16) {
+  if constexpr (S == Shape::F16_M16N8K16 || S == Shape::F16_SP_M16N8K16 || S == Shape::F16_SP_M16N8K32) {
     const __half2 h = __floats2half2_rn(1.0f + lane * 1e-3f, 0.5f - lane * 1e-3f);
     const std::uint32_t v = *reinterpret_cast<const std::uint32_t*>(&h);
     const std::uint32_t a[4] = {v, v ^ 0x00010001u, v, v ^ 0x00020002u}, b[2] = {v, v ^ 0x00030003u};
@@ -41,9 +42,12 @@ template <Shape S> __global__ void __launch_bounds__(kWarpsPerBlock * 32) mma_ra
       for (int c = 0; c < kChains; ++c) {
         if constexpr (S == Shape::F16_M16N8K16) {
           ptx::mma_m16n8k16_f16_f32(acc[c], a, b, acc[c]);
-        } else {
+        } else if constexpr (S == Shape::F16_SP_M16N8K16) {
           const std::uint32_t as[2] = {a[0], a[1]};
           ptx::mma_sp_m16n8k16_f16_f32(acc[c], as, b, acc[c], 0x44444444u); // index pairs (0,1): valid, ordered
+        } else {
+          const std::uint32_t b4[4] = {b[0], b[1], b[0] ^ 0x00040004u, b[1] ^ 0x00050005u};
+          ptx::mma_sp_m16n8k32_f16_f32_sel<0>(acc[c], a, b4, 0x44444444u);
         }
       }
 #pragma unroll
@@ -128,6 +132,7 @@ constexpr ShapeInfo kShapes[] = {
     {Shape::F64_M16N8K16, "mma.m16n8k16.f64", 2.0 * 16 * 8 * 16, true, 4e11},
     {Shape::F16_M16N8K16, "mma.m16n8k16.f16.f32", 2.0 * 16 * 8 * 16, false, 4e12},
     {Shape::F16_SP_M16N8K16, "mma.sp.m16n8k16.f16.f32", 2.0 * 16 * 8 * 16, false, 8e12},
+    {Shape::F16_SP_M16N8K32, "mma.sp.m16n8k32.f16.f32", 2.0 * 16 * 8 * 32, false, 1.6e13},
 };
 
 template <Shape S> void launch_rate(int blocks, int iters, double* sink, cudaStream_t stream) {
@@ -143,6 +148,7 @@ void launch_shape(Shape s, int blocks, int iters, double* sink, cudaStream_t str
   case Shape::F64_M16N8K16: return launch_rate<Shape::F64_M16N8K16>(blocks, iters, sink, stream);
   case Shape::F16_M16N8K16: return launch_rate<Shape::F16_M16N8K16>(blocks, iters, sink, stream);
   case Shape::F16_SP_M16N8K16: return launch_rate<Shape::F16_SP_M16N8K16>(blocks, iters, sink, stream);
+  case Shape::F16_SP_M16N8K32: return launch_rate<Shape::F16_SP_M16N8K32>(blocks, iters, sink, stream);
   }
 }
 
@@ -211,7 +217,7 @@ DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
         time_on_device([&] { launch_shape(s.shape, blocks, iters, sink.get(), stream.get()); }, stream.get(), 1, repeats);
     const double work = warps * kChains * iters * s.flops / 1e12;
     c.rates.push_back(from_stats(s.name, "TFLOP/s", t, work,
-                                 s.shape == Shape::F16_SP_M16N8K16
+                                 s.shape == Shape::F16_SP_M16N8K16 || s.shape == Shape::F16_SP_M16N8K32
                                      ? "dense-equivalent FLOPs (2 m n k per instruction) from mma.sp; 4 chains per warp"
                                      : "2 m n k FLOPs per instruction; 4 independent chains per warp"));
   }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_grid.hpp"
@@ -83,6 +84,19 @@ template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPAR
                                              const std::uint32_t*, const char*, int, const int (&)[KC][2], int) {}
 };
 
+// The B registers of one shift with two K chunks (chunk 0's then chunk 1's) for both tiles of a pair, from the
+// window's first row `at` (the second tile tile1_bytes to the right).
+__device__ __forceinline__ void load_b_k32(const char* at, const int (&off)[2][2], int tile1_bytes,
+                                           std::uint32_t (&b0)[4], std::uint32_t (&b1)[4]) {
+#pragma unroll
+  for (int q = 0; q < 2; ++q)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
+      b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
+    }
+}
+
 // Sparse with two K chunks per shift (radius 4..7: a band row is wider than 16): both chunks of shift S as one
 // mma.sp.m16n8k32, half the MMA instructions of the two m16n8k16 the plan counts. Chunk 0's A and B registers
 // then chunk 1's; core's metadata of MMAs 2S and 2S + 1 (selectors 2S % 4 and 2S % 4 + 1 of register S / 2) is
@@ -99,13 +113,7 @@ template <bool ACC16, bool SWZ, int S, int NS> struct IssueK32 {
       at = row + y * row_bytes + 2 * row_pad_halves(y);
     }
     std::uint32_t b0[4], b1[4];
-#pragma unroll
-    for (int q = 0; q < 2; ++q)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
-        b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
-      }
+    load_b_k32(at, off, tile1_bytes, b0, b1);
     const std::uint32_t a4[4] = {a[2 * S][0], a[2 * S][1], a[2 * S + 1][0], a[2 * S + 1][1]};
     const std::uint32_t m = meta[S / 2];
     if constexpr (ACC16) {
@@ -123,6 +131,67 @@ template <bool ACC16, bool SWZ, int NS> struct IssueK32<ACC16, SWZ, NS, NS> {
   __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[2 * NS][2],
                                              const std::uint32_t*, const char*, int, int, const int (&)[2][2], int) {}
 };
+
+// One shift S of one x tile with both K chunks of the shift (radius 4..7): sparse as one mma.sp.m16n8k32 (above),
+// dense as the two m16n8k16 of chunks 0 and 1. b holds chunk 0's registers then chunk 1's.
+template <bool SPARSE, bool ACC16, int S, int AREGS>
+__device__ __forceinline__ void shift_mma(Acc<ACC16>& acc, const std::uint32_t (&a0)[AREGS],
+                                          const std::uint32_t (&a1)[AREGS], const std::uint32_t* meta,
+                                          const std::uint32_t (&b)[4]) {
+  if constexpr (SPARSE) {
+    const std::uint32_t a4[4] = {a0[0], a0[1], a1[0], a1[1]};
+    if constexpr (ACC16) ptx::mma_sp_m16n8k32_f16_f16_sel<S % 2>(acc.regs(), a4, b, meta[S / 2]);
+    else ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc.regs(), a4, b, meta[S / 2]);
+  } else {
+    const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+    Mma<false, ACC16, 2 * S, AREGS>::run(acc.regs(), a0, b0, 0u);
+    Mma<false, ACC16, 2 * S + 1, AREGS>::run(acc.regs(), a1, b1, 0u);
+  }
+}
+
+// Radius 4..7 in 2D (two K chunks per shift, one kernel row per 16-row A): a warp computes a strip of T row tiles
+// (8 rows each) of its two x tiles. The B registers of one 8-row input window serve every row tile whose shifts
+// reach it: row tile t takes window W at shift S = W - 8t. So the strip loads NS + 8 (T - 1) windows for the T NS
+// shifts of each x tile: at radius 7 and T = 2, 23 windows of B instead of 30, the same MMAs.
+template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W> struct IssueStrip {
+  static constexpr int NW = NS + 8 * (T - 1);
+  // row: window W's first input row, at the strip's first x.
+  __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[T][2], const std::uint32_t (&a)[2 * NS][AREGS],
+                                             const std::uint32_t* meta, const char* row, int row_bytes,
+                                             const int (&off)[2][2], int tile1_bytes) {
+    if constexpr (W < NW) {
+      std::uint32_t b0[4], b1[4];
+      load_b_k32(row, off, tile1_bytes, b0, b1);
+      tiles(acc, a, meta, b0, b1, std::make_integer_sequence<int, T>{});
+      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
+    }
+  }
+  template <int... t>
+  __device__ __forceinline__ static void tiles(Acc<ACC16> (&acc)[T][2], const std::uint32_t (&a)[2 * NS][AREGS],
+                                               const std::uint32_t* meta, const std::uint32_t (&b0)[4],
+                                               const std::uint32_t (&b1)[4], std::integer_sequence<int, t...>) {
+    (tile<W - 8 * t>(acc[t], a, meta, b0, b1), ...);
+  }
+  template <int S>
+  __device__ __forceinline__ static void tile(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[2 * NS][AREGS],
+                                              const std::uint32_t* meta, const std::uint32_t (&b0)[4],
+                                              const std::uint32_t (&b1)[4]) {
+    if constexpr (S >= 0 && S < NS) {
+      shift_mma<SPARSE, ACC16, S, AREGS>(acc[0], a[2 * S], a[2 * S + 1], meta, b0);
+      shift_mma<SPARSE, ACC16, S, AREGS>(acc[1], a[2 * S], a[2 * S + 1], meta, b1);
+    }
+  }
+};
+
+// Row tiles per warp strip (IssueStrip): 0 where the kernel keeps the pair loop (1D, radius 1..3, and sparse radius
+// 7, whose swizzled rows cost address arithmetic per window: its strip measured 2% slower than its pairs).
+// Four row tiles (39 windows for 60 shifts) spill at 255 registers and ran no faster than two (H100,
+// notes/spider-gpu.md).
+constexpr int strip_tiles(int dims, int r, bool sparse) {
+  const Geometry g = geometry(dims, r);
+  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8 || swizzled_rows(dims, r, sparse)) return 0;
+  return 2;
+}
 
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
 // registers allow, the next tile's loads in flight while the warps compute on this one). The loads are 16-byte
@@ -321,9 +390,12 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
   __half* scratch = reinterpret_cast<__half*>(reinterpret_cast<char*>(smem_words) + tile_bytes_aligned(p.sw, p.sh)) +
                     warp * (kScratchBytes / 2);
 
+  constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
+  constexpr int STRIP = strip_tiles(DIMS, R, SPARSE);
+  static_assert(STRIP == 0 || (!SWZ && G.shift0 == -R && G.warp_tiles == 64 && STRIP <= 8 && (STRIP & (STRIP - 1)) == 0),
+                "strips tile the block (8 row tiles), rows unswizzled");
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
   constexpr bool PREFETCH = NM * AREGS <= 80;
-  constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
   TileLoader<R, DIMS, SWZ> loader;
   const auto corner = [&](std::int64_t tile, std::int64_t& bx0, std::int64_t& by0) {
     bx0 = (tile % p.tiles_x) * G.block_x;
@@ -347,29 +419,10 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
       loader.load(p, nx0, ny0);
     }
 
-    for (int j = 2 * warp; j < G.warp_tiles; j += 2 * kWarps) {
-      // warp tiles j and j + 1 (adjacent along x)
-      int x_local, y_local;
-      if (DIMS == 1) {
-        x_local = j * G.tile_x;
-        y_local = 0;
-      } else {
-        x_local = (j % 8) * G.tile_x;
-        y_local = (j / 8) * G.tile_y;
-      }
-      Acc<ACC16> acc[2];
-      acc[0].zero();
-      acc[1].zero();
-      const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
-      if constexpr (SPARSE && KC == 2)
-        IssueK32<ACC16, SWZ, 0, NM / 2>::run(acc, a, meta, SWZ ? sbytes + 2 * x_local : row, row_bytes,
-                                             y_local + G.shift0 + R + (lane >> 2), off, 2 * G.tile_x);
-      else
-        Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
-
-      // The pair's outputs: x0 .. x0 + 2 tile_x - 1, y0 .. y0 + tile_y - 1. Where all of them are interior (and, if
-      // periodic, none has an image), they go through the warp's scratch and leave as whole aligned vectors;
-      // elsewhere (the grid's edges) one element at a time, images included.
+    // A pair of x-adjacent warp tiles' outputs, x0 .. x0 + 2 tile_x - 1, y0 .. y0 + tile_y - 1. Where all of them
+    // are interior (and, if periodic, none has an image), they go through the warp's scratch and leave as whole
+    // aligned vectors; elsewhere (the grid's edges) one element at a time, images included.
+    const auto store_pair = [&](const Acc<ACC16> (&acc)[2], int x_local, int y_local) {
       const std::int64_t x0 = bx0 + x_local, y0 = DIMS == 1 ? 0 : by0 + y_local;
       const std::int64_t x1 = x0 + 2 * G.tile_x, y1 = y0 + G.tile_y; // exclusive
       bool whole = x1 <= nx && (DIMS == 1 || y1 <= ny);
@@ -379,6 +432,45 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
         StagedStore<R, DIMS>::vectors(scratch, p.out + L.index(x0, y0, 0), L.pitch_y, lane);
       } else {
         store_pair_elements<R, DIMS>(p, scratch, x0, y0, G.tile_y * 2 * G.tile_x, 2 * G.tile_x, lane);
+      }
+    };
+
+    if constexpr (STRIP > 0) {
+      // Strips of STRIP row tiles by two x tiles: 4 across the block tile's 8 x tiles, 8 / STRIP down.
+      for (int sidx = warp; sidx < 4 * (8 / STRIP); sidx += kWarps) {
+        const int x_local = (sidx % 4) * 2 * G.tile_x, y_local = (sidx / 4) * STRIP * G.tile_y;
+        Acc<ACC16> acc[STRIP][2];
+#pragma unroll
+        for (int t = 0; t < STRIP; ++t) {
+          acc[t][0].zero();
+          acc[t][1].zero();
+        }
+        const char* row = sbytes + 2 * (y_local * p.sw + x_local);
+        IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, 0>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+#pragma unroll
+        for (int t = 0; t < STRIP; ++t) store_pair(acc[t], x_local, y_local + t * G.tile_y);
+      }
+    } else {
+      for (int j = 2 * warp; j < G.warp_tiles; j += 2 * kWarps) {
+        // warp tiles j and j + 1 (adjacent along x)
+        int x_local, y_local;
+        if (DIMS == 1) {
+          x_local = j * G.tile_x;
+          y_local = 0;
+        } else {
+          x_local = (j % 8) * G.tile_x;
+          y_local = (j / 8) * G.tile_y;
+        }
+        Acc<ACC16> acc[2];
+        acc[0].zero();
+        acc[1].zero();
+        const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
+        if constexpr (SPARSE && KC == 2)
+          IssueK32<ACC16, SWZ, 0, NM / 2>::run(acc, a, meta, SWZ ? sbytes + 2 * x_local : row, row_bytes,
+                                               y_local + G.shift0 + R + (lane >> 2), off, 2 * G.tile_x);
+        else
+          Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+        store_pair(acc, x_local, y_local);
       }
     }
     if (!PREFETCH && next < tiles) {
@@ -395,17 +487,24 @@ void launch_one(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   if (t.swizzle != swizzled_rows(DIMS, R, SPARSE))
     throw std::logic_error("SPIDER: the tables' row swizzle differs from the kernel's");
   const int smem = static_cast<int>(t.shared_bytes());
-  static int configured = -1;
-  if (configured != smem && smem > 48 * 1024) {
-    SE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    configured = smem;
-  }
-  int device = 0, sms = 0, per_sm = 0;
+  // The launch shape per device and shared size, asked once: a 1D step can take 20 us, the queries a few us of
+  // host time per launch.
+  struct Shape {
+    int device = -1, smem = -1, resident = 0;
+  };
+  static thread_local Shape shape;
+  int device = 0;
   SE_CUDA_CHECK(cudaGetDevice(&device));
-  SE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
+  if (shape.device != device || shape.smem != smem) {
+    if (smem > 48 * 1024)
+      SE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int sms = 0, per_sm = 0;
+    SE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
+    shape = {device, smem, sms * (per_sm > 0 ? per_sm : 1)};
+  }
   const std::int64_t tiles = args.tiles_x * args.tiles_y;
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+  const std::int64_t resident = shape.resident;
   const unsigned blocks = static_cast<unsigned>(tiles < resident ? tiles : resident);
   kernel<<<blocks, kWarps * 32, smem, stream>>>(args);
   SE_CUDA_CHECK_LAUNCH("spider_step");
