@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct MethodPlan {
   int fused_steps = 1;                // base steps one pass advances
   CostReport cost;                    // per point and base step
   std::string brief;                  // one line: what a pass runs
+  // The precision of the sums where the plan departs from its method's default (FP32 sums for FP16 values, else
+  // the values' own): SPIDER's FP16 accumulation on request. The error bound (core/error_bound.hpp) models it.
+  std::optional<Precision> accumulation;
 };
 using PlanPtr = std::shared_ptr<const MethodPlan>;
 

@@ -110,7 +110,7 @@ RunCheck check_run(const Method& m, const MethodPlan& plan, const Extent& e, con
   const CheckedReference& ref = references.at(steps);
   c.reference = ref.source;
   c.timed = compare(result, ref.values);
-  const ErrorBound bound(plan.stencil, m.precision, b, input);
+  const ErrorBound bound(plan.stencil, m.precision, b, input, plan.accumulation);
   const double ref_norm = l2_norm(ref.values);
   c.timed_bound = bound.relative(steps, ref_norm);
   c.checked_steps = steps;

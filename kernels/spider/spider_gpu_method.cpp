@@ -46,6 +46,7 @@ GpuKernel spider_gpu_kernel(SpiderVariant variant) {
     const SpiderPlan& sp = p->value;
     (void)spider_gpu::make_tables(sp); // the kernels' geometry and B pairing hold for this plan
     p->cost = spider_cost(sp);
+    if (sp.options.accumulate_fp16) p->accumulation = Precision::FP16;
     p->brief = fmt::format("{} kernel rows as {} x {} bands, {} {} per warp tile of {} x {}, FP16 operands, {} "
                            "accumulation",
                            sp.rows.size(), sp.geometry.L, sp.geometry.band_cols,

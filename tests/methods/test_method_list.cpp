@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>
@@ -144,6 +145,23 @@ TEST_CASE("a run refuses another method's plan, and a plan reports the fusion as
   CHECK_THAT(lora_gpu.model_beside(*gp, 500.0), Catch::Contains("predicts") && Catch::Contains("T=4"));
   const Method& cuda_core = find_method(methods, "cuda-core", Backend::GPU);
   CHECK_THAT(cuda_core.model_beside(*cuda_core.plan(s), 200.0), Catch::Contains("16.00 bytes") && Catch::Contains("3200 GB/s"));
+}
+
+TEST_CASE("SPIDER's GPU plan reports FP16 sums when asked for them, and the bound models them", "[methods][check]") {
+  const std::vector<Method> methods = all_methods();
+  const Method& spider = find_method(methods, "spider", Backend::GPU);
+  const Stencil s = preset("box-2d225p");
+  const PlanPtr fp32_sums = spider.plan(s);
+  CHECK_FALSE(fp32_sums->accumulation.has_value());
+  ::setenv("SE_SPIDER_ACCUMULATE", "fp16", 1);
+  const PlanPtr fp16_sums = spider.plan(s);
+  ::unsetenv("SE_SPIDER_ACCUMULATE");
+  REQUIRE(fp16_sums->accumulation.has_value());
+  CHECK(*fp16_sums->accumulation == Precision::FP16);
+  CHECK_THAT(fp16_sums->brief, Catch::Contains("FP16 accumulation"));
+  // 225 FP16 sums per point: their rounding (taps x u_acc x sum |w| per step) with u_acc = 2^-11, not 2^-24.
+  CHECK(rounding_model(s, Precision::FP16, Precision::FP16).accumulation ==
+        Approx(8192 * rounding_model(s, Precision::FP16).accumulation));
 }
 
 TEST_CASE("a long FP16 run is checked on a shorter run from the same input", "[methods][check]") {
