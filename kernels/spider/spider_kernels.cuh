@@ -354,11 +354,13 @@ __device__ __forceinline__ void store_pair_elements(const KernelArgs& p, const _
 }
 
 // Blocks per SM the registers are capped for: the A fragments a lane holds decide (small radii keep few). Four blocks
-// (64 registers) only for sparse radius 1: it fits them without spilling (+4-6% on heat-2d and box-2d9p, H100);
-// dense radius 1 and sparse radius 2 and 3 spill at 64.
+// (64 registers) only for sparse radius 1 in 2D: it fits them without spilling (+4-6% on heat-2d and box-2d9p,
+// H100); dense radius 1 and sparse radius 2 and 3 spill at 64, and the 1D kernels' code changed under that cap
+// (1d15p measured 3-4% slower in the one suite that ran it), so they keep 3.
 constexpr int min_blocks(int dims, int r, bool sparse) {
   const int a_regs = geometry(dims, r).nmma * (sparse ? 2 : 4);
-  return a_regs <= 8 ? 4 : a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
+  if (dims == 2 && a_regs <= 8) return 4;
+  return a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
 }
 
 template <int R, int DIMS, bool SPARSE, bool ACC16>
