@@ -1,21 +1,27 @@
 // Single-step 3D CUDA-core kernel for the 7-point star's shape (heat-3d, any 7 weights; FP64 and FP32 storage).
 // notes/cuda-core-tb.md ("Single-step 3D") measured the shapes: a z-streamed block (step_3d.cu, tb_3d_sym.cuh)
 // stops at 70-79% of the copy roof, because each thread's column loop serialises its loads; many short-lived
-// blocks whose loads are all independent keep more bytes in flight. Here a thread computes kZ = 4 points of one
+// blocks whose loads are all independent keep more bytes in flight. Here a thread computes kZ points of one
 // column: it issues its kZ + 2 column loads and 4 kZ xy-neighbour loads (L1 hits mostly) before the first FMA.
 // Per point: 16 bytes of device memory (read + write once), 7 FMAs; per point of L2 traffic, the z neighbours cost
-// (kZ + 2) / kZ planes instead of 3 (one point per thread measured 88% of the copy on an H100 with L2 busy 97% of
-// the time; kZ = 2 90%, kZ = 4 92%).
+// (kZ + 2) / kZ planes instead of 3. kZ per GPU, measured (heat-3d 512^3 FP64, 32 x 8 threads): on an H100 kZ = 1,
+// 2, 4 gave 88%, 90%, 92% of the copy roof; on an H200 kZ = 2, 3, 4 gave 219.9, 223.5, 219.5 GStencil/s (and 32 x 16
+// threads 212), so the H100 keeps 4 and every other GPU takes 3.
+#include <type_traits>
+
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/step_kernels.hpp"
 
 namespace se {
 
+namespace sym3d {
+bool device_is_h100(); // tb_3d_sym_fp64.cu
+}
+
 namespace {
 
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
-constexpr int kZ = 4; // points per thread along z
 
 // The star's 7 weights in the dense 27-array (index (dz * 3 + dy) * 3 + dx): centre, x -+ 1, y -+ 1, z -+ 1.
 constexpr int kStarTaps[7] = {13, 12, 14, 10, 16, 4, 22};
@@ -78,11 +84,16 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
   using C = compute_t<S>;
   KernelWeights<C, 7> w{};
   for (int t = 0; t < 7; ++t) w.w[t] = static_cast<C>(weights[static_cast<std::size_t>(kStarTaps[t])]);
-  const std::int64_t z_blocks = (L.n[2] + kZ - 1) / kZ;
-  const dim3 grid(grid_blocks(L.n[0], kThreadsX), grid_blocks(L.n[1], kThreadsY),
-                  static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
-  if (periodic) star_r1_kernel<S, kZ, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
-  else star_r1_kernel<S, kZ, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+  const auto go = [&](auto points) {
+    constexpr int Z = decltype(points)::value;
+    const std::int64_t z_blocks = (L.n[2] + Z - 1) / Z;
+    const dim3 grid(grid_blocks(L.n[0], kThreadsX), grid_blocks(L.n[1], kThreadsY),
+                    static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
+    if (periodic) star_r1_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+    else star_r1_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+  };
+  if (sym3d::device_is_h100()) go(std::integral_constant<int, 4>());
+  else go(std::integral_constant<int, 3>());
   SE_CUDA_CHECK_LAUNCH("star_r1_kernel");
   return true;
 }
