@@ -188,15 +188,7 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
       if (o.copy_gbs && m->backend == Backend::GPU) rec.roof_fraction = rec.gbs / *o.copy_gbs;
       const RunCheck check = check_run(*m, *plan, x.extent, o.boundary, input, r.values, timing.steps_done, references);
       rec.reference = check.reference;
-      rec.checked_steps = check.checked_steps;
-      rec.rel_l2 = check.error.rel_l2;
-      rec.max_abs = check.error.max_abs;
-      rec.finite = check.error.finite;
-      rec.bound = check.bound;
-      rec.timed_rel_l2 = check.timed.rel_l2;
-      rec.timed_max_abs = check.timed.max_abs;
-      rec.timed_bound = check.timed_bound;
-      rec.passed = check.passed;
+      rec.take(check);
       result.results.push_back(std::move(rec));
       if (progress) progress(++done, total, m->id + " " + s.name + " " + x.extent.to_string(), result);
     }

@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/method.hpp"
+#include "kernels/checked_run.hpp"
 
 namespace se {
 
@@ -27,7 +28,8 @@ struct SuiteOptions {
   std::string gpu;                     // device name, or "" without one
 };
 
-struct SuiteRecord {
+// One timed run with its check (CheckedFields: kernels/checked_run.hpp).
+struct SuiteRecord : CheckedFields {
   std::string experiment; // "papers" or "sweep"
   std::string method, stencil, backend, reference;
   Precision precision = Precision::FP64;
@@ -36,12 +38,6 @@ struct SuiteRecord {
   std::uint64_t seed = 0;
   double seconds = 0, gstencils = 0, gbs = 0, flops = 0;
   std::optional<double> roof_fraction; // of the copy roof (GPU methods with a measured copy bandwidth)
-  // The check (kernels/checked_run.hpp): the run it rests on (`steps`, or a shorter check run from the same input
-  // where the timed run's bound is too loose to tell), that run's errors and bound; the timed run's own.
-  int checked_steps = 0;
-  double rel_l2 = 0, max_abs = 0, bound = 0;
-  double timed_rel_l2 = 0, timed_max_abs = 0, timed_bound = 0;
-  bool finite = true, passed = false; // finite: the check's run
 };
 
 struct SuiteSkip {

@@ -77,4 +77,25 @@ RunCheck check_run(const Method& m, const MethodPlan& plan, const Extent& e, con
                    const std::vector<double>& input, const std::vector<double>& result, int steps,
                    ReferenceCache& references, const StepProgress& keep_going = {});
 
+// What a results record keeps of a RunCheck (the suite's SuiteRecord, the app's BenchmarkRecord): the run the check
+// rests on (checked_steps: the timed run's steps, or the shorter check run's), that run's errors and bound, and the
+// timed run's own (the same numbers where checked_steps equals the timed steps).
+struct CheckedFields {
+  int checked_steps = 0;
+  double rel_l2 = 0, max_abs = 0, bound = 0;
+  double timed_rel_l2 = 0, timed_max_abs = 0, timed_bound = 0;
+  bool finite = true, passed = false; // finite: the check's run
+  void take(const RunCheck& c) {
+    checked_steps = c.checked_steps;
+    rel_l2 = c.error.rel_l2;
+    max_abs = c.error.max_abs;
+    finite = c.error.finite;
+    bound = c.bound;
+    timed_rel_l2 = c.timed.rel_l2;
+    timed_max_abs = c.timed.max_abs;
+    timed_bound = c.timed_bound;
+    passed = c.passed;
+  }
+};
+
 } // namespace se

@@ -136,6 +136,8 @@ RecordedResults load_recorded_results(const std::filesystem::path& path) {
       b.timed_bound = bound_at("timed_error_bound", b.bound);
       b.timed_rel_l2 = !x.contains("timed_rel_l2_error") ? (b.finite ? b.rel_l2 : INFINITY)
                        : x["timed_rel_l2_error"].is_number() ? x["timed_rel_l2_error"].get<double>() : INFINITY;
+      b.timed_max_abs = !x.contains("timed_max_abs_error") ? b.max_abs
+                        : x["timed_max_abs_error"].is_number() ? x["timed_max_abs_error"].get<double>() : INFINITY;
       b.source = fmt::format("{} (recorded, {})", r.gpu, path.filename().string());
       r.records.push_back(std::move(b));
       r.experiments.push_back(x.value("experiment", "papers"));
@@ -497,14 +499,7 @@ BenchmarkJob::Task sweep_task(std::vector<Method> methods, SweepRequest request)
         r.fused_steps = t.fused_steps;
         r.seconds = t.seconds;
         r.gstencils = gstencils_per_second(e.points(), n, t.seconds);
-        r.checked_steps = check.checked_steps;
-        r.rel_l2 = check.error.rel_l2;
-        r.max_abs = check.error.max_abs;
-        r.finite = check.error.finite;
-        r.bound = check.bound;
-        r.timed_rel_l2 = check.timed.rel_l2;
-        r.timed_bound = check.timed_bound;
-        r.passed = check.passed;
+        r.take(check);
         r.source = "this machine";
         c.add(std::move(r));
         c.progress(++done, total, label);

@@ -17,11 +17,13 @@
 
 #include "app/sim/simulation.hpp"
 #include "core/method.hpp"
+#include "kernels/checked_run.hpp"
 
 namespace se {
 
-// One timed run: measured here by a sweep, or read from a recorded results file (source names the GPU).
-struct BenchmarkRecord {
+// One timed run: measured here by a sweep, or read from a recorded results file (source names the GPU); its check
+// is CheckedFields (kernels/checked_run.hpp).
+struct BenchmarkRecord : CheckedFields {
   std::string method;
   Backend backend = Backend::CPU;
   Precision precision = Precision::FP64;
@@ -29,13 +31,6 @@ struct BenchmarkRecord {
   Extent extent;
   int steps = 0, fused_steps = 1;
   double seconds = 0, gstencils = 0;
-  // The check (kernels/checked_run.hpp) rests on a run of checked_steps: the timed run's steps, or a shorter check
-  // run from the same input where the timed run's bound is too loose to tell. rel_l2, max_abs, bound and finite
-  // are that run's; timed_rel_l2 and timed_bound the timed run's own (the same where checked_steps == steps).
-  int checked_steps = 0;
-  double rel_l2 = 0, max_abs = 0, bound = 0;
-  double timed_rel_l2 = 0, timed_bound = 0;
-  bool finite = true, passed = false;
   std::string source; // "this machine" or "<gpu name> (recorded)"
   MethodKey key() const { return {method, backend}; }
 };
