@@ -14,10 +14,6 @@
 
 namespace se {
 
-namespace sym3d {
-bool device_is_h100(); // tb_3d_sym_fp64.cu
-}
-
 namespace {
 
 constexpr int kThreadsX = 32;
@@ -92,7 +88,7 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
     if (periodic) star_r1_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
     else star_r1_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
   };
-  if (sym3d::device_is_h100()) go(std::integral_constant<int, 4>());
+  if (device_is_h100()) go(std::integral_constant<int, 4>());
   else go(std::integral_constant<int, 3>());
   SE_CUDA_CHECK_LAUNCH("star_r1_kernel");
   return true;

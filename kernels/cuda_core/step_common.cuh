@@ -109,4 +109,9 @@ inline unsigned grid_blocks(std::int64_t extent, std::int64_t tile) {
   return static_cast<unsigned>((extent + tile - 1) / tile);
 }
 
+// Whether the current device's name names an H100 (asked once per process; tb_3d_sym_fp64.cu): the 3D kernels'
+// per-GPU choices, measured on an H100 and an H200 (the cube-symmetric kernel's planes per block, the star kernel's
+// points per thread).
+bool device_is_h100();
+
 } // namespace se

@@ -40,7 +40,6 @@ template <typename S, int T> int planes_per_block(bool h100) {
   if constexpr (T == 1) return fp64 ? 32 : 8;
   else return h100 ? (fp64 ? 16 : 32) : 64;
 }
-bool device_is_h100(); // the current device's name names an H100 (asked once per process; tb_3d_sym_fp64.cu)
 
 // Recomputed columns A each side ((T - 1) rounded so that blocks start on 16-byte chunks) and the staged columns
 // kA left of the cross-section (at least 1, and A + kA a whole chunk so that every staged row is 16-byte aligned).
