@@ -65,6 +65,7 @@ struct RunCheck {
   std::string reference; // the timed run's reference (CheckedReference::source)
   ErrorMetrics timed;    // the timed run against the reference of its length
   double timed_bound = 0;
+  bool timed_passed = false; // the timed run within its own bound (however loose), at least one step
   int checked_steps = 0; // the run the check rests on: the timed run's steps, or the shorter check run's
   ErrorMetrics error;    // that run's error
   double bound = 0;      // and its bound

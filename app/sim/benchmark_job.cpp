@@ -129,15 +129,17 @@ RecordedResults load_recorded_results(const std::filesystem::path& path) {
       const auto bound_at = [&](const char* key, double absent) {
         return !x.contains(key) ? absent : x[key].is_null() ? INFINITY : x[key].get<double>();
       };
+      // An error written as null (not finite) reads as infinite.
+      const auto error_at = [&](const char* key, double absent) {
+        return !x.contains(key) ? absent : x[key].is_number() ? x[key].get<double>() : INFINITY;
+      };
       b.bound = bound_at("error_bound", 0.0);
       b.passed = x.value("passed", false);
       // Files written before the suite's check runs: the check rested on the timed run.
       b.checked_steps = x.value("checked_steps", b.steps);
       b.timed_bound = bound_at("timed_error_bound", b.bound);
-      b.timed_rel_l2 = !x.contains("timed_rel_l2_error") ? (b.finite ? b.rel_l2 : INFINITY)
-                       : x["timed_rel_l2_error"].is_number() ? x["timed_rel_l2_error"].get<double>() : INFINITY;
-      b.timed_max_abs = !x.contains("timed_max_abs_error") ? b.max_abs
-                        : x["timed_max_abs_error"].is_number() ? x["timed_max_abs_error"].get<double>() : INFINITY;
+      b.timed_rel_l2 = error_at("timed_rel_l2_error", b.finite ? b.rel_l2 : INFINITY);
+      b.timed_max_abs = error_at("timed_max_abs_error", b.max_abs);
       b.source = fmt::format("{} (recorded, {})", r.gpu, path.filename().string());
       r.records.push_back(std::move(b));
       r.experiments.push_back(x.value("experiment", "papers"));
