@@ -67,6 +67,40 @@ __device__ __forceinline__ void copy_box_3d(void* dst, const CUtensorMap& map, i
 #endif
 }
 
+// One thread: load the 2D box at (x, y) of `map` into `dst`, announcing its bytes on `bar` first.
+__device__ __forceinline__ void load_box_2d(void* dst, const CUtensorMap& map, int x, int y, unsigned bytes,
+                                            unsigned long long* bar) {
+  expect_bytes(bar, bytes);
+  copy_box_2d(dst, map, x, y, bar);
+}
+
+// Makes this thread's plain shared-memory writes visible to the async proxy (a TMA store that reads them next).
+__device__ __forceinline__ void fence_shared_to_async() {
+#if SE_TMA
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+// One thread: store the 2D box at element coordinates (x, y) of `map` from `src` (128-byte aligned, the box's
+// layout: box[0] elements per row, rows back to back). Elements outside the map's dims are not written. Commits the
+// store as a bulk group; wait_stores_read() before `src` is reused or the block exits.
+__device__ __forceinline__ void store_box_2d(const CUtensorMap& map, int x, int y, const void* src) {
+#if SE_TMA
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                   reinterpret_cast<unsigned long long>(&map)),
+               "r"(x), "r"(y), "r"(smem(src))
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+// The thread that issued bulk stores: wait until every committed group has read its shared memory.
+__device__ __forceinline__ void wait_stores_read() {
+#if SE_TMA
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+}
+
 // One thread: announce `bytes` on `bar` and load the 3D box at (x, y, z) of `map` into `dst`.
 __device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z, unsigned bytes,
                                             unsigned long long* bar) {

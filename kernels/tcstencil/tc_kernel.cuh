@@ -18,6 +18,7 @@
 
 #include "kernels/common/device_grid.hpp"
 #include "kernels/common/mma_ptx.cuh"
+#include "kernels/common/tma.cuh"
 #include "kernels/tcstencil/tc_kernels.hpp"
 
 namespace se::tc {
@@ -45,16 +46,25 @@ template <typename S, int R, int TY_ = Traits<S>::TY> struct Geometry {
 
 constexpr int kStagePitch = 24; // FP16 output staging: 48-byte rows, a fragment's 8 rows in distinct banks
 
-// Shared bytes: the tile region, the border weights (and their mirror), (FP16, staged stores) each warp's output
-// tile, and (FP64) the parameter matrices.
-template <typename S, int R, int TY = Traits<S>::TY> constexpr std::size_t shared_bytes(bool star, bool staged = false) {
-  using G = Geometry<S, R, TY>;
-  using C = typename Traits<S>::C;
-  std::size_t b = sizeof(S) * G::ROWS * G::P + 2 * sizeof(C) * G::TAPS;
-  if (staged) b += sizeof(S) * G::WX * 16 * kStagePitch;
-  if (sizeof(S) == 8) b += sizeof(double) * 256 * (star ? 2 : 2 * R + 1);
+// FP64 shared bytes: the tile region, the border weights (and their mirror) and the parameter matrices.
+template <int R> constexpr std::size_t shared_bytes_fp64(bool star) {
+  using G = Geometry<double, R>;
+  std::size_t b = sizeof(double) * (G::ROWS * G::P + 2 * G::TAPS + 256 * (star ? 2 : 2 * R + 1));
   return (b + 15) / 16 * 16;
 }
+
+// FP16 shared memory, in bytes from the (128-byte aligned) start: the tile region (the TMA box lands there), the
+// border weights and their mirror, then the output staging: per warp either a 16 x 16 tile of kStagePitch rows
+// (16-byte stores by the lanes) or, with TMA, the warp's whole 16-column strip (BY rows of 16, the box's layout).
+// Every part starts 128 bytes aligned.
+template <int R, int TY> struct Fp16Smem {
+  using G = Geometry<__half, R, TY>;
+  static constexpr std::size_t up(std::size_t b) { return (b + 127) / 128 * 128; }
+  static constexpr std::size_t TILE = 0, TAPS = up(sizeof(__half) * G::ROWS * G::P), STAGE = TAPS + up(2 * sizeof(float) * G::TAPS);
+  static constexpr std::size_t LANE_STAGE = sizeof(__half) * G::WX * 16 * kStagePitch;
+  static constexpr std::size_t STRIP = sizeof(__half) * 16 * G::BY; // one warp's strip
+  static constexpr std::size_t bytes(bool tma) { return STAGE + (tma ? G::WX * STRIP : LANE_STAGE); }
+};
 
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -240,25 +250,48 @@ __device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool peri
 }
 
 // ------------------------------------------------------------------------------------------------ FP16 step
-// A block stages 16*TY + 2R rows of a 128-column strip (plus 8 halo columns each side) with cp.async, then each
-// warp runs its 16-column strip of TY tiles with the parameter fragments kept in registers (parameter reuse).
-// STAGED: each tile goes out through a per-warp shared tile, one 16-byte store per lane (whole 32-byte sectors);
-// otherwise straight from the accumulators as 4-byte pairs. Blocks per SM: 3 (80 registers) up to radius 3 for
-// stars and radius 2 for boxes; a radius-3 box at 3 spilled 88 bytes and ran 267 GStencil/s against 309 at 2 (no
-// spill) on an H100, while radius 2 at 2 lost 2.5% (notes/tcstencil-gpu.md).
-template <int R, bool STAR, int TY, bool STAGED>
-__global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <= 3 : R <= 2) ? 3 : 2)
-    step_fp16(StepArgs a, const __half* __restrict__ in, __half* __restrict__ out) {
+// Tile rows per block: 128 x 128 outputs up to radius 2, 128 x 64 beyond (the larger box's fragments and border
+// leave no registers for the taller block; notes/tcstencil-gpu.md timed the shapes).
+template <int R> constexpr int fp16_tile_rows() { return R <= 2 ? 8 : 4; }
+
+// A block stages 16*TY + 2R rows of a 128-column strip (plus 8 halo columns each side), then each warp runs its
+// 16-column strip of TY tiles with the parameter fragments kept in registers (parameter reuse).
+// TMA (sm_90, both tensor maps encoded): one thread loads the region as one TMA box (P x ROWS of the padded grid,
+// landing with the conflict-free pitch; what lies beyond the padded grid arrives as 0), and each warp writes its
+// strip's outputs into shared memory in the box's layout, then one lane stores it with one TMA store of 16 x BY,
+// clipped at the grid's last row (strips across the right edge, and periodic blocks near a face, which also write
+// the images in the halo, store from the accumulators instead). Otherwise 16-byte cp.async by every thread, and each tile goes out through a per-warp
+// shared tile, one 16-byte store per lane (whole 32-byte sectors). Blocks per SM: 3 (80 registers) up to radius 3
+// for stars and radius 2 for boxes; a radius-3 box at 3 spilled 88 bytes and ran 267 GStencil/s against 309 at 2
+// (no spill) on an H100, while radius 2 at 2 lost 2.5% (notes/tcstencil-gpu.md).
+template <int R, bool STAR, bool TMA>
+__global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THREADS, (STAR ? R <= 3 : R <= 2) ? 3 : 2)
+    step_fp16(StepArgs a, const __half* __restrict__ in, __half* __restrict__ out, const __grid_constant__ CUtensorMap in_map,
+              const __grid_constant__ CUtensorMap out_map) {
+#if !SE_TMA
+  if constexpr (TMA) return; // the host launches the TMA kernels on sm_90 only
+#endif
+  constexpr int TY = fp16_tile_rows<R>();
   using G = Geometry<__half, R, TY>;
+  using M = Fp16Smem<R, TY>;
   constexpr int P = G::P;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  __half* tile = reinterpret_cast<__half*>(smem_raw);
-  __half* stage = tile + G::ROWS * P; // STAGED: [warp][16 rows][kStagePitch]
-  float* w = reinterpret_cast<float*>(stage + (STAGED ? G::WX * 16 * kStagePitch : 0));
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  __shared__ unsigned long long loaded; // TMA: the box's mbarrier
+  __half* tile = reinterpret_cast<__half*>(smem_raw + M::TILE);
+  float* w = reinterpret_cast<float*>(smem_raw + M::TAPS);
+  float* wm = w + G::TAPS;
+  __half* stage = reinterpret_cast<__half*>(smem_raw + M::STAGE);
   const PaddedLayout& L = a.layout;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
-  stage_rows<__half, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
-  float* wm = w + G::TAPS;
+  if constexpr (TMA) {
+    if (threadIdx.x == 0) {
+      tma::barrier_init(&loaded, 1);
+      tma::load_box_2d(tile, in_map, static_cast<int>(x0), static_cast<int>(y0 - R + kHalo),
+                       static_cast<unsigned>(sizeof(__half) * P * G::ROWS), &loaded);
+    }
+  } else {
+    stage_rows<__half, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
+  }
   load_taps(static_cast<const float*>(a.border), w, wm, 2 * R + 1, G::TAPS, G::THREADS);
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
@@ -269,11 +302,11 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <=
   std::uint32_t pa[4];        // star: P_ver as the A operand
 #pragma unroll
   for (int q = 0; q < NM; ++q) {
-    const __half* M = m + q * 256;
+    const __half* Mq = m + q * 256;
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-      pb[q][j][0] = pack2(M[(2 * t) * 16 + 8 * j + g], M[(2 * t + 1) * 16 + 8 * j + g]);
-      pb[q][j][1] = pack2(M[(2 * t + 8) * 16 + 8 * j + g], M[(2 * t + 9) * 16 + 8 * j + g]);
+      pb[q][j][0] = pack2(Mq[(2 * t) * 16 + 8 * j + g], Mq[(2 * t + 1) * 16 + 8 * j + g]);
+      pb[q][j][1] = pack2(Mq[(2 * t + 8) * 16 + 8 * j + g], Mq[(2 * t + 9) * 16 + 8 * j + g]);
     }
   }
   if constexpr (STAR) {
@@ -282,11 +315,18 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <=
     pa[2] = pack2(m[g * 16 + 2 * t + 8], m[g * 16 + 2 * t + 9]);
     pa[3] = pack2(m[(g + 8) * 16 + 2 * t + 8], m[(g + 8) * 16 + 2 * t + 9]);
   }
-  cp_async_wait_all();
-  __syncthreads();
+  if constexpr (!TMA) cp_async_wait_all();
+  __syncthreads(); // the taps, the cp.async rows, the mbarrier's initialisation
+  if constexpr (TMA) tma::barrier_wait(&loaded, 0);
 
   const int lrow = (lane & 7) + ((lane >> 3) & 1) * 8, lcol = (lane >> 4) * 8; // ldmatrix row addresses
   const int c0 = kHalo + 16 * warp;
+  const std::int64_t tx0 = x0 + 16 * warp;
+  // The strip goes out as one TMA store when it lies inside the grid along x (rows past the last are clipped) and,
+  // periodic, writes no image into the halo. Strips clipped inside a row gave wrong results on an H200 (the tests'
+  // Dirichlet grids 300 x 290 and 17 x 130, whose widths end inside a 16-byte chunk; 1000 x 700 was right).
+  const bool strip_store = TMA && (a.periodic ? region_is_plain(L, true, x0, y0, G::BX, G::BY) : tx0 + 16 <= L.n[0]);
+  __half* strip = stage + warp * (M::STRIP / sizeof(__half)); // TMA: [BY rows][16 columns]
 #pragma unroll 1
   for (int ty = 0; ty < TY; ++ty) {
     const int r0 = R + 16 * ty; // shared row of the tile's first row
@@ -317,9 +357,20 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <=
       }
     }
     finish_tile<__half, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
-    const std::int64_t ty0 = y0 + 16 * ty, tx0 = x0 + 16 * warp;
+    const std::int64_t ty0 = y0 + 16 * ty;
     const bool plain = region_is_plain(L, a.periodic, tx0, ty0, 16, 16);
-    if (STAGED && plain) {
+    if constexpr (TMA) {
+      if (strip_store) {
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            *reinterpret_cast<__half2*>(strip + (16 * ty + g + 8 * h) * 16 + 8 * j + 2 * t) =
+                __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
+      } else {
+        store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
+      }
+    } else if (plain) {
       __half* st = stage + warp * 16 * kStagePitch;
 #pragma unroll
       for (int j = 0; j < 2; ++j)
@@ -333,7 +384,15 @@ __global__ void __launch_bounds__(Geometry<__half, R, TY>::THREADS, (STAR ? R <=
           *reinterpret_cast<const uint4*>(st + row * kStagePitch + 8 * part);
       __syncwarp();
     } else {
-      store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
+      store_tile<__half>(acc, out, L, a.periodic, false, tx0, ty0 + g, t);
+    }
+  }
+  if (strip_store) {
+    tma::fence_shared_to_async();
+    __syncwarp();
+    if (lane == 0) {
+      tma::store_box_2d(out_map, static_cast<int>(tx0), static_cast<int>(y0), strip);
+      tma::wait_stores_read();
     }
   }
 }

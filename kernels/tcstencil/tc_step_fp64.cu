@@ -7,7 +7,7 @@ void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStre
   dispatch(a.radius, a.star, [&]<int R, bool STAR>() {
     using G = Geometry<double, R>;
     const auto kernel = step_fp64<R, STAR>;
-    const std::size_t shared = shared_bytes<double, R>(STAR);
+    const std::size_t shared = shared_bytes_fp64<R>(STAR);
     static const bool opted = opt_in_shared(kernel, shared);
     (void)opted;
     launch_blocks<G>(kernel, shared, a, in, out, stream);

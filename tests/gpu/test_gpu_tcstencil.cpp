@@ -167,9 +167,10 @@ TEST_CASE("tcstencil refuses FP16 overflow, 1D and 3D with a reason", "[tcstenci
   }
 }
 
-// The FP16 step's three configurations (block shape and store path, SE_TCSTENCIL_FP16_CONFIG) on awkward grids and a
-// 4096 x 3000 one, whose interior blocks take the plain-store path.
-TEST_CASE("tcstencil's FP16 configurations agree with the FP64 reference", "[tcstencil-gpu]") {
+// The FP16 step's two kernels (on sm_90 TMA boxes in and TMA strip stores out; SE_TCSTENCIL_FP16_TMA=0 the cp.async
+// and lane-store kernel of other GPUs) on awkward grids (blocks clipped at the edges, periodic faces storing
+// images) and a 4096 x 3000 one, whose interior blocks take the plain-store path.
+TEST_CASE("tcstencil's FP16 kernels agree with the FP64 reference", "[tcstencil-gpu]") {
   const Method& m = gpu_method("tcstencil");
   if (!m.unavailable_reason().empty()) return;
   std::mt19937_64 rng(7);
@@ -188,18 +189,23 @@ TEST_CASE("tcstencil's FP16 configurations agree with the FP64 reference", "[tcs
     CHECK(err.finite);
     CHECK(err.rel_l2 <= error_bound(s, Precision::FP16, steps, r.boundary, initial, ref));
   };
-  for (const char* config : {"0", "1", "2"}) {
-    INFO("SE_TCSTENCIL_FP16_CONFIG=" << config);
-    ::setenv("SE_TCSTENCIL_FP16_CONFIG", config, 1);
-    for (const Stencil& s : {preset("heat-2d"), preset("box-2d25p"), random_2d(2, true, false, rng), random_2d(1, false, false, rng)})
-      for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) check(s, extent_2d(300, 290), kind, 5);
+  for (const char* tma : {"1", "0"}) {
+    INFO("SE_TCSTENCIL_FP16_TMA=" << tma);
+    ::setenv("SE_TCSTENCIL_FP16_TMA", tma, 1);
+    for (const Stencil& s : {preset("heat-2d"), preset("box-2d25p"), preset("box-2d49p"), random_2d(2, true, false, rng),
+                             random_2d(1, false, false, rng), random_2d(5, true, false, rng)})
+      for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+        check(s, extent_2d(300, 290), kind, 5);
+        check(s, extent_2d(17, 130), kind, 3);
+      }
     check(preset("box-2d25p"), extent_2d(4096, 3000), BoundaryKind::Periodic, 2);
+    check(preset("heat-2d"), extent_2d(4096, 3000), BoundaryKind::Dirichlet, 2);
   }
-  ::unsetenv("SE_TCSTENCIL_FP16_CONFIG");
+  ::unsetenv("SE_TCSTENCIL_FP16_TMA");
 }
 
-// Not run by default ('.'): GStencil/s of each FP16 configuration and of FP64 at 10240^2, from the stepper alone
-// (CUDA stream synchronised around 200 steps; no reference), for choosing the configuration.
+// Not run by default ('.'): GStencil/s of both FP16 kernels (TMA and cp.async) and of FP64 at 10240^2, from the
+// stepper alone (CUDA stream synchronised around 200 steps; no reference).
 TEST_CASE("tcstencil configurations timed at 10240^2", "[.tcstencil-perf]") {
   const Extent e = extent_2d(10240, 10240);
   Stencil star9 = make_stencil(2, 2, "star-2d9p");
@@ -221,11 +227,11 @@ TEST_CASE("tcstencil configurations timed at 10240^2", "[.tcstencil-perf]") {
     return static_cast<double>(e.points()) * steps / seconds / 1e9;
   };
   for (const Stencil& s : {preset("heat-2d"), preset("box-2d9p"), preset("box-2d25p"), star9}) {
-    for (const char* config : {"0", "1", "2"}) {
-      ::setenv("SE_TCSTENCIL_FP16_CONFIG", config, 1);
-      std::printf("tcstencil config %s %-10s %7.1f GStencil/s\n", config, s.name.c_str(), rate("tcstencil", s));
+    for (const char* tma : {"1", "0"}) {
+      ::setenv("SE_TCSTENCIL_FP16_TMA", tma, 1);
+      std::printf("tcstencil TMA=%s %-10s %7.1f GStencil/s\n", tma, s.name.c_str(), rate("tcstencil", s));
     }
-    ::unsetenv("SE_TCSTENCIL_FP16_CONFIG");
+    ::unsetenv("SE_TCSTENCIL_FP16_TMA");
     std::printf("tcstencil-fp64     %-10s %7.1f GStencil/s\n", s.name.c_str(), rate("tcstencil-fp64", s));
   }
 }
