@@ -250,6 +250,17 @@ __device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool peri
 }
 
 // ------------------------------------------------------------------------------------------------ FP16 step
+// A tile's outputs rounded to FP16 into shared rows `pitch` halves apart (this lane: rows g and g + 8, columns
+// 8j + 2t and 8j + 2t + 1): the per-warp staging tile of the lanes' 16-byte stores, or a TMA strip.
+__device__ __forceinline__ void stage_tile_fp16(const float (&acc)[2][4], __half* dst, int pitch, int g, int t) {
+#pragma unroll
+  for (int j = 0; j < 2; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      *reinterpret_cast<__half2*>(dst + (g + 8 * h) * pitch + 8 * j + 2 * t) =
+          __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
+}
+
 // Tile rows per block: 128 x 128 outputs up to radius 2, 128 x 64 beyond (the larger box's fragments and border
 // leave no registers for the taller block; notes/tcstencil-gpu.md timed the shapes).
 template <int R> constexpr int fp16_tile_rows() { return R <= 2 ? 8 : 4; }
@@ -260,8 +271,9 @@ template <int R> constexpr int fp16_tile_rows() { return R <= 2 ? 8 : 4; }
 // landing with the conflict-free pitch; what lies beyond the padded grid arrives as 0), and each warp writes its
 // strip's outputs into shared memory in the box's layout, then one lane stores it with one TMA store of 16 x BY,
 // clipped at the grid's last row (strips across the right edge, and periodic blocks near a face, which also write
-// the images in the halo, store from the accumulators instead). Otherwise 16-byte cp.async by every thread, and each tile goes out through a per-warp
-// shared tile, one 16-byte store per lane (whole 32-byte sectors). Blocks per SM: 3 (80 registers) up to radius 3
+// the images in the halo, store from the accumulators instead). Otherwise 16-byte cp.async by every thread, and
+// each tile goes out through a per-warp shared tile, one 16-byte store per lane (whole 32-byte sectors), or from the
+// accumulators where it has periodic images or crosses the grid's edge. Blocks per SM: 3 (80 registers) up to radius 3
 // for stars and radius 2 for boxes; a radius-3 box at 3 spilled 88 bytes and ran 267 GStencil/s against 309 at 2
 // (no spill) on an H100, while radius 2 at 2 lost 2.5% (notes/tcstencil-gpu.md).
 template <int R, bool STAR, bool TMA>
@@ -357,34 +369,22 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
       }
     }
     finish_tile<__half, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
+    if (strip_store) {
+      stage_tile_fp16(acc, strip + 16 * 16 * ty, 16, g, t);
+      continue;
+    }
     const std::int64_t ty0 = y0 + 16 * ty;
     const bool plain = region_is_plain(L, a.periodic, tx0, ty0, 16, 16);
-    if constexpr (TMA) {
-      if (strip_store) {
-#pragma unroll
-        for (int j = 0; j < 2; ++j)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            *reinterpret_cast<__half2*>(strip + (16 * ty + g + 8 * h) * 16 + 8 * j + 2 * t) =
-                __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
-      } else {
-        store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
-      }
-    } else if (plain) {
+    if (!TMA && plain) {
       __half* st = stage + warp * 16 * kStagePitch;
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          *reinterpret_cast<__half2*>(st + (g + 8 * h) * kStagePitch + 8 * j + 2 * t) =
-              __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
+      stage_tile_fp16(acc, st, kStagePitch, g, t);
       __syncwarp();
       const int row = lane >> 1, part = lane & 1;
       *reinterpret_cast<uint4*>(out + L.index(tx0 + 8 * part, ty0 + row, 0)) =
           *reinterpret_cast<const uint4*>(st + row * kStagePitch + 8 * part);
       __syncwarp();
     } else {
-      store_tile<__half>(acc, out, L, a.periodic, false, tx0, ty0 + g, t);
+      store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
     }
   }
   if (strip_store) {

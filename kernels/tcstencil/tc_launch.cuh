@@ -34,12 +34,13 @@ template <typename K> bool opt_in_shared(K kernel, std::size_t shared) {
   return true;
 }
 
-// One block per G::BX x G::BY outputs of the grid, on `stream`. The caller opts `kernel` into `shared` bytes once.
-template <typename G, typename K, typename S>
-void launch_blocks(K kernel, std::size_t shared, const StepArgs& a, const S* in, S* out, cudaStream_t stream) {
+// One block per G::BX x G::BY outputs of the grid, on `stream`, with the step's arguments and the kernel's own
+// (the grids, and for the FP16 TMA kernel its tensor maps). The caller opts `kernel` into `shared` bytes once.
+template <typename G, typename K, typename... Args>
+void launch_blocks(K kernel, std::size_t shared, const StepArgs& a, cudaStream_t stream, const Args&... args) {
   const dim3 grid(static_cast<unsigned>((a.layout.n[0] + G::BX - 1) / G::BX),
                   static_cast<unsigned>((a.layout.n[1] + G::BY - 1) / G::BY));
-  kernel<<<grid, G::THREADS, shared, stream>>>(a, in, out);
+  kernel<<<grid, G::THREADS, shared, stream>>>(a, args...);
   SE_CUDA_CHECK(cudaGetLastError());
 }
 

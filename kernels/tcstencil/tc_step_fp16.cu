@@ -35,10 +35,7 @@ void launch(const StepArgs& a, const __half* in, __half* out, const CUtensorMap&
   const std::size_t shared = Fp16Smem<R, fp16_tile_rows<R>()>::bytes(TMA);
   static const bool opted = opt_in_shared(kernel, shared);
   (void)opted;
-  const dim3 grid(static_cast<unsigned>((a.layout.n[0] + G::BX - 1) / G::BX),
-                  static_cast<unsigned>((a.layout.n[1] + G::BY - 1) / G::BY));
-  kernel<<<grid, G::THREADS, shared, stream>>>(a, in, out, in_map, out_map);
-  SE_CUDA_CHECK(cudaGetLastError());
+  launch_blocks<G>(kernel, shared, a, stream, in, out, in_map, out_map);
 }
 
 } // namespace

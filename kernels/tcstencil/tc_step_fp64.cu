@@ -10,7 +10,7 @@ void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStre
     const std::size_t shared = shared_bytes_fp64<R>(STAR);
     static const bool opted = opt_in_shared(kernel, shared);
     (void)opted;
-    launch_blocks<G>(kernel, shared, a, in, out, stream);
+    launch_blocks<G>(kernel, shared, a, stream, in, out);
   });
 }
 
