@@ -2,8 +2,9 @@
 // FP16 (mma.m16n8k16, FP32 accumulate) and FP64 (mma.m16n8k4).
 //
 // A block stages its input region (16*WX columns x 16*TY rows plus the halo: R rows above and below, 8 columns
-// left and right) in shared memory with cp.async; each warp owns one 16-column strip of 16 x 16 tiles (the
-// paper's brick) and keeps the parameter matrices for all of them (parameter reuse along the strip).
+// left and right) in shared memory (one TMA box on sm_90, else cp.async; stage_region); each warp owns one
+// 16-column strip of 16 x 16 tiles (the paper's brick) and keeps the parameter matrices for all of them (parameter
+// reuse along the strip).
 // Per tile: star stencils are P_ver x A' + A' x P_hor (A' the tile itself), box stencils sum A'(dy) x P_row(dy)
 // over the kernel rows, A'(dy) the tile shifted dy rows. The band of each parameter matrix is cut at the tile
 // border (the partial coefficients): the products with neighbours outside the 16 x 16 tile are added on CUDA
@@ -113,6 +114,24 @@ __device__ __forceinline__ void stage_rows(const PaddedLayout& L, const S* __res
 #pragma unroll
       for (int e = 0; e < G::VEC; ++e) dst[e] = row_ok && gx + e < nx + kHalo ? in[L.index(gx + e, gy, 0)] : S(0);
     }
+  }
+}
+
+// The block's region (outputs from (x0, y0), ROWS rows of P from (x0 - 8, y0 - R)) into `tile`. TMA: thread 0
+// initialises `bar` and loads it as one box of the padded input's tensor map (zeros beyond the padded grid); wait on
+// `bar` after the block barrier that publishes the initialisation. Otherwise every thread's cp.async
+// (cp_async_wait_all before that barrier).
+template <typename S, int R, int P, int ROWS, bool TMA>
+__device__ __forceinline__ void stage_region(const PaddedLayout& L, const S* __restrict__ in, S* tile, const CUtensorMap& map,
+                                             std::int64_t x0, std::int64_t y0, unsigned long long* bar) {
+  if constexpr (TMA) {
+    if (threadIdx.x == 0) {
+      tma::barrier_init(bar, 1);
+      tma::load_box_2d(tile, map, static_cast<int>(x0), static_cast<int>(y0 - R + kHalo),
+                       static_cast<unsigned>(sizeof(S) * P * ROWS), bar);
+    }
+  } else {
+    stage_rows<S, R>(L, in, tile, x0, y0 - R, ROWS, 0, -1);
   }
 }
 
@@ -295,15 +314,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
   __half* stage = reinterpret_cast<__half*>(smem_raw + M::STAGE);
   const PaddedLayout& L = a.layout;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
-  if constexpr (TMA) {
-    if (threadIdx.x == 0) {
-      tma::barrier_init(&loaded, 1);
-      tma::load_box_2d(tile, in_map, static_cast<int>(x0), static_cast<int>(y0 - R + kHalo),
-                       static_cast<unsigned>(sizeof(__half) * P * G::ROWS), &loaded);
-    }
-  } else {
-    stage_rows<__half, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
-  }
+  stage_region<__half, R, P, G::ROWS, TMA>(L, in, tile, in_map, x0, y0, &loaded);
   load_taps(static_cast<const float*>(a.border), w, wm, 2 * R + 1, G::TAPS, G::THREADS);
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
@@ -407,24 +418,34 @@ __host__ __device__ constexpr bool band_block_live(int kc, int j, int R) {
   return gap <= R;
 }
 
-template <int R, bool STAR>
+// TMA (sm_90, the tensor map encoded): thread 0 loads the block's region as one TMA box of P x ROWS (the box lands
+// with the 672-byte pitch; beyond the padded grid arrive zeros), overlapping the taps' and matrices' loads;
+// otherwise 16-byte cp.async by every thread. The outputs leave from the accumulators (double2 per lane: each row's
+// 64 bytes are two whole sectors).
+template <int R, bool STAR, bool TMA>
 __global__ void __launch_bounds__(Geometry<double, R>::THREADS)
-    step_fp64(StepArgs a, const double* __restrict__ in, double* __restrict__ out) {
+    step_fp64(StepArgs a, const double* __restrict__ in, double* __restrict__ out,
+              const __grid_constant__ CUtensorMap in_map) {
+#if !SE_TMA
+  if constexpr (TMA) return; // the host launches the TMA kernels on sm_90 only
+#endif
   using G = Geometry<double, R>;
   constexpr int P = G::P, NM = STAR ? 2 : 2 * R + 1;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  __shared__ unsigned long long loaded; // TMA: the box's mbarrier
   double* tile = reinterpret_cast<double*>(smem_raw);
   double* w = tile + G::ROWS * P;
   double* wm = w + G::TAPS;
   double* mats = wm + G::TAPS;
   const PaddedLayout& L = a.layout;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * G::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * G::BY;
-  stage_rows<double, R>(L, in, tile, x0, y0 - R, G::ROWS, 0, -1);
+  stage_region<double, R, P, G::ROWS, TMA>(L, in, tile, in_map, x0, y0, &loaded);
   load_taps(static_cast<const double*>(a.border), w, wm, 2 * R + 1, G::TAPS, G::THREADS);
   const double* m = static_cast<const double*>(a.matrices);
   for (int i = threadIdx.x; i < NM * 256; i += G::THREADS) mats[i] = m[i];
-  cp_async_wait_all();
-  __syncthreads();
+  if constexpr (!TMA) cp_async_wait_all();
+  __syncthreads(); // the taps, the matrices, the cp.async rows, the mbarrier's initialisation
+  if constexpr (TMA) tma::barrier_wait(&loaded, 0);
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
   const bool fast = region_is_plain(L, a.periodic, x0, y0, G::BX, G::BY);

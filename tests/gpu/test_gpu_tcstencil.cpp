@@ -125,30 +125,39 @@ TEST_CASE("tcstencil GPU kernels match the FP64 reference: 2D presets, radius 0.
   }
 }
 
+// Both FP64 kernels: on sm_90 the region as one TMA box, SE_TCSTENCIL_FP64_TMA=0 the cp.async kernel of other GPUs.
 TEST_CASE("tcstencil-fp64 on the GPU equals core's emulation of the same m16n8k4 plan", "[tcstencil-gpu]") {
   const Method& m = gpu_method("tcstencil-fp64");
   if (!m.unavailable_reason().empty()) return;
   std::mt19937_64 rng(99);
-  for (const Stencil& s : {preset("heat-2d"), preset("box-2d49p"), random_2d(5, false, false, rng), random_2d(7, true, false, rng)}) {
-    const PlanPtr plan = m.plan(s);
-    const TCStencilPlan& tp = plan_value<TCStencilPlan>(*plan);
-    CHECK(tp.shape == MmaShape::M16N8K4_F64);
-    const Extent e = extent_2d(75, 41);
-    for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
-      MethodRun r;
-      r.stencil = s;
-      r.extent = e;
-      r.steps = 3;
-      r.boundary = {kind, 0.5};
-      r.values = initial_values(e, InitialCondition::Random, 5);
-      std::vector<double> emulated = r.values;
-      tcstencil_advance(tp, e, emulated, 3, r.boundary, {});
-      m.run(*plan, r);
-      const ErrorMetrics err = compare(r.values, emulated);
-      INFO(s.name << " " << to_string(kind) << ": max abs " << err.max_abs);
-      CHECK(err.max_abs <= 1e-13);
+  const std::vector<Stencil> stencils{preset("heat-2d"), preset("box-2d49p"), random_2d(5, false, false, rng),
+                                      random_2d(7, true, false, rng)};
+  for (const char* tma : {"1", "0"}) {
+    INFO("SE_TCSTENCIL_FP64_TMA=" << tma);
+    ::setenv("SE_TCSTENCIL_FP64_TMA", tma, 1);
+    for (const Stencil& s : stencils) {
+      const PlanPtr plan = m.plan(s);
+      const TCStencilPlan& tp = plan_value<TCStencilPlan>(*plan);
+      CHECK(tp.shape == MmaShape::M16N8K4_F64);
+      for (const Extent& e : {extent_2d(75, 41), extent_2d(300, 130)}) {
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+          MethodRun r;
+          r.stencil = s;
+          r.extent = e;
+          r.steps = 3;
+          r.boundary = {kind, 0.5};
+          r.values = initial_values(e, InitialCondition::Random, 5);
+          std::vector<double> emulated = r.values;
+          tcstencil_advance(tp, e, emulated, 3, r.boundary, {});
+          m.run(*plan, r);
+          const ErrorMetrics err = compare(r.values, emulated);
+          INFO(s.name << " " << e.to_string() << " " << to_string(kind) << ": max abs " << err.max_abs);
+          CHECK(err.max_abs <= 1e-13);
+        }
+      }
     }
   }
+  ::unsetenv("SE_TCSTENCIL_FP64_TMA");
 }
 
 TEST_CASE("tcstencil refuses FP16 overflow, 1D and 3D with a reason", "[tcstencil-gpu]") {
