@@ -1,10 +1,13 @@
 // The host side of TCStencil's launches, shared by the FP16 and FP64 files: the radius and the decomposition as
-// template parameters, the shared-memory opt-in (once per instantiation) and the grid of blocks.
+// template parameters, the TMA switch and the input region's tensor map, the shared-memory opt-in (once per
+// instantiation) and the grid of blocks.
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/error.hpp"
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/tensor_map.hpp"
 #include "kernels/tcstencil/tc_kernel.cuh"
 
 namespace se::tc {
@@ -25,6 +28,24 @@ template <typename F> void dispatch(int radius, bool star, F&& f) {
   case 7: return with.template operator()<7>();
   default: throw InputError("TCStencil's GPU step takes radius 0 to 7 (L = 16 > 2r + 1)");
   }
+}
+
+// The TMA kernels unless the environment variable `name` is 0 (the tests run both kernels on one GPU).
+inline bool tma_wanted(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr || std::atoi(v) != 0;
+}
+
+// The padded input as a tensor map whose box is a block's staged region (G::P x G::ROWS, the padded grid's corner
+// at (0, 0); stage_region loads it). False when it does not encode (not sm_90, no driver encoder, a halo other
+// than kHalo).
+template <typename G, typename S> bool encode_region_map(const PaddedLayout& L, const S* in, CUtensorMap& map) {
+  if (L.halo[0] != kHalo || L.halo[1] != kHalo) return false;
+  const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0]) + 2 * kHalo,
+                                 static_cast<std::uint64_t>(L.n[1]) + 2 * kHalo};
+  const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S)};
+  const std::uint32_t box[2] = {G::P, G::ROWS};
+  return encode_tensor_map(&map, in + L.index(-kHalo, -kHalo, 0), static_cast<int>(sizeof(S)), 2, dims, pitch, box);
 }
 
 // Opts `kernel` into `shared` bytes of dynamic shared memory (above 48 KB needs it); the callers keep the result in
