@@ -23,7 +23,7 @@ endif()
 # The live view on a GPU through CUDA-GL interop: its own binary, which exits 77 (skipped, never passed)
 # without a CUDA device. It reads the heat map's texture back with GL, hence glad.
 add_executable(test_live_gpu gui/test_live_gpu.cpp)
-target_link_libraries(test_live_gpu PRIVATE se_gui se_glad Catch2::Catch2 fmt::fmt)
+target_link_libraries(test_live_gpu PRIVATE se_gui se_glad se_catch_impl fmt::fmt)
 target_compile_definitions(test_live_gpu PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" GLFW_INCLUDE_NONE)
 add_test(NAME gui.live-gpu COMMAND test_live_gpu)
 set_tests_properties(gui.live-gpu PROPERTIES SKIP_RETURN_CODE 77)

@@ -1,9 +1,8 @@
 // Entry point of test_gpu: without a usable CUDA device it exits 77, which CTest reports as skipped
 // (never as passed); otherwise it runs the Catch2 session.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <cstdio>
+
+#include "tests/catch_run.hpp"
 
 #include "kernels/registry.hpp"
 
@@ -12,5 +11,5 @@ int main(int argc, char** argv) {
     std::printf("test_gpu skipped: %s\n", why.c_str());
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return se::testing::run_catch(argc, argv);
 }

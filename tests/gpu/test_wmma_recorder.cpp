@@ -2,8 +2,9 @@
 // layout it reads back must be core's table (core/fragment marks the WMMA f16 layout "observed": this test is
 // the observation). Without a usable CUDA device (or one older than sm_80) it exits 77, which CTest reports as
 // skipped, never as passed.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "tests/catch_run.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -45,5 +46,5 @@ int main(int argc, char** argv) {
                 dev.cc_major, dev.cc_minor);
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return se::testing::run_catch(argc, argv);
 }

@@ -2,8 +2,9 @@
 // GPU method's frames reach the heat map's R32F texture through CUDA-GL interop, texel for texel what the device
 // holds; and the Simulation window at 4096^2 with one step per frame is timed headless (target: 60 fps on an
 // H100/H200), also while a weight is dragged (new weights every frame, taken by the device grid in place). SE_LIVE_GPU_SCREENSHOT and SE_LIVE_GPU_REPORT name files for the screenshot and a JSON report.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "tests/catch_run.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -308,5 +309,5 @@ int main(int argc, char** argv) {
     std::printf("test_live_gpu skipped: %s\n", why.c_str());
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return se::testing::run_catch(argc, argv);
 }
