@@ -64,12 +64,13 @@ std::vector<std::string> check_fp16_weights(const Stencil& s) {
   return notes;
 }
 
-SpiderGeometry make_geometry(int dims, int r) {
+SpiderGeometry make_geometry(int dims, int r, SwapParity parity) {
   SpiderGeometry g;
   g.dims = dims;
   g.radius = r;
   g.L = 2 * r + 2;
   g.band_cols = 2 * g.L;
+  g.band_offset = parity == SwapParity::Pairs && r % 2 != 0 ? 1 : 0;
   const int chunks = (g.band_cols + kMmaK - 1) / kMmaK;
   // Blocks side by side fill K (two for r <= 1); kernel rows stacked fill M (2D only: one row has no partner).
   g.blocks_along_k = chunks * kMmaK / g.band_cols;
@@ -101,7 +102,7 @@ SpiderKernelRow make_kernel_row(const Stencil& s, int dy, const SpiderGeometry& 
   row.dy = dy;
   row.weights = row_weights(s, dy, false);
   row.weights_fp16 = row_weights(s, dy, true);
-  row.band = spider_band(row.weights_fp16, g.L, g.band_cols);
+  row.band = spider_band(row.weights_fp16, g.L, g.band_cols, g.band_offset);
   row.swapped.resize(row.band.size());
   for (int i = 0; i < g.L; ++i)
     for (int j = 0; j < g.band_cols; ++j)
@@ -124,8 +125,8 @@ std::vector<SpiderInputRow> make_input_rows(const SpiderGeometry& g, const std::
     if (block >= g.blocks_along_k) continue; // past the last block: stays padding
     in.block = block;
     in.band_column = perm[static_cast<std::size_t>(j)];
-    in.dx = block * g.L - r + in.band_column;
-    in.padding = in.band_column >= 2 * r + g.L;
+    in.dx = block * g.L - r - g.band_offset + in.band_column;
+    in.padding = in.band_column < g.band_offset || in.band_column >= g.band_offset + 2 * r + g.L;
     in.swapped = in.band_column != j;
   }
   return rows;
@@ -193,18 +194,18 @@ std::string_view to_string(SwapParity p) {
   return p == SwapParity::Odd ? "odd" : p == SwapParity::Even ? "even" : "pairs";
 }
 
-std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols) {
+std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols, int offset) {
   const int taps = static_cast<int>(row_weights.size());
-  if (L < 1 || taps < 1 || taps % 2 == 0)
-    throw InputError(fmt::format("a SPIDER band needs L >= 1 and an odd number of weights; got L = {} and {} weights",
-                                 L, taps));
-  if (cols < taps - 1 + L)
-    throw InputError(fmt::format("a band of {} rows over {} weights needs at least {} columns; got {}", L, taps,
-                                 taps - 1 + L, cols));
+  if (L < 1 || taps < 1 || taps % 2 == 0 || offset < 0)
+    throw InputError(fmt::format("a SPIDER band needs L >= 1, an odd number of weights and an offset >= 0; got L = {}, "
+                                 "{} weights and offset {}", L, taps, offset));
+  if (cols < offset + taps - 1 + L)
+    throw InputError(fmt::format("a band of {} rows over {} weights at offset {} needs at least {} columns; got {}", L,
+                                 taps, offset, offset + taps - 1 + L, cols));
   std::vector<double> band(static_cast<std::size_t>(L) * static_cast<std::size_t>(cols), 0.0);
   for (int i = 0; i < L; ++i)
     for (int j = 0; j < taps; ++j)
-      band[static_cast<std::size_t>(i * cols + i + j)] = row_weights[static_cast<std::size_t>(j)];
+      band[static_cast<std::size_t>(i * cols + offset + i + j)] = row_weights[static_cast<std::size_t>(j)];
   return band;
 }
 
@@ -253,7 +254,7 @@ SpiderPlan make_spider_plan(const Stencil& stencil, const SpiderOptions& options
   plan.stencil = stencil;
   plan.options = options;
   plan.precision_notes = check_fp16_weights(stencil);
-  plan.geometry = make_geometry(stencil.dims, stencil.radius);
+  plan.geometry = make_geometry(stencil.dims, stencil.radius, options.parity);
   const SpiderGeometry& g = plan.geometry;
 
   plan.column_swap = spider_column_swap(g.L, g.band_cols, options.parity);
@@ -340,6 +341,9 @@ std::string to_string(const SpiderPlan& plan) {
                                 plan.stencil.name, g.dims, g.radius);
   out += fmt::format("  L = 2r+2 = {}; band {} x {} padded to {} columns (sparsity ratio (2r+1)/(2r+L) = {:.3f})\n",
                      g.L, g.L, 2 * g.radius + g.L, g.band_cols, spider_sparsity_ratio(g.radius, g.L));
+  if (g.band_offset > 0)
+    out += fmt::format("  the band starts {} column in (odd r, column pairs): every B pair starts at an even x\n",
+                       g.band_offset);
   out += fmt::format("  instruction: {} ({})\n",
                      mma_info(sparse ? MmaShape::SP_M16N8K16_F16_F32 : MmaShape::M16N8K16_F16_F32).ptx,
                      sparse ? (plan.options.parity == SwapParity::Pairs
@@ -421,6 +425,7 @@ nlohmann::json to_json(const SpiderPlan& plan) {
                    {"radius", g.radius},
                    {"L", g.L},
                    {"band_cols", g.band_cols},
+                   {"band_offset", g.band_offset},
                    {"k_chunks", g.k_chunks},
                    {"blocks_along_k", g.blocks_along_k},
                    {"parts_along_m", g.parts_along_m},

@@ -36,9 +36,9 @@ struct SpiderOptions {
 };
 
 // Stage 1 of the paper's Figure 5: the 2r+1 weights of one kernel row repeated along the diagonal of an
-// L x cols matrix (band[i][i + j] = row[j]); columns past 2r+L are zero padding. Throws InputError when
-// the row does not fit (cols < 2r + L) or L < 1.
-std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols);
+// L x cols matrix (band[i][i + offset + j] = row[j]); the `offset` columns before the band and those past
+// offset + 2r+L are zero padding. Throws InputError when the row does not fit (cols < offset + 2r + L) or L < 1.
+std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols, int offset = 0);
 
 // Stage 2's permutation: column j of the swapped band is column perm[j] of the band. Columns j < L of
 // the chosen parity trade with j + L; the rest stay. Throws InputError unless cols == 2L.
@@ -65,7 +65,7 @@ struct SpiderKernelRow {
 struct SpiderInputRow {
   int block = -1;        // which band block along K (-1: past the last block)
   int band_column = -1;  // the stage-1 band column it carries (the swapped partner where swapped)
-  int dx = 0;            // block * L - r + band_column
+  int dx = 0;            // block * L - r - band_offset + band_column
   bool padding = true;   // band_column >= 2r + L, or no block
   bool swapped = false;  // the strided swap moved it (the paper's "offset term")
 };
@@ -90,6 +90,10 @@ struct SpiderGeometry {
   int radius = 1;
   int L = 4;                 // outputs per band block: 2r + 2
   int band_cols = 8;         // 2L: the band padded to whole groups of four, the swap's span
+  // Pairs at odd r: the band starts one column in (one zero column first), so that every B register's pair starts
+  // at an even input x and the GPU's shared tiles can start on 16-byte boundaries (TMA boxes, aligned chunks).
+  // The run of 2r+1 = L-1 non-zeros still never holds two columns L apart: the swap stays 2:4. 0 otherwise.
+  int band_offset = 0;
   int k_chunks = 1;          // ceil(band_cols * blocks_along_k / 16): MMAs per shift
   int blocks_along_k = 1;    // P_x: band blocks side by side on A's diagonal
   int parts_along_m = 1;     // P_y: kernel rows stacked in A's 16 rows sharing one B (1 in 1D)

@@ -53,7 +53,7 @@ int conflict_ways(const std::vector<std::int32_t>& boff, int loads) {
 
 } // namespace
 
-Tables make_tables(const SpiderPlan& plan) {
+Tables make_tables(const SpiderPlan& plan, bool tma) {
   const SpiderGeometry& pg = plan.geometry;
   Tables t;
   t.g = geometry(pg.dims, pg.radius);
@@ -62,11 +62,12 @@ Tables make_tables(const SpiderPlan& plan) {
     throw InputError(fmt::format("SPIDER's GPU kernels take radius 1 to 7; got {}", pg.radius));
   if (g.L != pg.L || g.px != pg.blocks_along_k || g.kc != pg.k_chunks || g.py != pg.parts_along_m ||
       g.tile_x != pg.tile_x || g.tile_y != pg.tile_y || g.shift0 != pg.shift_begin ||
-      g.shift0 + g.nshift != pg.shift_end)
+      g.shift0 + g.nshift != pg.shift_end || g.band_offset != pg.band_offset)
     throw InputError("internal: SPIDER's plan geometry differs from the one its GPU kernels are compiled for");
   t.sparse = plan.options.variant == SpiderVariant::Sparse;
   t.acc16 = plan.options.accumulate_fp16;
   t.aregs = t.sparse ? 2 : 4;
+  t.tma = tma && tma_tiles(g.dims, pg.radius, t.sparse);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
   const int r = g.radius;
 
@@ -100,19 +101,22 @@ Tables make_tables(const SpiderPlan& plan) {
     }
 
   // B: register h of chunk q holds rows k = 16q + 2t + 8h and k + 1 (column g). Their input x offsets are adjacent
-  // (the pair swap moves pairs), and even relative to x - r, so one 32-bit load fetches both.
+  // (the pair swap moves pairs) and the first is even (the band offset at odd r), so from the tile's origin at
+  // x = bx0 - 8 one aligned 32-bit load fetches both.
+  const int dx_lo = -r - g.band_offset; // even: a band's first column
   std::vector<int> dx(static_cast<std::size_t>(16 * g.kc));
   for (int k = 0; k < 16 * g.kc; ++k) {
     const SpiderInputRow& in = plan.input_rows[static_cast<std::size_t>(k)];
-    dx[static_cast<std::size_t>(k)] = in.block < 0 ? -r + (k & 1) : in.dx;
+    dx[static_cast<std::size_t>(k)] = in.block < 0 ? dx_lo + (k & 1) : in.dx;
   }
   for (int k = 0; k < 16 * g.kc; k += 2)
     if (dx[static_cast<std::size_t>(k + 1)] != dx[static_cast<std::size_t>(k)] + 1 ||
-        (dx[static_cast<std::size_t>(k)] + r) % 2 != 0)
+        (dx[static_cast<std::size_t>(k)] + kTileOrigin) % 2 != 0)
       throw InputError(fmt::format("internal: SPIDER's B rows {} and {} are not an aligned pair (dx {} and {})", k,
                                    k + 1, dx[static_cast<std::size_t>(k)], dx[static_cast<std::size_t>(k + 1)]));
   const int dx_min = *std::min_element(dx.begin(), dx.end()), dx_max = *std::max_element(dx.begin(), dx.end());
-  if (dx_min < -r || dx_max > g.dx_max) throw InputError("internal: a SPIDER B row reads outside the shared tile");
+  if (dx_min < dx_lo || dx_min + kTileOrigin < 0 || dx_max > g.dx_max)
+    throw InputError("internal: a SPIDER B row reads outside the shared tile");
   const auto fill_boff = [&](int col_stride) {
     std::vector<std::int32_t> b(static_cast<std::size_t>(g.kc * 2 * 32));
     for (int q = 0; q < g.kc; ++q)
@@ -120,7 +124,8 @@ Tables make_tables(const SpiderPlan& plan) {
         for (int lane = 0; lane < 32; ++lane) {
           const int gi = lane >> 2, ti = lane & 3;
           const int k = 16 * q + 2 * ti + 8 * h;
-          b[static_cast<std::size_t>((q * 2 + h) * 32 + lane)] = gi * col_stride + r + dx[static_cast<std::size_t>(k)];
+          b[static_cast<std::size_t>((q * 2 + h) * 32 + lane)] =
+              gi * col_stride + kTileOrigin + dx[static_cast<std::size_t>(k)];
         }
     return b;
   };
@@ -148,6 +153,7 @@ Tables make_tables(const SpiderPlan& plan) {
   } else {
     int best = -1;
     for (int sw = g.sw_min; sw < g.sw_max; sw += 2) {
+      if (t.tma && sw % 8 != 0) continue; // a TMA box's rows are whole 16-byte chunks
       auto b = fill_boff(g.py * sw);
       const int ways = conflict_ways(b, g.kc * 2);
       if (best < 0 || ways < best) {

@@ -26,6 +26,17 @@ constexpr int row_pad_halves(int y) { return 16 * ((y >> 2) & 3); }
 // The input tile's bytes (room for the largest row pad), rounded up to 16 so that the scratch after it takes
 // 16-byte vectors.
 constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 2 * 48 + 15) / 16 * 16; }
+// Shared half 0 of a tile row holds x = bx0 - kTileOrigin (bx0: the block tile's first output column, a multiple of
+// 8): every row starts on a 16-byte boundary of the padded grid, so it arrives as whole 16-byte chunks (the
+// register loader) or as one TMA box (whose start must be 16-byte aligned: an unaligned one faults as an illegal
+// instruction on an H100). The B registers' pairs start at even x (core's band_offset at odd r), so each is one
+// aligned 32-bit shared load.
+constexpr int kTileOrigin = 8;
+// TMA tiles (sm_90, 2D radius 1..3, rows unswizzled): each block tile arrives as one TMA box of sw x sh halves,
+// double-buffered; the box lands rows back to back, so sw is a multiple of 8 halves.
+constexpr bool tma_tiles(int dims, int r, bool sparse) { return dims == 2 && r <= 3 && !swizzled_rows(dims, r, sparse); }
+// Bytes from one TMA tile buffer to the next (each 128-byte aligned).
+constexpr int tma_tile_stride(int sw, int sh) { return (sw * sh * 2 + 127) / 128 * 128; }
 
 // The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
 struct Geometry {
@@ -33,6 +44,7 @@ struct Geometry {
   int tile_x = 0, tile_y = 1, nshift = 1, shift0 = 0, nmma = 1;
   int block_x = 0, block_y = 1; // outputs of one block tile
   int warp_tiles = 0;           // warp tiles per block tile
+  int band_offset = 0;          // core's SpiderGeometry::band_offset: r odd (the GPU plan swaps column pairs)
   int dx_max = 0;               // the largest input x offset a B row reads (a padding column's)
   int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves) lies in [sw_min, sw_max)
   int sh = 1;                   // its rows
@@ -62,14 +74,15 @@ constexpr Geometry geometry(int dims, int r) {
     g.block_x = 8 * g.tile_x;
     g.block_y = wty * g.tile_y;
   }
-  g.dx_max = (g.px - 1) * g.L - r + 2 * g.L - 1;
+  g.band_offset = r % 2;
+  g.dx_max = (g.px - 1) * g.L - r - g.band_offset + 2 * g.L - 1;
   if (dims == 1) {
-    g.sw_min = g.block_x - g.tile_x + 7 * g.rpp + r + g.dx_max + 2;
+    g.sw_min = g.block_x - g.tile_x + 7 * g.rpp + kTileOrigin + g.dx_max + 2;
     g.sw_min += g.sw_min % 2;
     g.sw_max = g.sw_min + 2;
     g.sh = 1;
   } else {
-    g.sw_min = g.block_x - g.tile_x + r + g.dx_max + 2;
+    g.sw_min = g.block_x - g.tile_x + kTileOrigin + g.dx_max + 2;
     g.sw_min += g.sw_min % 2;
     g.sw_max = g.sw_min + 32; // the bank-conflict search's range
     g.sh = g.block_y + 2 * r;
@@ -90,8 +103,11 @@ struct Tables {
   std::vector<std::int32_t> boff;  // [chunk][half h][lane]: shared-memory half index of B register h's first half
                                    // relative to the warp tile's corner (lane column, radius and dx folded in)
   int bank_conflict_ways = 0;      // the largest number of distinct words one bank serves in a B load
+  bool tma = false;                // two TMA tile buffers (tma_tiles; make_tables was asked for them)
+  // TMA: two buffers from the first 128-byte boundary (up to 128 bytes skipped; spider_kernels.cuh).
+  int tile_region_bytes() const { return tma ? 128 + 2 * tma_tile_stride(sw, sh) : tile_bytes_aligned(sw, sh); }
   std::size_t shared_bytes() const {
-    return static_cast<std::size_t>(tile_bytes_aligned(sw, sh)) + static_cast<std::size_t>(kWarps) * kScratchBytes;
+    return static_cast<std::size_t>(tile_region_bytes()) + static_cast<std::size_t>(kWarps) * kScratchBytes;
   }
 };
 
@@ -100,6 +116,7 @@ int gpu_radius(const Stencil& s);
 // Core's plan for the GPU: the stencil widened to gpu_radius, the pair-granular swap (sparse) or the plain band.
 SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp16);
 // Throws InputError if the plan's geometry is not the one the kernels are compiled for.
-Tables make_tables(const SpiderPlan& plan);
+// tma: lay the tiles out for TMA boxes where tma_tiles allows (the row stride a multiple of 8 halves).
+Tables make_tables(const SpiderPlan& plan, bool tma = false);
 
 } // namespace se::spider_gpu

@@ -13,6 +13,8 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_grid.hpp"
 #include "kernels/common/mma_ptx.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma.cuh"
 #include "kernels/spider/spider_launch.hpp"
 
 namespace se::spider_gpu {
@@ -197,32 +199,29 @@ constexpr int strip_tiles(int dims, int r, bool sparse) {
 // registers allow, the next tile's loads in flight while the warps compute on this one). The loads are 16-byte
 // chunks of 8 halves starting 8 columns left of the block (x = bx0 - 8 + 8k: 16-byte aligned, since the padded
 // layout starts the interior on a 128-byte boundary and block_x is a multiple of 8), spread over all threads
-// (chunk c = thread + 256 j: row c / K, chunk c % K). Shared half i holds x = bx0 - R + i, as the B offsets
-// expect, so a chunk lands R - 8 halves into the row: for odd R that is an odd half, and the chunk's words are
-// re-paired with the half before it (x0 - 1, the top of the aligned word at x0 - 2). Halves outside
-// [-R, n + R) and rows outside [-R, ny + R) are zero, as the band's zero coefficients expect.
+// (chunk c = thread + 256 j: row c / K, chunk c % K). Shared half i holds x = bx0 - 8 + i (kTileOrigin), as the B
+// offsets expect, so chunk k is words 4k .. 4k + 3 of its row. Halves outside [-R, n + R) and rows outside
+// [-R, ny + R) are zero, as the band's zero coefficients expect.
 template <int R, int DIMS, bool SWZ = false> struct TileLoader {
   static constexpr Geometry G = geometry(DIMS, R);
-  static constexpr bool ODD = (R & 1) != 0;
-  // Chunks per row: enough for the halves the B loads read (sw_min); a wider row stride is padding.
-  static constexpr int K = 1 + (G.sw_min - R + 7) / 8;
+  // Chunks per row: enough for the halves the B loads read (sw_min, from x = bx0 - kTileOrigin, a 16-byte
+  // boundary: chunk k is words 4k .. 4k + 3 of its row); a wider row stride is padding.
+  static constexpr int K = (G.sw_min + 7) / 8;
   static constexpr int TOTAL = G.sh * K;
   static constexpr int CPT = (TOTAL + kWarps * 32 - 1) / (kWarps * 32);
   uint4 v[CPT];
-  std::uint32_t prev[ODD ? CPT : 1];
 
   __device__ __forceinline__ void load(const KernelArgs& p, std::int64_t bx0, std::int64_t by0) {
     const PaddedLayout& L = p.layout;
     // 32-bit offsets from the block's first chunk (x = bx0 - 8, y = by0 - R); the bounds relative to it.
-    const __half* base = p.in + L.index(bx0 - 8, DIMS == 1 ? 0 : by0 - R, 0);
+    const __half* base = p.in + L.index(bx0 - kTileOrigin, DIMS == 1 ? 0 : by0 - R, 0);
     const int pitch = static_cast<int>(L.pitch_y);
-    const int x_lo = static_cast<int>(-R - (bx0 - 8)), x_hi = static_cast<int>(L.n[0] + R - (bx0 - 8));
+    const int x_lo = static_cast<int>(-R - (bx0 - kTileOrigin)), x_hi = static_cast<int>(L.n[0] + R - (bx0 - kTileOrigin));
     const int y_hi = DIMS == 1 ? 1 : static_cast<int>(L.n[1] + R - (by0 - R)); // rows >= 0 are >= -R
 #pragma unroll
     for (int j = 0; j < CPT; ++j) {
       const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
       v[j] = make_uint4(0u, 0u, 0u, 0u);
-      if (ODD) prev[j] = 0u;
       if (c >= TOTAL) continue;
       const int row = c / K, k = c - row * K;
       if (DIMS == 2 && row >= y_hi) continue;
@@ -238,7 +237,6 @@ template <int R, int DIMS, bool SWZ = false> struct TileLoader {
           v[j] = make_uint4(w[0], w[1], w[2], w[3]);
         }
       }
-      if (ODD && x0 - 1 >= x_lo && x0 - 1 < x_hi) prev[j] = __ldg(reinterpret_cast<const std::uint32_t*>(src - 2));
     }
   }
 
@@ -249,28 +247,14 @@ template <int R, int DIMS, bool SWZ = false> struct TileLoader {
       const int c = static_cast<int>(threadIdx.x) + kWarps * 32 * j;
       if (c >= TOTAL) continue;
       const int row = c / K, k = c - row * K;
-      std::uint32_t w[4];
-      int w0; // the shared word index of w[0] within the row
-      if (ODD) {
-        w[0] = __byte_perm(prev[j], v[j].x, 0x5432);
-        w[1] = __byte_perm(v[j].x, v[j].y, 0x5432);
-        w[2] = __byte_perm(v[j].y, v[j].z, 0x5432);
-        w[3] = __byte_perm(v[j].z, v[j].w, 0x5432);
-        w0 = (R - 9 + 8 * k) / 2; // halves x0 - 1 .. x0 + 6 (x0 + 7 goes with the next chunk); exact: even
-      } else {
-        w[0] = v[j].x;
-        w[1] = v[j].y;
-        w[2] = v[j].z;
-        w[3] = v[j].w;
-        w0 = (R - 8 + 8 * k) / 2; // exact: R - 8 + 8k is even
-      }
-      std::uint32_t* dst = smem + row * wpr + (SWZ ? row_pad_halves(row) / 2 : 0);
+      const std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
+      std::uint32_t* dst = smem + row * wpr + (SWZ ? row_pad_halves(row) / 2 : 0) + 4 * k;
       // Swizzled rows are padded by up to 24 words into the next row's start: write only the words the B loads
       // read (below sw_min / 2), which leaves the padding free (sw / 2 - 24 >= sw_min / 2: make_tables checks).
-      const int wlim = SWZ ? G.sw_min / 2 : wpr;
+      const int wlim = (SWZ ? G.sw_min / 2 : wpr) - 4 * k;
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        if (w0 + q >= 0 && w0 + q < wlim) dst[w0 + q] = w[q];
+        if (q < wlim) dst[q] = w[q];
     }
   }
 };
@@ -363,13 +347,24 @@ constexpr int min_blocks(int dims, int r, bool sparse) {
   return a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
 }
 
-template <int R, int DIMS, bool SPARSE, bool ACC16>
-__global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spider_step(KernelArgs p) {
+// TMA (sm_90, tma_tiles, the tensor map encoded): each block tile arrives as one TMA box of sw x sh halves (the
+// padded input's map starts at x = -8, y = -R and ends at x = nx + R, y = ny + R; the box starting at x = bx0 - 8
+// places x = bx0 - 8 + i at shared half i, where the tables' B offsets look for it (kTileOrigin), and what lies
+// outside arrives as 0), in two buffers: thread 0 issues the next tile's box as soon as every warp is done with the
+// buffer it lands in, so a tile's load overlaps the previous tile's MMAs with no registers held for it. Otherwise
+// TileLoader.
+template <int R, int DIMS, bool SPARSE, bool ACC16, bool TMA>
+__global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
+    spider_step(KernelArgs p, const __grid_constant__ CUtensorMap in_map) {
+#if !SE_TMA
+  if constexpr (TMA) return; // the host launches the TMA kernels on sm_90 only
+#endif
   constexpr Geometry G = geometry(DIMS, R);
   constexpr int NM = G.nmma, KC = G.kc;
   constexpr int AREGS = SPARSE ? 2 : 4;
   constexpr int NMETA = SPARSE ? (NM + 3) / 4 : 1;
-  extern __shared__ std::uint32_t smem_words[];
+  extern __shared__ __align__(128) std::uint32_t smem_words[];
+  __shared__ unsigned long long loaded[TMA ? 2 : 1]; // TMA: one mbarrier per tile buffer
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   std::uint32_t a[NM][AREGS];
@@ -389,9 +384,14 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
   const PaddedLayout& L = p.layout;
   const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
   const std::int64_t tiles = p.tiles_x * p.tiles_y;
-  const char* sbytes = reinterpret_cast<const char*>(smem_words);
+  // TMA: the two tile buffers from the first 128-byte boundary of the dynamic shared memory (a box's destination
+  // must be 128-byte aligned; the host adds the 128 bytes this may skip).
+  char* const tiles_at = reinterpret_cast<char*>(smem_words) +
+                         (TMA ? (128 - (tma::smem(smem_words) & 127u)) & 127u : 0u);
+  const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
-  __half* scratch = reinterpret_cast<__half*>(reinterpret_cast<char*>(smem_words) + tile_bytes_aligned(p.sw, p.sh)) +
+  const int tile_stride = tma_tile_stride(p.sw, p.sh); // TMA: bytes from one tile buffer to the next
+  __half* scratch = reinterpret_cast<__half*>(tiles_at + (TMA ? 2 * tile_stride : tile_bytes_aligned(p.sw, p.sh))) +
                     warp * (kScratchBytes / 2);
 
   constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
@@ -405,22 +405,46 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
     bx0 = (tile % p.tiles_x) * G.block_x;
     by0 = (tile / p.tiles_x) * G.block_y;
   };
-  if (blockIdx.x < tiles) {
+  // TMA: thread 0 loads the tile at `t` into buffer `buf`, completing on its mbarrier. The box starts at x = bx0 - 8,
+  // which is map coordinate bx0 (the map starts at x = -8): a 16-byte aligned start.
+  const int tiles_x32 = static_cast<int>(p.tiles_x);
+  const auto load_box = [&](int t, int buf) {
+    const int ty = t / tiles_x32;
+    tma::load_box_2d(tiles_at + buf * tile_stride, in_map, (t - ty * tiles_x32) * G.block_x, ty * G.block_y,
+                     static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+  };
+  if constexpr (TMA) {
+    if (threadIdx.x == 0) {
+      tma::barrier_init(&loaded[0], 1);
+      tma::barrier_init(&loaded[1], 1);
+      if (blockIdx.x < tiles) load_box(static_cast<int>(blockIdx.x), 0);
+    }
+    __syncthreads(); // the mbarriers' initialisation
+  } else if (blockIdx.x < tiles) {
     std::int64_t bx0, by0;
     corner(blockIdx.x, bx0, by0);
     loader.load(p, bx0, by0);
   }
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+  int k = 0; // this block's tiles so far
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++k) {
     std::int64_t bx0, by0;
     corner(tile, bx0, by0);
-    __syncthreads(); // the previous tile's reads are done
-    loader.store(p, smem_words);
-    __syncthreads();
     const std::int64_t next = tile + gridDim.x;
-    if (PREFETCH && next < tiles) {
-      std::int64_t nx0, ny0;
-      corner(next, nx0, ny0);
-      loader.load(p, nx0, ny0);
+    if constexpr (TMA) {
+      const int buf = k & 1;
+      if (k > 0) __syncthreads(); // every warp is done with the previous tile, in the buffer the next one takes
+      if (threadIdx.x == 0 && next < tiles) load_box(static_cast<int>(next), buf ^ 1);
+      tma::barrier_wait(&loaded[buf], static_cast<unsigned>((k >> 1) & 1));
+      sbytes = tiles_at + buf * tile_stride;
+    } else {
+      __syncthreads(); // the previous tile's reads are done
+      loader.store(p, smem_words);
+      __syncthreads();
+      if (PREFETCH && next < tiles) {
+        std::int64_t nx0, ny0;
+        corner(next, nx0, ny0);
+        loader.load(p, nx0, ny0);
+      }
     }
 
     // A pair of x-adjacent warp tiles' outputs, x0 .. x0 + 2 tile_x - 1, y0 .. y0 + tile_y - 1. Where all of them
@@ -477,7 +501,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
         store_pair(acc, x_local, y_local);
       }
     }
-    if (!PREFETCH && next < tiles) {
+    if (!TMA && !PREFETCH && next < tiles) {
       std::int64_t nx0, ny0;
       corner(next, nx0, ny0);
       loader.load(p, nx0, ny0);
@@ -485,9 +509,21 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE)) spid
   }
 }
 
-template <int DIMS, int R, bool SPARSE, bool ACC16>
-void launch_one(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
-  auto kernel = spider_step<R, DIMS, SPARSE, ACC16>;
+// The padded input as the TMA tiles' tensor map: x from -8 (16-byte aligned, the layout's interior starts on a
+// 128-byte boundary) to nx + R, y from -R to ny + R, a box of one block tile (sw x sh). False if it does not encode.
+inline bool encode_tile_map(const KernelArgs& a, int radius, CUtensorMap& map) {
+  const PaddedLayout& L = a.layout;
+  if (L.halo[0] != radius || L.halo[1] != radius || L.origin[0] < 8) return false;
+  const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0] + 8 + radius),
+                                 static_cast<std::uint64_t>(L.n[1] + 2 * radius)};
+  const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half)};
+  const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh)};
+  return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, dims, pitch, box);
+}
+
+template <int DIMS, int R, bool SPARSE, bool ACC16, bool TMA>
+void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, cudaStream_t stream) {
+  auto kernel = spider_step<R, DIMS, SPARSE, ACC16, TMA>;
   if (t.swizzle != swizzled_rows(DIMS, R, SPARSE))
     throw std::logic_error("SPIDER: the tables' row swizzle differs from the kernel's");
   const int smem = static_cast<int>(t.shared_bytes());
@@ -510,17 +546,34 @@ void launch_one(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   const std::int64_t tiles = args.tiles_x * args.tiles_y;
   const std::int64_t resident = shape.resident;
   const unsigned blocks = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  kernel<<<blocks, kWarps * 32, smem, stream>>>(args);
+  kernel<<<blocks, kWarps * 32, smem, stream>>>(args, map);
   SE_CUDA_CHECK_LAUNCH("spider_step");
+}
+
+// Tables laid out for TMA tiles (their B offsets expect shared half 0 at x = bx0 - 8) take the TMA kernel only: if
+// the map does not encode, the step fails with the reason rather than run the register loader on the wrong layout.
+template <int DIMS, int R, bool SPARSE, bool ACC16>
+void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
+  CUtensorMap map{};
+  if constexpr (tma_tiles(DIMS, R, SPARSE)) {
+    if (t.tma) {
+      if (!encode_tile_map(args, R, map))
+        throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
+                                 "register loader)");
+      return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, stream);
+    }
+  }
+  if (t.tma) throw std::logic_error("SPIDER: tables laid out for TMA tiles reached a kernel without them");
+  launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, map, stream);
 }
 
 template <int DIMS, int R> void launch_radius(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   if (t.sparse) {
-    if (t.acc16) launch_one<DIMS, R, true, true>(t, args, stream);
-    else launch_one<DIMS, R, true, false>(t, args, stream);
+    if (t.acc16) launch_variant<DIMS, R, true, true>(t, args, stream);
+    else launch_variant<DIMS, R, true, false>(t, args, stream);
   } else {
-    if (t.acc16) launch_one<DIMS, R, false, true>(t, args, stream);
-    else launch_one<DIMS, R, false, false>(t, args, stream);
+    if (t.acc16) launch_variant<DIMS, R, false, true>(t, args, stream);
+    else launch_variant<DIMS, R, false, false>(t, args, stream);
   }
 }
 

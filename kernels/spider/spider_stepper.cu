@@ -1,5 +1,6 @@
 #include "kernels/spider/spider_stepper.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "core/error.hpp"
@@ -9,6 +10,20 @@
 namespace se {
 namespace {
 
+// TMA tiles for the 2D kernels that take them (spider_kernels.cuh) on sm_90 and later, unless SE_SPIDER_TMA=0 (the
+// tests run both loaders on one GPU).
+bool spider_tma_wanted() {
+  const char* v = std::getenv("SE_SPIDER_TMA");
+  if (v != nullptr && std::atoi(v) == 0) return false;
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9;
+}
+
 class SpiderStepper final : public PingPongStepper<__half> {
 public:
   SpiderStepper(const SpiderPlan& plan, const Extent& e, const Boundary& b)
@@ -16,6 +31,21 @@ public:
                                 std::string(to_string(plan.options.variant)) + " on a " + e.to_string() + " grid"),
         extent_(e) {
     load_tables(plan);
+  }
+
+  // TMA tiles read from x = -8: the columns left of the halo, [-8, -r), which no kernel writes, are set to 0 in both
+  // grids (an output grid starts as NaN outside its interior, and at odd r a zero band column meets x = -r - 1).
+  void upload(std::span<const double> values) override {
+    PingPongStepper<__half>::upload(values);
+    const PaddedLayout& L = layout();
+    const int r = tables_.g.radius;
+    if (!tables_.tma || r >= spider_gpu::kTileOrigin) return;
+    const std::size_t pitch = static_cast<std::size_t>(L.pitch_y) * sizeof(__half);
+    for (__half* grid : {const_cast<__half*>(current()), next()})
+      SE_CUDA_CHECK(cudaMemset2DAsync(grid + L.index(-spider_gpu::kTileOrigin, -r, 0), pitch, 0,
+                                      static_cast<std::size_t>(spider_gpu::kTileOrigin - r) * sizeof(__half),
+                                      static_cast<std::size_t>(L.n[1] + 2 * r), stream()));
+    stream_.synchronize();
   }
 
   void advance(int steps) override {
@@ -50,7 +80,7 @@ public:
 
 private:
   void load_tables(const SpiderPlan& plan) {
-    tables_ = spider_gpu::make_tables(plan);
+    tables_ = spider_gpu::make_tables(plan, spider_tma_wanted());
     a_ = DeviceBuffer<std::uint32_t>(tables_.a.size(), "SPIDER A fragments");
     a_.upload(tables_.a.data(), tables_.a.size(), stream());
     const std::size_t nmeta = tables_.meta.empty() ? 1 : tables_.meta.size();
