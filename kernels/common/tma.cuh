@@ -74,6 +74,17 @@ __device__ __forceinline__ void load_box_2d(void* dst, const CUtensorMap& map, i
   copy_box_2d(dst, map, x, y, bar);
 }
 
+// One thread: copy `bytes` (a multiple of 16) from global `src` to shared `dst` (both 16-byte aligned) as one bulk
+// copy, announcing them on `bar` first.
+__device__ __forceinline__ void load_bulk(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  expect_bytes(bar, bytes);
+#if SE_TMA
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem(dst)),
+               "l"(src), "r"(bytes), "r"(smem(bar))
+               : "memory");
+#endif
+}
+
 // Makes this thread's plain shared-memory writes visible to the async proxy (a TMA store that reads them next).
 __device__ __forceinline__ void fence_shared_to_async() {
 #if SE_TMA

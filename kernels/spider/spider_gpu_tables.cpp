@@ -131,7 +131,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   };
   t.sh = g.sh;
   if (g.dims == 1) {
-    t.sw = g.sw_min;
+    t.sw = t.tma ? (g.sw_min + 7) / 8 * 8 : g.sw_min; // a bulk copy moves whole 16-byte units
     t.boff = fill_boff(g.rpp);
     t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2);
   } else if (swizzled_rows(g.dims, r, t.sparse)) {

@@ -407,13 +407,28 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   };
   // TMA: thread 0 loads the tile at `t` into buffer `buf`, completing on its mbarrier. The box starts at x = bx0 - 8,
   // which is map coordinate bx0 (the map starts at x = -8): a 16-byte aligned start.
+  // 1D: one bulk copy of the row from x = bx0 - 8, cut at the padded row's end (the columns past n + R there are 0,
+  // spider_stepper.cu); both buffers start zeroed, so what a cut copy leaves is finite.
   const int tiles_x32 = static_cast<int>(p.tiles_x);
   const auto load_box = [&](int t, int buf) {
-    const int ty = t / tiles_x32;
-    tma::load_box_2d(tiles_at + buf * tile_stride, in_map, (t - ty * tiles_x32) * G.block_x, ty * G.block_y,
-                     static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+    if constexpr (DIMS == 1) {
+      const std::int64_t x0 = static_cast<std::int64_t>(t) * G.block_x - kTileOrigin;
+      const std::int64_t room = p.layout.pitch_y - p.layout.origin[0] - x0; // halves to the padded row's end
+      const unsigned bytes = static_cast<unsigned>(2 * (room < p.sw ? room : p.sw));
+      tma::load_bulk(tiles_at + buf * tile_stride, p.in + p.layout.index(x0, 0, 0), bytes, &loaded[buf]);
+    } else {
+      const int ty = t / tiles_x32;
+      tma::load_box_2d(tiles_at + buf * tile_stride, in_map, (t - ty * tiles_x32) * G.block_x, ty * G.block_y,
+                       static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+    }
   };
   if constexpr (TMA) {
+    if constexpr (DIMS == 1) {
+      for (int i = static_cast<int>(threadIdx.x); i < 2 * tile_stride / 16; i += kWarps * 32)
+        reinterpret_cast<uint4*>(tiles_at)[i] = make_uint4(0u, 0u, 0u, 0u);
+      tma::fence_shared_to_async(); // the zeros before the copies that land on them
+      __syncthreads();
+    }
     if (threadIdx.x == 0) {
       tma::barrier_init(&loaded[0], 1);
       tma::barrier_init(&loaded[1], 1);
@@ -557,7 +572,7 @@ void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream
   CUtensorMap map{};
   if constexpr (tma_tiles(DIMS, R, SPARSE)) {
     if (t.tma) {
-      if (!encode_tile_map(args, R, map))
+      if (DIMS == 2 && !encode_tile_map(args, R, map))
         throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
                                  "register loader)");
       return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, stream);

@@ -34,17 +34,24 @@ public:
   }
 
   // TMA tiles read from x = -8: the columns left of the halo, [-8, -r), which no kernel writes, are set to 0 in both
-  // grids (an output grid starts as NaN outside its interior, and at odd r a zero band column meets x = -r - 1).
+  // grids (an output grid starts as NaN outside its interior, and at odd r a zero band column meets x = -r - 1). A
+  // 1D tile's bulk copy also reads the row past n + r to the padded row's end: those columns are set to 0 as well.
   void upload(std::span<const double> values) override {
     PingPongStepper<__half>::upload(values);
     const PaddedLayout& L = layout();
     const int r = tables_.g.radius;
     if (!tables_.tma || r >= spider_gpu::kTileOrigin) return;
     const std::size_t pitch = static_cast<std::size_t>(L.pitch_y) * sizeof(__half);
-    for (__half* grid : {const_cast<__half*>(current()), next()})
-      SE_CUDA_CHECK(cudaMemset2DAsync(grid + L.index(-spider_gpu::kTileOrigin, -r, 0), pitch, 0,
-                                      static_cast<std::size_t>(spider_gpu::kTileOrigin - r) * sizeof(__half),
-                                      static_cast<std::size_t>(L.n[1] + 2 * r), stream()));
+    const std::size_t rows = tables_.g.dims == 1 ? 1 : static_cast<std::size_t>(L.n[1] + 2 * r);
+    const std::int64_t row_end = L.pitch_y - L.origin[0]; // x of the padded row's end
+    for (__half* grid : {const_cast<__half*>(current()), next()}) {
+      SE_CUDA_CHECK(cudaMemset2DAsync(grid + L.index(-spider_gpu::kTileOrigin, tables_.g.dims == 1 ? 0 : -r, 0), pitch, 0,
+                                      static_cast<std::size_t>(spider_gpu::kTileOrigin - r) * sizeof(__half), rows,
+                                      stream()));
+      if (tables_.g.dims == 1 && row_end > L.n[0] + r)
+        SE_CUDA_CHECK(cudaMemsetAsync(grid + L.index(L.n[0] + r, 0, 0), 0,
+                                      static_cast<std::size_t>(row_end - L.n[0] - r) * sizeof(__half), stream()));
+    }
     stream_.synchronize();
   }
 

@@ -118,34 +118,37 @@ TEST_CASE("spider GPU kernels: every radius, 1D and 2D, box, star and arbitrary,
   CHECK(runs == 2 * (7 + 7 * 3) * 2 * 2);
 }
 
-// The 2D kernels of radius 1..3 load their tiles as TMA boxes on sm_90 (double-buffered, from x = bx0 - 8, the row
-// stride a multiple of 8 halves) and with the register loader elsewhere or with SE_SPIDER_TMA=0: the same MMAs on
-// the same values, so the grids agree exactly. 3000 x 1500 has more block tiles than resident blocks: blocks run two or three tiles, both
-// buffers, and the last tiles are partial in x and y. (The case above ran the default loader against the reference.)
-TEST_CASE("spider GPU 2D kernels give the same grid with TMA tiles and the register loader", "[spider-gpu]") {
+// The 2D kernels of radius 1..3 load their tiles as TMA boxes on sm_90 and the 1D kernels as one bulk copy per tile
+// (double-buffered, from x = bx0 - 8, the row stride a multiple of 8 halves), and with the register loader
+// elsewhere or with SE_SPIDER_TMA=0: the same MMAs on the same values, so the grids agree exactly. Both grids have
+// more block tiles than resident blocks: blocks run two or more tiles, both buffers, and the last tiles are partial
+// (in 1D the last one's copy is cut at the padded row's end).
+TEST_CASE("spider GPU kernels give the same grid with TMA tiles and the register loader", "[spider-gpu]") {
   std::mt19937_64 rng(41);
-  Extent e;
-  e.dims = 2;
-  e.n[0] = 3000;
-  e.n[1] = 1500;
-  for (const SpiderVariant variant : {SpiderVariant::Sparse, SpiderVariant::Dense})
-    for (int r = 1; r <= 3; ++r)
-      for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
-        const Stencil s = shaped(2, r, r - 1, rng);
-        const Boundary b{kind, 0.25};
-        const SpiderPlan plan = spider_gpu::gpu_plan(s, variant, false);
-        const std::vector<double> v = initial_values(e, InitialCondition::Random, 7 + r);
-        ::setenv("SE_SPIDER_TMA", "1", 1);
-        const std::vector<double> tma = gpu_after(plan, s, e, v, 3, b);
-        ::setenv("SE_SPIDER_TMA", "0", 1);
-        const std::vector<double> loader = gpu_after(plan, s, e, v, 3, b);
-        ::unsetenv("SE_SPIDER_TMA");
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < v.size(); ++i) differ += tma[i] == loader[i] ? 0 : 1;
-        INFO(to_string(variant) << " " << s.name << " r" << r << " " << to_string(kind) << ": " << differ << " differ");
-        CHECK(differ == 0);
-        CHECK(compare(tma, loader).finite);
-      }
+  for (const int dims : {2, 1})
+    for (const SpiderVariant variant : {SpiderVariant::Sparse, SpiderVariant::Dense})
+      for (int r = 1; r <= (dims == 2 ? 3 : 7); ++r)
+        for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
+          Extent e;
+          e.dims = dims;
+          e.n[0] = dims == 2 ? 3000 : 4'000'003 + 2 * r;
+          e.n[1] = dims == 2 ? 1500 : 1;
+          const Stencil s = dims == 2 ? shaped(2, r, r - 1, rng) : shaped(1, r, 0, rng);
+          const Boundary b{kind, 0.25};
+          const SpiderPlan plan = spider_gpu::gpu_plan(s, variant, false);
+          const std::vector<double> v = initial_values(e, InitialCondition::Random, 7 + r);
+          ::setenv("SE_SPIDER_TMA", "1", 1);
+          const std::vector<double> tma = gpu_after(plan, s, e, v, 3, b);
+          ::setenv("SE_SPIDER_TMA", "0", 1);
+          const std::vector<double> loader = gpu_after(plan, s, e, v, 3, b);
+          ::unsetenv("SE_SPIDER_TMA");
+          std::size_t differ = 0;
+          for (std::size_t i = 0; i < v.size(); ++i) differ += tma[i] == loader[i] ? 0 : 1;
+          INFO(dims << "D " << to_string(variant) << " " << s.name << " r" << r << " " << to_string(kind) << ": "
+                    << differ << " differ");
+          CHECK(differ == 0);
+          CHECK(compare(tma, loader).finite);
+        }
 }
 
 TEST_CASE("spider GPU kernels accumulate in FP16 on request, within the FP16 bound", "[spider-gpu]") {
