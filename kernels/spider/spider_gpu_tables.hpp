@@ -32,11 +32,12 @@ constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 2 * 48 
 // instruction on an H100). The B registers' pairs start at even x (core's band_offset at odd r), so each is one
 // aligned 32-bit shared load.
 constexpr int kTileOrigin = 8;
-// TMA tiles (sm_90; 2D radius 1..3, rows unswizzled, and 1D): each block tile arrives as one TMA box of sw x sh
+// TMA tiles (sm_90; every 2D kernel with unswizzled rows, and 1D): each block tile arrives as one TMA box of sw x sh
 // halves (2D) or one bulk copy of its row (1D), double-buffered; the box lands rows back to back and a bulk copy
-// moves whole 16-byte units, so sw is a multiple of 8 halves.
+// moves whole 16-byte units, so sw is a multiple of 8 halves. Sparse 2D radius 7 keeps the register loader: its
+// swizzled rows start 8 bytes apart mod 128, where no box can land.
 constexpr bool tma_tiles(int dims, int r, bool sparse) {
-  return dims == 1 || (dims == 2 && r <= 3 && !swizzled_rows(dims, r, sparse));
+  return dims == 1 || (dims == 2 && r >= 1 && !swizzled_rows(dims, r, sparse));
 }
 // Bytes from one TMA tile buffer to the next (each 128-byte aligned).
 constexpr int tma_tile_stride(int sw, int sh) { return (sw * sh * 2 + 127) / 128 * 128; }

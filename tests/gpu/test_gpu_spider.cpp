@@ -118,22 +118,22 @@ TEST_CASE("spider GPU kernels: every radius, 1D and 2D, box, star and arbitrary,
   CHECK(runs == 2 * (7 + 7 * 3) * 2 * 2);
 }
 
-// The 2D kernels of radius 1..3 load their tiles as TMA boxes on sm_90 and the 1D kernels as one bulk copy per tile
-// (double-buffered, from x = bx0 - 8, the row stride a multiple of 8 halves), and with the register loader
-// elsewhere or with SE_SPIDER_TMA=0: the same MMAs on the same values, so the grids agree exactly. Both grids have
-// more block tiles than resident blocks: blocks run two or more tiles, both buffers, and the last tiles are partial
-// (in 1D the last one's copy is cut at the padded row's end).
+// The 2D kernels (but the swizzled sparse radius 7) load their tiles as TMA boxes on sm_90 and the 1D kernels as
+// one bulk copy per tile (double-buffered, from x = bx0 - 8, the row stride a multiple of 8 halves), and with the
+// register loader elsewhere or with SE_SPIDER_TMA=0: the same MMAs on the same values, so the grids agree exactly.
+// Both grids have more block tiles than resident blocks: blocks run two or more tiles, both buffers, and the last
+// tiles are partial (in 1D the last one's copy is cut at the padded row's end).
 TEST_CASE("spider GPU kernels give the same grid with TMA tiles and the register loader", "[spider-gpu]") {
   std::mt19937_64 rng(41);
   for (const int dims : {2, 1})
     for (const SpiderVariant variant : {SpiderVariant::Sparse, SpiderVariant::Dense})
-      for (int r = 1; r <= (dims == 2 ? 3 : 7); ++r)
+      for (int r = 1; r <= 7; ++r)
         for (const BoundaryKind kind : {BoundaryKind::Dirichlet, BoundaryKind::Periodic}) {
           Extent e;
           e.dims = dims;
           e.n[0] = dims == 2 ? 3000 : 4'000'003 + 2 * r;
           e.n[1] = dims == 2 ? 1500 : 1;
-          const Stencil s = dims == 2 ? shaped(2, r, r - 1, rng) : shaped(1, r, 0, rng);
+          const Stencil s = dims == 2 ? shaped(2, r, (r - 1) % 3, rng) : shaped(1, r, 0, rng);
           const Boundary b{kind, 0.25};
           const SpiderPlan plan = spider_gpu::gpu_plan(s, variant, false);
           const std::vector<double> v = initial_values(e, InitialCondition::Random, 7 + r);
