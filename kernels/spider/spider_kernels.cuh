@@ -1,5 +1,6 @@
 // SPIDER's step kernel: a block stages its input tile (halo included, zeros past the padded grid) in shared memory
-// as FP16; each warp keeps every A fragment of the plan (compressed 2:4 values and packed metadata, or the dense
+// as FP16, from x = bx0 - 8 (a 16-byte boundary): on sm_90 as one TMA box (2D) or one bulk copy (1D) per tile,
+// double-buffered, elsewhere (and for the swizzled sparse radius 7) through registers; each warp keeps every A fragment of the plan (compressed 2:4 values and packed metadata, or the dense
 // band) in registers for the whole run and computes two warp tiles at a time: per shift and K chunk one 32-bit
 // shared load per B register, at the lane's offset from core's input row map (the strided swap's row swap is only
 // a different offset there: no instruction of its own), then mma.sp (spider) or mma (spider-dense).
