@@ -18,10 +18,12 @@ KERNEL_FLAGS="-fno-sanitize=pointer-overflow,null,alignment"
 # (they still link against the sanitizer runtimes, and every test's own code stays instrumented), and the benchmarks
 # in bench/, which CTest never runs, are left out.
 CATCH_FLAGS="-fno-sanitize=all"
+# The tests' own code is compiled at -O0 (SE_TEST_FLAGS, tests/CMakeLists.txt): under ASan a test file compiles in
+# half the time (test_cli_dag.cpp 17 s -> 8 s), and what the tests exercise keeps -O1.
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DSE_WITH_CUDA=OFF -DSE_BUILD_GUI=OFF -DSE_BUILD_FUZZERS=ON "-DCMAKE_CXX_FLAGS=$FLAGS" "-DCMAKE_C_FLAGS=$FLAGS" \
-    "-DSE_CPU_KERNELS_FLAGS=$KERNEL_FLAGS" "-DSE_CATCH_MAIN_FLAGS=$CATCH_FLAGS" -DSE_BUILD_BENCH=OFF \
+    "-DSE_CPU_KERNELS_FLAGS=$KERNEL_FLAGS" "-DSE_CATCH_MAIN_FLAGS=$CATCH_FLAGS" -DSE_BUILD_BENCH=OFF -DSE_TEST_FLAGS=-O0 \
     "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >"$BUILD-configure.log" 2>&1 || { cat "$BUILD-configure.log"; exit 1; }
 fi
 cmake --build "$BUILD" | grep -v '^ninja: no work to do' || test "${PIPESTATUS[0]}" -eq 0
