@@ -4,6 +4,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+
 namespace se {
 namespace {
 
@@ -29,17 +31,25 @@ EncodeTiled tensor_map_encoder() {
 
 } // namespace
 
-bool encode_tensor_map(void* map, const void* base, int elem_bytes, int rank, const std::uint64_t* dims,
-                       const std::uint64_t* strides, const std::uint32_t* box) {
+bool tma_supported() {
   int device = 0, major = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
+  return major >= 9 && tensor_map_encoder() != nullptr;
+}
+
+bool tma_wanted(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr || std::atoi(v) != 0;
+}
+
+bool encode_tensor_map(void* map, const void* base, int elem_bytes, int rank, const std::uint64_t* dims,
+                       const std::uint64_t* strides, const std::uint32_t* box) {
+  if (!tma_supported() || rank < 1 || rank > 3 || (reinterpret_cast<std::uintptr_t>(base) & 15) != 0) return false;
   const EncodeTiled encode = tensor_map_encoder();
-  if (major < 9 || encode == nullptr || rank < 1 || rank > 3 || (reinterpret_cast<std::uintptr_t>(base) & 15) != 0)
-    return false;
   CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
   if (elem_bytes == 4) type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   else if (elem_bytes == 2) type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;

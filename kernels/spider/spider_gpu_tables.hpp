@@ -37,7 +37,7 @@ constexpr int kTileOrigin = 8;
 // moves whole 16-byte units, so sw is a multiple of 8 halves. Sparse 2D radius 7 keeps the register loader: its
 // swizzled rows start 8 bytes apart mod 128, where no box can land.
 constexpr bool tma_tiles(int dims, int r, bool sparse) {
-  return dims == 1 || (dims == 2 && r >= 1 && !swizzled_rows(dims, r, sparse));
+  return !swizzled_rows(dims, r, sparse);
 }
 // Bytes from one TMA tile buffer to the next (each 128-byte aligned).
 constexpr int tma_tile_stride(int sw, int sh) { return (sw * sh * 2 + 127) / 128 * 128; }

@@ -1,28 +1,14 @@
 #include "kernels/spider/spider_stepper.hpp"
 
-#include <cstdlib>
 #include <string>
 
 #include "core/error.hpp"
+#include "kernels/common/tensor_map.hpp"
 #include "kernels/cuda_core/ping_pong_stepper.hpp"
 #include "kernels/spider/spider_launch.hpp"
 
 namespace se {
 namespace {
-
-// TMA tiles for the 2D kernels that take them (spider_kernels.cuh) on sm_90 and later, unless SE_SPIDER_TMA=0 (the
-// tests run both loaders on one GPU).
-bool spider_tma_wanted() {
-  const char* v = std::getenv("SE_SPIDER_TMA");
-  if (v != nullptr && std::atoi(v) == 0) return false;
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return major >= 9;
-}
 
 class SpiderStepper final : public PingPongStepper<__half> {
 public:
@@ -87,7 +73,8 @@ public:
 
 private:
   void load_tables(const SpiderPlan& plan) {
-    tables_ = spider_gpu::make_tables(plan, spider_tma_wanted());
+    // TMA tiles where the kernels take them (spider_kernels.cuh), unless SE_SPIDER_TMA=0.
+    tables_ = spider_gpu::make_tables(plan, tma_supported() && tma_wanted("SE_SPIDER_TMA"));
     a_ = DeviceBuffer<std::uint32_t>(tables_.a.size(), "SPIDER A fragments");
     a_.upload(tables_.a.data(), tables_.a.size(), stream());
     const std::size_t nmeta = tables_.meta.empty() ? 1 : tables_.meta.size();

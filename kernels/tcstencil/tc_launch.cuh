@@ -1,9 +1,8 @@
 // The host side of TCStencil's launches, shared by the FP16 and FP64 files: the radius and the decomposition as
-// template parameters, the TMA switch and the input region's tensor map, the shared-memory opt-in (once per
+// template parameters, the input region's tensor map, the shared-memory opt-in (once per
 // instantiation) and the grid of blocks.
 #pragma once
 #include <algorithm>
-#include <cstdlib>
 
 #include "core/error.hpp"
 #include "kernels/common/cuda_check.hpp"
@@ -28,12 +27,6 @@ template <typename F> void dispatch(int radius, bool star, F&& f) {
   case 7: return with.template operator()<7>();
   default: throw InputError("TCStencil's GPU step takes radius 0 to 7 (L = 16 > 2r + 1)");
   }
-}
-
-// The TMA kernels unless the environment variable `name` is 0 (the tests run both kernels on one GPU).
-inline bool tma_wanted(const char* name) {
-  const char* v = std::getenv(name);
-  return v == nullptr || std::atoi(v) != 0;
 }
 
 // The padded input as a tensor map whose box is a block's staged region (G::P x G::ROWS, the padded grid's corner
