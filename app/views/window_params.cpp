@@ -208,7 +208,11 @@ void draw_tcstencil(ViewContext& ctx, ParamsMemory& mem) {
   const bool box = plan.decomposition == TCStencilDecomposition::Box;
   // A 3D star's P_ver and P_hor hold its dz = 0 plane, which the matrices' names do not say (a box's do: "dz=-1").
   const char* three_d_star =
-      plan.stencil.dims == 3 && !box ? " 3D: P holds the dz = 0 plane; the other planes' taps run on CUDA cores." : "";
+      plan.stencil.dims == 3 && !box ? " 3D: P holds the dz = 0 plane; the other planes' taps run on CUDA cores."
+      : plan.stencil.dims == 1       ? " 1D: the line is read as rows of L consecutive points, so a tile is L² "
+                                       "consecutive points and P_hor holds the whole band; the neighbours past a "
+                                       "row's ends are the previous and next rows' end points, read by the taps."
+                                     : "";
   const std::string summary = fmt::format("{} decomposition, L = {}: {} GEMM(s) of {}×{}×{} = {} MMA instructions per tile, and {} "
                      "CUDA-core FMAs for the border. {} of the {} points get their whole stencil from the GEMMs "
                      "(no CUDA-core tap touches them{}); the paper's inner region (L-2r)² = {} counts tiles that "

@@ -76,55 +76,77 @@ int advance(const TCStencilPlan& plan, const Extent& extent, std::vector<double>
   const std::vector<Acc> zeros(static_cast<std::size_t>(L * L), Acc(0));
   std::vector<Acc> sout(static_cast<std::size_t>(L * L));
 
+  // One tile: every GEMM into the accumulator fragments, stored to sout (the paper's sout), then the CUDA-core
+  // remainder. tile_at(p) is the tile's A' for matrix p (rows ld apart), tap_at(t, row) the neighbours of row's
+  // outputs at the tap's offset.
+  const auto run_tile = [&](std::ptrdiff_t ld, const auto& tile_at, const auto& tap_at) {
+    std::vector<WarpFragment<Acc>> acc;
+    for (int mi = 0; mi < mt; ++mi)
+      for (int ni = 0; ni < nt; ++ni) acc.push_back(load_fragment(plan.shape, Operand::C, zeros.data(), L));
+    for (std::size_t pi = 0; pi < plan.matrices.size(); ++pi) {
+      const ParameterMatrix& p = plan.matrices[pi];
+      const Op* tile = tile_at(p);
+      for (int mi = 0; mi < mt; ++mi)
+        for (int ni = 0; ni < nt; ++ni)
+          for (int kc = 0; kc < kt; ++kc) {
+            WarpFragment<Acc>& c = acc[static_cast<std::size_t>(mi * nt + ni)];
+            if (p.side == ParameterSide::Left) {
+              const auto b = load_fragment(plan.shape, Operand::B, tile + kc * k * ld + ni * n, static_cast<int>(ld));
+              mma(plan.shape, params[pi].fragments[static_cast<std::size_t>(mi * kt + kc)], b, c);
+            } else {
+              const auto a = load_fragment(plan.shape, Operand::A, tile + mi * m * ld + kc * k, static_cast<int>(ld));
+              mma(plan.shape, a, params[pi].fragments[static_cast<std::size_t>(kc * nt + ni)], c);
+            }
+          }
+    }
+    for (int mi = 0; mi < mt; ++mi)
+      for (int ni = 0; ni < nt; ++ni)
+        store_fragment(acc[static_cast<std::size_t>(mi * nt + ni)], sout.data() + mi * m * L + ni * n, L);
+    // The CUDA-core remainder: neighbours the tile's GEMMs could not see, read from the halo.
+    for (const CudaCoreTap& t : plan.cuda_core_taps) {
+      const Acc w = static_cast<Acc>(static_cast<double>(Op(t.operand)));
+      for (int row = t.row_begin; row < t.row_end; ++row) {
+        const Op* src = tap_at(t, row);
+        Acc* dst = sout.data() + row * L;
+        for (int col = t.col_begin; col < t.col_end; ++col) dst[col] += w * static_cast<Acc>(src[col]);
+      }
+    }
+  };
+
   int done = 0;
   for (; done < steps; ++done) {
     check_fp16_range<Op>(plan, values, boundary, done);
-    const PaddedGrid<Op> in = pad_with_halo<Op>(extent, values, {r, r, rz}, {tiles_x * L + 2 * r, tiles_y * L + 2 * r, 1},
-                                                boundary);
-    const int ld = static_cast<int>(in.size[0]);
     std::vector<double> next(values.size());
-    for (std::int64_t z = 0; z < nz; ++z)
-      for (std::int64_t ty = 0; ty < tiles_y; ++ty)
-        for (std::int64_t tx = 0; tx < tiles_x; ++tx) {
-          const std::int64_t x0 = tx * L, y0 = ty * L;
-          std::vector<WarpFragment<Acc>> acc;
-          for (int mi = 0; mi < mt; ++mi)
-            for (int ni = 0; ni < nt; ++ni) acc.push_back(load_fragment(plan.shape, Operand::C, zeros.data(), L));
-          for (std::size_t pi = 0; pi < plan.matrices.size(); ++pi) {
-            const ParameterMatrix& p = plan.matrices[pi];
+    if (s.dims == 1) {
+      // 1D: rows of L consecutive points, a tile L^2 consecutive points; A' and every tap read the padded line.
+      const std::int64_t tile_points = static_cast<std::int64_t>(L) * L, tiles = (nx + tile_points - 1) / tile_points;
+      const PaddedGrid<Op> in = pad_with_halo<Op>(extent, values, {r, 0, 0}, {tiles * tile_points + 2 * r, 1, 1}, boundary);
+      for (std::int64_t tx = 0; tx < tiles; ++tx) {
+        const Op* line = in.at(r + tx * tile_points, 0, 0); // the tile's first point
+        run_tile(L, [&](const ParameterMatrix&) { return line; },
+                 [&](const CudaCoreTap& t, int row) { return line + row * L + t.dx; });
+        const std::int64_t count = std::min(tile_points, nx - tx * tile_points);
+        for (std::int64_t i = 0; i < count; ++i)
+          next[static_cast<std::size_t>(tx * tile_points + i)] = static_cast<double>(Op(sout[static_cast<std::size_t>(i)]));
+      }
+    } else {
+      const PaddedGrid<Op> in = pad_with_halo<Op>(extent, values, {r, r, rz},
+                                                  {tiles_x * L + 2 * r, tiles_y * L + 2 * r, 1}, boundary);
+      for (std::int64_t z = 0; z < nz; ++z)
+        for (std::int64_t ty = 0; ty < tiles_y; ++ty)
+          for (std::int64_t tx = 0; tx < tiles_x; ++tx) {
+            const std::int64_t x0 = tx * L, y0 = ty * L;
             // A' lives in the padded copy (the kernel's shared memory); box rows read it shifted by dy rows.
-            const Op* tile = in.at(x0 + r, y0 + r + p.row_shift, z + rz + p.plane);
-            for (int mi = 0; mi < mt; ++mi)
-              for (int ni = 0; ni < nt; ++ni)
-                for (int kc = 0; kc < kt; ++kc) {
-                  WarpFragment<Acc>& c = acc[static_cast<std::size_t>(mi * nt + ni)];
-                  if (p.side == ParameterSide::Left) {
-                    const auto b = load_fragment(plan.shape, Operand::B, tile + static_cast<std::ptrdiff_t>(kc * k) * ld + ni * n, ld);
-                    mma(plan.shape, params[pi].fragments[static_cast<std::size_t>(mi * kt + kc)], b, c);
-                  } else {
-                    const auto a = load_fragment(plan.shape, Operand::A, tile + static_cast<std::ptrdiff_t>(mi * m) * ld + kc * k, ld);
-                    mma(plan.shape, a, params[pi].fragments[static_cast<std::size_t>(kc * nt + ni)], c);
-                  }
-                }
+            run_tile(in.pitch_y(),
+                     [&](const ParameterMatrix& p) { return in.at(x0 + r, y0 + r + p.row_shift, z + rz + p.plane); },
+                     [&](const CudaCoreTap& t, int row) { return in.at(x0 + r + t.dx, y0 + r + row + t.dy, z + rz + t.dz); });
+            const std::int64_t rows = std::min<std::int64_t>(L, ny - y0), cols = std::min<std::int64_t>(L, nx - x0);
+            for (std::int64_t row = 0; row < rows; ++row)
+              for (std::int64_t col = 0; col < cols; ++col)
+                next[static_cast<std::size_t>((z * ny + y0 + row) * nx + x0 + col)] =
+                    static_cast<double>(Op(sout[static_cast<std::size_t>(row * L + col)]));
           }
-          for (int mi = 0; mi < mt; ++mi)
-            for (int ni = 0; ni < nt; ++ni)
-              store_fragment(acc[static_cast<std::size_t>(mi * nt + ni)], sout.data() + mi * m * L + ni * n, L);
-          // The CUDA-core remainder: neighbours the tile's GEMMs could not see, read from the halo.
-          for (const CudaCoreTap& t : plan.cuda_core_taps) {
-            const Acc w = static_cast<Acc>(static_cast<double>(Op(t.operand)));
-            for (int row = t.row_begin; row < t.row_end; ++row) {
-              const Op* src = in.at(x0 + r + t.dx, y0 + r + row + t.dy, z + rz + t.dz);
-              Acc* dst = sout.data() + row * L;
-              for (int col = t.col_begin; col < t.col_end; ++col) dst[col] += w * static_cast<Acc>(src[col]);
-            }
-          }
-          const std::int64_t rows = std::min<std::int64_t>(L, ny - y0), cols = std::min<std::int64_t>(L, nx - x0);
-          for (std::int64_t row = 0; row < rows; ++row)
-            for (std::int64_t col = 0; col < cols; ++col)
-              next[static_cast<std::size_t>((z * ny + y0 + row) * nx + x0 + col)] =
-                  static_cast<double>(Op(sout[static_cast<std::size_t>(row * L + col)]));
-        }
+    }
     values.swap(next);
     if (progress && !progress(done + 1, steps)) {
       ++done;

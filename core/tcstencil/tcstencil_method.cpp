@@ -1,6 +1,7 @@
 // TCStencil cost model, plan summaries and the emulation methods.
 #include "core/tcstencil/tcstencil_method.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -17,6 +18,11 @@ namespace {
 std::int64_t input_cells_per_tile(const TCStencilPlan& plan) {
   const Stencil& s = plan.stencil;
   const int r = s.radius, L = plan.L, side = L + 2 * r;
+  if (s.dims == 1) { // L^2 consecutive points and the farthest neighbour each side that a non-zero tap reads
+    int left = 0, right = 0;
+    for (const Tap& t : taps(s)) left = std::max(left, -t.dx), right = std::max(right, t.dx);
+    return static_cast<std::int64_t>(L) * L + left + right;
+  }
   std::vector<char> read(static_cast<std::size_t>(side * side), 0);
   const auto reach = [&](int dx, int dy) { // the tile shifted by (dx, dy)
     for (int row = 0; row < L; ++row)
@@ -113,7 +119,10 @@ PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent) {
   PlanSummary out;
   out.method = method_id(plan);
   out.cost = tcstencil_cost(plan);
-  const std::int64_t tiles_x = (extent.n[0] + plan.L - 1) / plan.L, tiles_y = (extent.n[1] + plan.L - 1) / plan.L;
+  const std::int64_t tile_points = static_cast<std::int64_t>(plan.L) * plan.L;
+  const std::int64_t tiles_x = extent.dims == 1 ? (extent.n[0] + tile_points - 1) / tile_points
+                                                : (extent.n[0] + plan.L - 1) / plan.L,
+                     tiles_y = extent.dims == 1 ? 1 : (extent.n[1] + plan.L - 1) / plan.L;
   const std::int64_t tiles = tiles_x * tiles_y * extent.n[2];
   const std::int64_t covered = tiles * plan.L * plan.L;
   out.text = to_string(plan);
@@ -167,7 +176,10 @@ DescriptorPtr descriptor(Precision precision) {
                         "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "
                         "needs one matrix per kernel row, each applied to the input shifted by one row. The tile border "
                         "cuts the band: those partial sums are finished on CUDA cores.",
-                        1, {false, true, true}}); // L x L tiles of a plane: no 1D stencil
+                        1, {true, true, true},
+                        "A 1D stencil reads the line as rows of 16 consecutive points: A' x P_hor sums along each row "
+                        "(P_hor holds the whole band, centre included), and the neighbours past a row's ends, the "
+                        "previous and next rows' end points, are finished on CUDA cores."});
     d->compare_rank = 2;
   }
   return d;

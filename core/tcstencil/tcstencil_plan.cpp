@@ -30,7 +30,7 @@ std::int64_t TCStencilPlan::cuda_core_fma_per_tile() const {
 
 int TCStencilPlan::inner_points_per_tile() const {
   const int side = std::max(0, L - 2 * stencil.radius);
-  return side * side;
+  return stencil.dims == 1 ? L * side : side * side; // 1D: each row of L consecutive points loses 2r
 }
 
 int TCStencilPlan::gemm_only_points_per_tile() const {
@@ -155,9 +155,6 @@ std::string tcstencil_unsupported_reason(const Stencil& s, Precision precision, 
   if (precision == Precision::FP32)
     return "TCStencil runs in FP16 (tcstencil, the paper's WMMA 16x16x16) or FP64 (tcstencil-fp64, our mma.m8n8k4 "
            "variant); there is no FP32 variant";
-  if (s.dims == 1)
-    return "TCStencil works on L x L tiles of a 2D plane (3D streams through 2D planes); a 1D stencil has no second "
-           "axis to fill the tile; use convstencil or spider for 1D stencils";
   if (mma_info(shape).operands != (precision == Precision::FP16 ? Precision::FP16 : Precision::FP64))
     return fmt::format("TCStencil ({}) cannot run on {}", se::to_string(precision), mma_info(shape).id);
   const int L = tcstencil_tile_side(shape);
@@ -187,8 +184,19 @@ TCStencilPlan make_tcstencil_plan(const Stencil& s, Precision precision, MmaShap
   plan.precision = precision;
   plan.shape = shape;
   plan.L = tcstencil_tile_side(shape);
-  plan.decomposition = s.is_star() ? TCStencilDecomposition::Star : TCStencilDecomposition::Box;
+  plan.decomposition = s.is_star() || s.dims == 1 ? TCStencilDecomposition::Star : TCStencilDecomposition::Box;
   const int L = plan.L, r = s.radius, rz = s.dims >= 3 ? r : 0;
+  if (s.dims == 1) {
+    // 1D: the grid read as rows of L consecutive points, so an L x L tile is L^2 consecutive points and A' x P_hor
+    // sums along each row. P_hor holds the whole band, centre included (there is no P_ver: no second axis); the
+    // neighbours a row's band cuts off are the previous row's last or the next row's first points, read by the
+    // CUDA-core taps at the same linear offsets.
+    plan.matrices.push_back(banded_matrix("P_hor", ParameterSide::Right, 0, 0, L, r, precision,
+                                          [&](int dx) { return s.at(dx, 0, 0); }));
+    for (int dx = -r; dx <= r; ++dx)
+      if (dx != 0 && s.at(dx, 0, 0) != 0.0) plan.cuda_core_taps.push_back(border_tap(s, dx, 0, 0, L, true, precision));
+    return plan;
+  }
   if (plan.decomposition == TCStencilDecomposition::Star) {
     // Sec. 3.1: the centre weight goes into P_ver only (h_3 = 0 in the paper), so it is counted once.
     ParameterMatrix ver = banded_matrix("P_ver", ParameterSide::Left, 0, 0, L, r, precision,
@@ -245,6 +253,10 @@ std::string to_string(const TCStencilPlan& plan) {
   out += fmt::format("  per tile      {} GEMMs of {} x {} x {} = {} MMA instructions, {} CUDA-core FMAs\n",
                      plan.matrices.size(), plan.L, plan.L, plan.L, plan.mma_per_tile(), plan.cuda_core_fma_per_tile());
   if (s.dims == 3) out += "  3D            each output plane sums the GEMMs of its kernel planes (the paper streams 2D planes)\n";
+  if (s.dims == 1)
+    out += fmt::format("  1D            the grid as rows of {0} consecutive points: a tile is {1} consecutive points, A' its "
+                       "{0} x {0} matrix; the taps' neighbours past a row's ends are the next or previous row's\n",
+                       plan.L, plan.L * plan.L);
   for (const ParameterMatrix& p : plan.matrices) {
     std::string title = fmt::format("{}: {}", p.name, to_string(p.side));
     if (p.row_shift != 0 || plan.decomposition == TCStencilDecomposition::Box)

@@ -27,13 +27,46 @@ namespace {
 MmaShape gpu_shape(Precision p) { return p == Precision::FP16 ? MmaShape::M16N8K16_F16_F32 : MmaShape::M16N8K4_F64; }
 
 std::string dims_reason(const Stencil& s) {
-  if (s.dims == 2) return {};
-  if (s.dims == 1)
-    return "TCStencil's GPU kernels run 2D stencils; the plan has no 1D decomposition (use convstencil, spider or "
-           "cuda-core for 1D)";
-  return "TCStencil's GPU kernels run 2D stencils; 3D (streaming the plan's planes) is not written yet (use "
+  if (s.dims <= 2) return {};
+  return "TCStencil's GPU kernels run 1D and 2D stencils; 3D (streaming the plan's planes) is not written yet (use "
          "lorastencil or cuda-core for 3D)";
 }
+
+#if defined(SE_HAVE_CUDA)
+// A 1D line runs on the 2D kernels as rows of kLineRow consecutive points (tc::StepArgs::line): a multiple of both
+// kernels' block widths (128 FP16, 64 FP64), so that no block straddles a view row's end. The line sits in one
+// allocation with 8 view rows (plus kLineLead points) of slack before it and 9 after, so that every row the kernels
+// stage, the vertical halo rows included, lies inside it.
+constexpr std::int64_t kLineRow = 1024, kLineLead = 64;
+
+std::int64_t line_rows(const Extent& e) { return (e.n[0] + kLineRow - 1) / kLineRow; }
+
+// The line's own layout (what upload, download and the halo fills see): 8 halo points each side of the line.
+PaddedLayout line_layout(const Extent& e) {
+  PaddedLayout L;
+  L.dims = 1;
+  L.n[0] = e.n[0];
+  L.halo[0] = tc::kHalo;
+  L.origin[0] = kLineLead + tc::kHalo * kLineRow;
+  L.total = L.pitch_y = L.pitch_z = (line_rows(e) + 2 * tc::kHalo + 1) * kLineRow;
+  return L;
+}
+
+// The same allocation as the kernels read it: point i of the line at view (i % kLineRow, i / kLineRow).
+PaddedLayout line_view(const Extent& e) {
+  const PaddedLayout line = line_layout(e);
+  PaddedLayout L;
+  L.dims = 2;
+  L.n[0] = kLineRow;
+  L.n[1] = line_rows(e);
+  L.halo[0] = L.halo[1] = tc::kHalo;
+  L.origin[0] = kLineLead;
+  L.origin[1] = tc::kHalo;
+  L.pitch_y = kLineRow;
+  L.pitch_z = L.total = line.total;
+  return L;
+}
+#endif
 
 #if defined(SE_HAVE_CUDA)
 // The expected border cut of a tap (the kernel's CUDA-core remainder): dx < 0 -> columns [0, -dx), dx > 0 ->
@@ -59,17 +92,34 @@ template <typename S> class TcStencilStepper final : public PingPongStepper<S> {
 
 public:
   TcStencilStepper(const TCStencilPlan& plan, const Extent& e, const Boundary& b)
-      : PingPongStepper<S>(make_padded_layout(e, tc::kHalo, sizeof(S) == 2 ? 64 : 16), b,
+      : PingPongStepper<S>(e.dims == 1 ? line_layout(e) : make_padded_layout(e, tc::kHalo, sizeof(S) == 2 ? 64 : 16), b,
                            fmt::format("tcstencil ({}) on a {} grid", to_string(storage_precision<S>()), e.to_string())),
+        line_(e.dims == 1 ? e.n[0] : 0), kernel_layout_(e.dims == 1 ? line_view(e) : this->layout()),
         matrices_(static_cast<std::size_t>(2 * tc::kMaxRadius + 1) * 256, "tcstencil parameter matrices"),
         border_(static_cast<std::size_t>((2 * tc::kMaxRadius + 1) * (2 * tc::kMaxRadius + 1)), "tcstencil taps") {
     if (const std::string why = dims_reason(plan.stencil); !why.empty()) throw InputError(why);
+    if (plan.stencil.dims != e.dims) throw InputError("TCStencil GPU: the stencil's and the grid's dimensions differ");
     set_plan(plan);
+  }
+
+  // A line's kernels read the slack around it (the view's vertical halo rows, with zero weights): it must hold
+  // finite values, and a periodic output grid starts as NaN everywhere.
+  void upload(std::span<const double> values) override {
+    PingPongStepper<S>::upload(values);
+    if (line_ == 0 || !this->periodic()) return;
+    const PaddedLayout& L = this->layout();
+    const std::int64_t head = L.origin[0] - tc::kHalo, tail = L.origin[0] + line_ + tc::kHalo;
+    for (S* grid : {const_cast<S*>(this->current()), this->next()}) {
+      SE_CUDA_CHECK(cudaMemsetAsync(grid, 0, static_cast<std::size_t>(head) * sizeof(S), this->stream()));
+      SE_CUDA_CHECK(cudaMemsetAsync(grid + tail, 0, static_cast<std::size_t>(L.total - tail) * sizeof(S), this->stream()));
+    }
+    this->synchronize();
   }
 
   void advance(int steps) override {
     for (int i = 0; i < steps; ++i) {
-      args_.layout = this->layout();
+      args_.layout = kernel_layout_;
+      args_.line = line_;
       args_.periodic = this->periodic();
       if constexpr (sizeof(S) == 2) tc::launch_step_fp16(args_, this->current(), this->next(), this->stream());
       else tc::launch_step_fp64(args_, this->current(), this->next(), this->stream());
@@ -78,10 +128,10 @@ public:
     }
   }
   int fused_steps() const override { return 1; }
-  // The halo (8) holds every radius the kernels take, so any 2D plan of this method swaps in place.
+  // The halo (8) holds every radius the kernels take, so any plan of this method of the grid's dimension swaps in place.
   bool set_stencil(const MethodPlan& p) override {
     const TCStencilPlan& plan = plan_value<TCStencilPlan>(p);
-    if (plan.stencil.dims != 2 || plan.L != 16) return false;
+    if (plan.stencil.dims != (line_ > 0 ? 1 : 2) || plan.L != 16) return false;
     set_plan(plan);
     return true;
   }
@@ -115,6 +165,8 @@ private:
     args_.border = border_.get();
   }
 
+  std::int64_t line_;          // a 1D line's points, 0 for a 2D grid
+  PaddedLayout kernel_layout_; // what the kernels index: the grid's layout, or the line's view
   DeviceBuffer<S> matrices_;
   DeviceBuffer<C> border_;
   std::vector<S> host_matrices_;

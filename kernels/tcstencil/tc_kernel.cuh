@@ -238,9 +238,24 @@ __device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const
   else box_border<S, R>(acc, tile, w, wm, r0, mask, c0, g, t);
 }
 
+// A 1D line's point at view (x, y) (StepArgs::line): stored when it is on the line, and (periodic) into every image
+// within the halo on either side.
+template <typename S>
+__device__ __forceinline__ void store_on_line(S* out, const PaddedLayout& L, bool periodic, std::int64_t line,
+                                              std::int64_t x, std::int64_t y, S v) {
+  const std::int64_t i = y * L.n[0] + x;
+  if (x >= L.n[0] || i >= line) return;
+  S* p = out + L.index(0, 0, 0); // the line's first point
+  p[i] = v;
+  if (!periodic) return;
+  for (std::int64_t j = i - line; j >= -kHalo; j -= line) p[j] = v;
+  for (std::int64_t j = i + line; j < line + kHalo; j += line) p[j] = v;
+}
+
 template <typename S, typename C>
 __device__ __forceinline__ void store_tile(const C (&acc)[2][4], S* __restrict__ out, const PaddedLayout& L,
-                                           bool periodic, bool fast, std::int64_t x, std::int64_t y, int t) {
+                                           bool periodic, bool fast, std::int64_t x, std::int64_t y, int t,
+                                           std::int64_t line) {
   // (x, y): the tile's corner; this lane holds rows y+g, y+g+8 (g folded into y by the caller) and columns
   // x + 8j + 2t + {0, 1}.
 #pragma unroll
@@ -253,6 +268,9 @@ __device__ __forceinline__ void store_tile(const C (&acc)[2][4], S* __restrict__
         S* p = out + L.index(gx, gy, 0);
         if constexpr (sizeof(S) == 2) *reinterpret_cast<__half2*>(p) = __halves2half2(v0, v1);
         else *reinterpret_cast<double2*>(p) = make_double2(v0, v1);
+      } else if (line > 0) {
+        store_on_line(out, L, periodic, line, gx, gy, v0);
+        store_on_line(out, L, periodic, line, gx + 1, gy, v1);
       } else if (gy < L.n[1]) {
         if (gx < L.n[0]) store_with_images(out, L, periodic, gx, gy, 0, v0);
         if (gx + 1 < L.n[0]) store_with_images(out, L, periodic, gx + 1, gy, 0, v1);
@@ -266,6 +284,16 @@ __device__ __forceinline__ bool region_is_plain(const PaddedLayout& L, bool peri
                                                 int w, int h) {
   const std::int64_t m = periodic ? kHalo : 0;
   return x0 >= m && y0 >= m && x0 + w + m <= L.n[0] && y0 + h + m <= L.n[1];
+}
+
+// The same for the step's grid: a 1D line's view region (line > 0) is plain when all its points lie on the line and
+// (periodic) none within the halo of either end. The kernels pass the line as 0 where it cannot be one (the TMA
+// kernels: the host runs lines on the cp.async kernels), which leaves their code as it was for 2D grids.
+__device__ __forceinline__ bool region_is_plain(const StepArgs& a, std::int64_t line, std::int64_t x0, std::int64_t y0,
+                                                int w, int h) {
+  if (line == 0) return region_is_plain(a.layout, a.periodic, x0, y0, w, h);
+  const std::int64_t n0 = a.layout.n[0], m = a.periodic ? kHalo : 0;
+  return x0 + w <= n0 && y0 * n0 + x0 >= m && (y0 + h - 1) * n0 + x0 + w - 1 + m < line;
 }
 
 // ------------------------------------------------------------------------------------------------ FP16 step
@@ -345,6 +373,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
   const int lrow = (lane & 7) + ((lane >> 3) & 1) * 8, lcol = (lane >> 4) * 8; // ldmatrix row addresses
   const int c0 = kHalo + 16 * warp;
   const std::int64_t tx0 = x0 + 16 * warp;
+  const std::int64_t line = TMA ? 0 : a.line; // lines run on the cp.async kernel
   // The strip goes out as one TMA store when it lies inside the grid along x (rows past the last are clipped) and,
   // periodic, writes no image into the halo. Strips clipped inside a row gave wrong results on an H200 (the tests'
   // Dirichlet grids 300 x 290 and 17 x 130, whose widths end inside a 16-byte chunk; 1000 x 700 was right).
@@ -385,7 +414,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
       continue;
     }
     const std::int64_t ty0 = y0 + 16 * ty;
-    const bool plain = region_is_plain(L, a.periodic, tx0, ty0, 16, 16);
+    const bool plain = region_is_plain(a, line, tx0, ty0, 16, 16);
     if (!TMA && plain) {
       __half* st = stage + warp * 16 * kStagePitch;
       stage_tile_fp16(acc, st, kStagePitch, g, t);
@@ -395,7 +424,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
           *reinterpret_cast<const uint4*>(st + row * kStagePitch + 8 * part);
       __syncwarp();
     } else {
-      store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t);
+      store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t, line);
     }
   }
   if (strip_store) {
@@ -448,7 +477,8 @@ __global__ void __launch_bounds__(Geometry<double, R>::THREADS)
   if constexpr (TMA) tma::barrier_wait(&loaded, 0);
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-  const bool fast = region_is_plain(L, a.periodic, x0, y0, G::BX, G::BY);
+  const std::int64_t line = TMA ? 0 : a.line; // lines run on the cp.async kernel
+  const bool fast = region_is_plain(a, line, x0, y0, G::BX, G::BY);
   const int c0 = kHalo + 16 * warp;
 #pragma unroll 1
   for (int ty = 0; ty < G::TY; ++ty) {
@@ -490,7 +520,7 @@ __global__ void __launch_bounds__(Geometry<double, R>::THREADS)
       }
     }
     finish_tile<double, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
-    store_tile<double>(acc, out, L, a.periodic, fast, x0 + 16 * warp, y0 + 16 * ty + g, t);
+    store_tile<double>(acc, out, L, a.periodic, fast, x0 + 16 * warp, y0 + 16 * ty + g, t, line);
   }
 }
 

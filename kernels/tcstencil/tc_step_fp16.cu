@@ -34,7 +34,7 @@ void launch_step_fp16(const StepArgs& a, const __half* in, __half* out, cudaStre
   dispatch(a.radius, a.star, [&]<int R, bool STAR>() {
     using G = Geometry<__half, R, fp16_tile_rows<R>()>;
     CUtensorMap in_map{}, out_map{};
-    if (tma_wanted("SE_TCSTENCIL_FP16_TMA") && encode_maps<G>(a.layout, in, out, in_map, out_map))
+    if (a.line == 0 && tma_wanted("SE_TCSTENCIL_FP16_TMA") && encode_maps<G>(a.layout, in, out, in_map, out_map))
       launch<R, STAR, true>(a, in, out, in_map, out_map, stream);
     else
       launch<R, STAR, false>(a, in, out, in_map, out_map, stream);

@@ -21,7 +21,7 @@ void launch(const StepArgs& a, const double* in, double* out, const CUtensorMap&
 void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStream_t stream) {
   dispatch(a.radius, a.star, [&]<int R, bool STAR>() {
     CUtensorMap map{};
-    if (tma_wanted("SE_TCSTENCIL_FP64_TMA") && encode_region_map<Geometry<double, R>>(a.layout, in, map))
+    if (a.line == 0 && tma_wanted("SE_TCSTENCIL_FP64_TMA") && encode_region_map<Geometry<double, R>>(a.layout, in, map))
       launch<R, STAR, true>(a, in, out, map, stream);
     else
       launch<R, STAR, false>(a, in, out, map, stream);

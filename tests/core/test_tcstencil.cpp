@@ -20,7 +20,10 @@ double at(const ParameterMatrix& p, int L, int row, int col) { return p.weights[
 
 Extent awkward_extent(int dims, int L) {
   // Sizes that are not multiples of the tile: a full tile plus a partial one (and a short third axis).
-  return dims == 2 ? extent_of(2, 2 * L + 5, L + 3) : extent_of(3, L + 3, L + 1, 5);
+  // 1D: two whole L x L tiles of consecutive points and a partial third.
+  return dims == 1 ? extent_of(1, 2 * L * L + 3 * L + 5)
+       : dims == 2 ? extent_of(2, 2 * L + 5, L + 3)
+                   : extent_of(3, L + 3, L + 1, 5);
 }
 
 ErrorMetrics tcstencil_error(const Stencil& s, Precision p, const Extent& e, int steps, const Boundary& b, std::uint64_t seed) {
@@ -73,6 +76,33 @@ TEST_CASE("TCStencil star plan: P_ver holds the vertical slice and the centre, P
   }
 }
 
+TEST_CASE("TCStencil 1D plan: the line as rows of L consecutive points, the whole band in P_hor", "[tcstencil]") {
+  const Stencil s = preset("1d7p");
+  for (const auto& [p, shape] : {std::pair{Precision::FP16, MmaShape::M16N8K16_F16_F32},
+                                 std::pair{Precision::FP64, MmaShape::M16N8K4_F64}}) {
+    const TCStencilPlan plan = make_tcstencil_plan(s, p, shape);
+    const int L = plan.L, r = s.radius;
+    CHECK(plan.decomposition == TCStencilDecomposition::Star);
+    REQUIRE(plan.matrices.size() == 1); // no P_ver: the centre is on P_hor's diagonal
+    const ParameterMatrix& hor = plan.matrices[0];
+    CHECK(hor.name == "P_hor");
+    CHECK(hor.side == ParameterSide::Right);
+    for (int row = 0; row < L; ++row)
+      for (int col = 0; col < L; ++col)
+        CHECK(at(hor, L, row, col) == (std::abs(row - col) <= r ? s.at(row - col) : 0.0));
+    // Each non-zero off-centre tap finishes the columns the row's band cuts, on every row of the tile.
+    REQUIRE(plan.cuda_core_taps.size() == 6);
+    for (const CudaCoreTap& t : plan.cuda_core_taps) {
+      CHECK(t.dy == 0);
+      CHECK(t.row_begin == 0);
+      CHECK(t.row_end == L);
+      CHECK(t.col_end - t.col_begin == std::abs(t.dx));
+      CHECK((t.dx < 0 ? t.col_begin == 0 : t.col_end == L));
+    }
+    CHECK(plan.cuda_core_fma_per_tile() == 2 * (1 + 2 + 3) * L);
+  }
+}
+
 TEST_CASE("TCStencil box plan: one matrix per kernel row, input shifted by the row, border columns on CUDA cores", "[tcstencil]") {
   const Stencil s = preset("box-2d25p"); // r = 2
   const TCStencilPlan plan = make_tcstencil_plan(s, Precision::FP16);
@@ -115,7 +145,7 @@ TEST_CASE("tcstencil (FP16 WMMA) and tcstencil-fp64 match the FP64 reference for
     int accepted = 0, expected = 0;
     for (const std::string& name : preset_names()) {
       const Stencil s = preset(name);
-      expected += s.dims >= 2 && 2 * s.radius + 1 < L;
+      expected += 2 * s.radius + 1 < L;
       if (!tcstencil_unsupported_reason(s, p).empty()) continue;
       ++accepted;
       for (const Boundary& b : kBoundaries) {
@@ -125,14 +155,14 @@ TEST_CASE("tcstencil (FP16 WMMA) and tcstencil-fp64 match the FP64 reference for
         if (p == Precision::FP16) CHECK(err > 0.0); // a zero error would mean the emulation is not FP16
       }
     }
-    CHECK(accepted == expected); // every 2D and 3D preset whose radius fits L > 2r + 1
-    CHECK(accepted >= 7);
+    CHECK(accepted == expected); // every 1D, 2D and 3D preset whose radius fits L > 2r + 1
+    CHECK(accepted >= 10);
   }
 }
 
 TEST_CASE("TCStencil on seeded random stencils, symmetric and not, star and box, 2D and 3D", "[tcstencil]") {
   std::uint64_t seed = 300;
-  for (const int dims : {2, 3})
+  for (const int dims : {1, 2, 3})
     for (const int r : {1, 2, 3})
       for (const bool symmetric : {true, false})
         for (const bool star : {false, true}) {
@@ -147,7 +177,7 @@ TEST_CASE("TCStencil on seeded random stencils, symmetric and not, star and box,
           }
           const Boundary& b = kBoundaries[seed % 2];
           CHECK(make_tcstencil_plan(s64, Precision::FP64).decomposition ==
-                (star ? TCStencilDecomposition::Star : TCStencilDecomposition::Box));
+                (star || dims == 1 ? TCStencilDecomposition::Star : TCStencilDecomposition::Box)); // 1D: one P_hor
           CHECK(tcstencil_error(s64, Precision::FP64, awkward_extent(dims, 8), 2, b, seed).rel_l2 < 1e-12);
           CHECK(tcstencil_error(s16, Precision::FP16, awkward_extent(dims, 16), kFp16Steps, b, seed).rel_l2 <
                 fp16_bound(kFp16Steps));
@@ -186,8 +216,8 @@ TEST_CASE("tcstencil FP16 is the FP16-operand, FP32-accumulate computation: with
 
 TEST_CASE("TCStencil rejects what it cannot take, with a reason a person can act on", "[tcstencil]") {
   const auto reason = [](const Stencil& s, Precision p) { return tcstencil_unsupported_reason(s, p); };
-  CHECK_THAT(reason(preset("heat-1d"), Precision::FP16), Catch::Contains("1D stencil"));
-  CHECK_THROWS_AS(make_tcstencil_plan(preset("heat-1d")), InputError);
+  CHECK(reason(preset("heat-1d"), Precision::FP16).empty()); // 1D: rows of L consecutive points
+  CHECK_THAT(reason(preset("1d15p"), Precision::FP64), Catch::Contains("at most 3"));
   Stencil wide = seeded_stencil(2, 4, 1, true);
   CHECK(reason(wide, Precision::FP16).empty());
   CHECK_THAT(reason(wide, Precision::FP64), Catch::Contains("L > 2r+1") && Catch::Contains("at most 3"));
@@ -260,7 +290,7 @@ TEST_CASE("TCStencil methods and plan summaries", "[tcstencil]") {
   CHECK(m16.unavailable_reason().empty());
   const Extent e2 = extent_of(2, 30, 20);
   CHECK(m16.unsupported_reason(preset("box-2d9p"), e2).empty());
-  CHECK_FALSE(m16.unsupported_reason(preset("heat-1d"), extent_of(1, 30)).empty());
+  CHECK(m16.unsupported_reason(preset("heat-1d"), extent_of(1, 30)).empty());
   CHECK_THAT(m16.unsupported_reason(preset("box-2d9p"), extent_of(3, 10, 10, 10)), Catch::Contains("3D grid"));
   CHECK_FALSE(m64.unsupported_reason(preset("box-2d49p"), extent_of(2, 5, 20)).empty()); // smaller than the stencil
 
@@ -291,7 +321,11 @@ TEST_CASE("TCStencil methods and plan summaries", "[tcstencil]") {
   const PlanSummary sum64 = plan_summary_tcstencil_fp64(preset("box-3d27p"), extent_of(3, 9, 9, 9));
   CHECK(sum64.method == "tcstencil-fp64");
   CHECK(sum64.json["matrices"].size() == 9);
-  CHECK_THROWS_AS(plan_summary_tcstencil(preset("heat-1d"), extent_of(1, 64)), InputError);
+  const PlanSummary line = plan_summary_tcstencil(preset("1d7p"), extent_of(1, 1000));
+  CHECK_THAT(line.text, Catch::Contains("rows of 16 consecutive points") && Catch::Contains("4 x 1 tiles"));
+  CHECK(line.json["matrices"].size() == 1);
+  CHECK(line.cost.mma_per_point == Approx(1.0 / 256)); // one WMMA 16x16x16 per tile of 256 points
+  CHECK(line.cost.global_bytes_per_point == Approx(2.0 * ((256.0 + 6) / 256 + 1)));
   CHECK_THROWS_AS(plan_summary_tcstencil(preset("heat-2d"), extent_of(3, 9, 9, 9)), InputError);
 }
 

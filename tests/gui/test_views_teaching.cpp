@@ -388,9 +388,14 @@ TEST_CASE("teaching views say why a method cannot take the stencil", "[gui][egl]
     CHECK_THAT(fact(ex, "sparse24.unsupported"), Catch::Contains("1D and 2D"));
   }
   {
-    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-1d"), 900, 600);
+    // TCStencil takes 1D lines (rows of 16 consecutive points, P_hor alone); its FP64 CPU plan (m8n8k4, L = 8) stops
+    // at radius 3.
+    HeadlessExplorer ex(PlatformKind::Egl, focused("params", "1d15p"), 900, 600);
     ex.frames(2);
-    CHECK_THAT(fact(ex, "params.unsupported"), Catch::Contains("1D"));
+    CHECK(fact(ex, "params.tc.matrix") == "P_hor");
+    ex.click("params.tc.fp64");
+    ex.frames(1);
+    CHECK_THAT(fact(ex, "params.unsupported"), Catch::Contains("at most 3"));
   }
   {
     HeadlessExplorer ex(PlatformKind::Egl, focused("params", "heat-2d"), 1100, 700);
