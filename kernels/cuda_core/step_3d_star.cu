@@ -6,7 +6,8 @@
 // Per point: 16 bytes of device memory (read + write once), 7 FMAs; per point of L2 traffic, the z neighbours cost
 // (kZ + 2) / kZ planes instead of 3. kZ per GPU, measured (heat-3d 512^3 FP64, 32 x 8 threads): on an H100 kZ = 1,
 // 2, 4 gave 88%, 90%, 92% of the copy roof; on an H200 kZ = 2, 3, 4 gave 219.9, 223.5, 219.5 GStencil/s (and 32 x 16
-// threads 212), so the H100 keeps 4 and every other GPU takes 3.
+// threads 212), so the H100 keeps 4 and every other GPU takes 3. FP32 on GPUs other than the H100 takes two points
+// along x per thread (star_r1_pair_kernel: H200 heat-3d 384 -> 422 GStencil/s, notes/cuda-core-tb.md).
 #include <type_traits>
 
 #include "kernels/cuda_core/step_common.cuh"
@@ -71,6 +72,73 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY)
   }
 }
 
+// The same star with two x-neighbouring points per thread (8-byte loads and stores; FP32 only: in FP64 the pairs'
+// registers cost more resident warps than the halved load instructions gained). A warp covers 64 columns, so its
+// row is 16 whole sectors plus one halo sector each side (18 per 16, against 10 per 8 for one point per thread). The
+// x neighbours outside a thread's pair come from the neighbouring lanes by shuffle; a lane whose neighbour lane holds
+// no pair of the row loads it.
+template <typename S> struct Pair;
+template <> struct Pair<float> { using T = float2; };
+
+template <typename S, int kPoints, bool kPeriodic>
+__global__ void __launch_bounds__(kThreadsX * kThreadsY)
+    star_r1_pair_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
+  using C = compute_t<S>;
+  using P = typename Pair<S>::T;
+  const int lane = static_cast<int>(threadIdx.x);
+  const std::int64_t x = (static_cast<std::int64_t>(blockIdx.x) * kThreadsX + lane) * 2;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * kThreadsY + threadIdx.y;
+  if (y >= L.n[1]) return; // a whole warp: a block row is one warp
+  const bool active = x < L.n[0];
+  const bool load_right = lane == kThreadsX - 1 || x + 2 >= L.n[0]; // the next lane holds no pair of this row
+  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2]; z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
+    const S* p = in + L.index(active ? x : 0, y, z0);
+    P col[kPoints + 2], ym[kPoints], yp[kPoints];
+    S xl[kPoints], xr[kPoints];
+#pragma unroll
+    for (int k = 0; k < kPoints + 2; ++k)
+      col[k] = active && (k < 2 || z0 + k - 1 <= L.n[2]) ? __ldg(reinterpret_cast<const P*>(p + (k - 1) * L.pitch_z)) : P{};
+#pragma unroll
+    for (int k = 0; k < kPoints; ++k) {
+      const S* q = p + k * L.pitch_z;
+      const bool in_grid = active && (k == 0 || z0 + k < L.n[2]);
+      ym[k] = in_grid ? __ldg(reinterpret_cast<const P*>(q - L.pitch_y)) : P{};
+      yp[k] = in_grid ? __ldg(reinterpret_cast<const P*>(q + L.pitch_y)) : P{};
+      xl[k] = in_grid && lane == 0 ? __ldg(q - 1) : S(0);
+      xr[k] = in_grid && load_right ? __ldg(q + 2) : S(0);
+    }
+#pragma unroll
+    for (int k = 0; k < kPoints; ++k) {
+      const S left = __shfl_up_sync(0xffffffffu, col[k + 1].y, 1), right = __shfl_down_sync(0xffffffffu, col[k + 1].x, 1);
+      const C l = load_as<C>(lane == 0 ? xl[k] : left), r = load_as<C>(load_right ? xr[k] : right);
+      const C c0 = load_as<C>(col[k + 1].x), c1 = load_as<C>(col[k + 1].y);
+      C s0 = w.w[0] * c0, s1 = w.w[0] * c1;
+      s0 = fma(w.w[1], l, s0);
+      s1 = fma(w.w[1], c0, s1);
+      s0 = fma(w.w[2], c1, s0);
+      s1 = fma(w.w[2], r, s1);
+      s0 = fma(w.w[3], load_as<C>(ym[k].x), s0);
+      s1 = fma(w.w[3], load_as<C>(ym[k].y), s1);
+      s0 = fma(w.w[4], load_as<C>(yp[k].x), s0);
+      s1 = fma(w.w[4], load_as<C>(yp[k].y), s1);
+      s0 = fma(w.w[5], load_as<C>(col[k].x), s0);
+      s1 = fma(w.w[5], load_as<C>(col[k].y), s1);
+      s0 = fma(w.w[6], load_as<C>(col[k + 2].x), s0);
+      s1 = fma(w.w[6], load_as<C>(col[k + 2].y), s1);
+      if (!active || !(k == 0 || z0 + k < L.n[2])) continue;
+      if (kPeriodic || x + 1 >= L.n[0]) {
+        store_with_images(out, L, kPeriodic, x, y, z0 + k, store_as<S>(s0));
+        if (x + 1 < L.n[0]) store_with_images(out, L, kPeriodic, x + 1, y, z0 + k, store_as<S>(s1));
+      } else {
+        P v;
+        v.x = store_as<S>(s0);
+        v.y = store_as<S>(s1);
+        *reinterpret_cast<P*>(out + L.index(x, y, z0 + k)) = v;
+      }
+    }
+  }
+}
+
 } // namespace
 
 template <typename S>
@@ -88,8 +156,25 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
     if (periodic) star_r1_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
     else star_r1_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
   };
+  const auto pair = [&](auto points) {
+    constexpr int Z = decltype(points)::value;
+    const std::int64_t z_blocks = (L.n[2] + Z - 1) / Z;
+    const dim3 grid(grid_blocks(L.n[0], 2 * kThreadsX), grid_blocks(L.n[1], kThreadsY),
+                    static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
+    if (periodic) star_r1_pair_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+    else star_r1_pair_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+  };
+  // FP32 takes pairs at 3 points per thread where every even x starts an aligned pair (H200, heat-3d 512^3: 384 ->
+  // 422 GStencil/s); FP64 pairs hold twice the registers per point and were slower (223 -> 203 at kZ = 3). The H100
+  // keeps its measured one-point kZ = 4 in both (pairs not measured there).
+  const bool pairs_aligned = L.origin[0] % 2 == 0 && L.pitch_y % 2 == 0;
   if (device_is_h100()) go(std::integral_constant<int, 4>());
-  else go(std::integral_constant<int, 3>());
+  else if constexpr (sizeof(S) == 4) {
+    if (pairs_aligned) pair(std::integral_constant<int, 3>());
+    else go(std::integral_constant<int, 3>());
+  } else {
+    go(std::integral_constant<int, 3>());
+  }
   SE_CUDA_CHECK_LAUNCH("star_r1_kernel");
   return true;
 }
