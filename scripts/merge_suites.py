@@ -9,7 +9,7 @@ suite ran in several device calls (each call is limited in time). Rows are taken
 --method-from    FILE's papers rows of METHOD replace the base's rows of the same METHOD, stencil and backend
                  (rows the base lacks are appended; the base's other rows of METHOD stay)
 --sweep-from     the size-sweep rows come from FILE
---note           a line saying where the rows come from (written to `sources`, shown above the README table)
+--note           a line saying where the rows come from (appended to the base's `sources`, shown above the README table)
 --csv            also writes the rows as `stencil-bench suite --csv` does (same columns and number formats)
 The GPUs named in the files must agree; `copy_gbs` stays the base file's."""
 import argparse
@@ -94,8 +94,8 @@ def main():
 
     out = {k: v for k, v in base.items() if k != "results"}
     out["results"] = rows
-    if a.note:
-        out["sources"] = a.note
+    if a.note:  # appended: the base's own lines still describe the rows it keeps
+        out["sources"] = list(base.get("sources", [])) + a.note
     with open(a.out, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
