@@ -66,9 +66,7 @@ PaddedLayout line_view(const Extent& e) {
   L.pitch_z = L.total = line.total;
   return L;
 }
-#endif
 
-#if defined(SE_HAVE_CUDA)
 // The expected border cut of a tap (the kernel's CUDA-core remainder): dx < 0 -> columns [0, -dx), dx > 0 ->
 // columns [16 - dx, 16); star vertical taps likewise on the rows; box rows never cut (their GEMM reads the shifted
 // input). A plan that says otherwise is not what the kernel computes.
