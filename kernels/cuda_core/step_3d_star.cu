@@ -148,21 +148,24 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
   using C = compute_t<S>;
   KernelWeights<C, 7> w{};
   for (int t = 0; t < 7; ++t) w.w[t] = static_cast<C>(weights[static_cast<std::size_t>(kStarTaps[t])]);
+  // Z points per thread along z, `columns` per thread along x: blocks of kThreadsX x kThreadsY threads.
+  const auto grid_for = [&](int z_points, int columns) {
+    const std::int64_t z_blocks = (L.n[2] + z_points - 1) / z_points;
+    return dim3(grid_blocks(L.n[0], columns * kThreadsX), grid_blocks(L.n[1], kThreadsY),
+                static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
+  };
+  const dim3 block(kThreadsX, kThreadsY);
   const auto go = [&](auto points) {
     constexpr int Z = decltype(points)::value;
-    const std::int64_t z_blocks = (L.n[2] + Z - 1) / Z;
-    const dim3 grid(grid_blocks(L.n[0], kThreadsX), grid_blocks(L.n[1], kThreadsY),
-                    static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
-    if (periodic) star_r1_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
-    else star_r1_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+    const dim3 grid = grid_for(Z, 1);
+    if (periodic) star_r1_kernel<S, Z, true><<<grid, block, 0, stream>>>(in, out, L, w);
+    else star_r1_kernel<S, Z, false><<<grid, block, 0, stream>>>(in, out, L, w);
   };
   const auto pair = [&](auto points) {
     constexpr int Z = decltype(points)::value;
-    const std::int64_t z_blocks = (L.n[2] + Z - 1) / Z;
-    const dim3 grid(grid_blocks(L.n[0], 2 * kThreadsX), grid_blocks(L.n[1], kThreadsY),
-                    static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
-    if (periodic) star_r1_pair_kernel<S, Z, true><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
-    else star_r1_pair_kernel<S, Z, false><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, L, w);
+    const dim3 grid = grid_for(Z, 2);
+    if (periodic) star_r1_pair_kernel<S, Z, true><<<grid, block, 0, stream>>>(in, out, L, w);
+    else star_r1_pair_kernel<S, Z, false><<<grid, block, 0, stream>>>(in, out, L, w);
   };
   // FP32 takes pairs at 3 points per thread where every even x starts an aligned pair (H200, heat-3d 512^3: 384 ->
   // 422 GStencil/s); FP64 pairs hold twice the registers per point and were slower (223 -> 203 at kZ = 3). The H100
