@@ -46,7 +46,17 @@ double spider_table1_tcstencil_macs_per_point(int radius, int L) {
   return std::pow(static_cast<double>(L), 3) * (2 * radius + 1) / (inner * inner);
 }
 
-CostReport tcstencil_cost(const TCStencilPlan& plan) {
+int tcstencil_max_fused_steps(const TCStencilPlan& plan) {
+  const bool star = plan.decomposition == TCStencilDecomposition::Star;
+  return plan.precision == Precision::FP16 && star && plan.stencil.dims == 2 && plan.L == 16 && plan.stencil.radius <= 2
+             ? 2
+             : 1;
+}
+
+CostReport tcstencil_cost(const TCStencilPlan& plan, int fused_steps) {
+  if (fused_steps != 1 && (fused_steps != 2 || tcstencil_max_fused_steps(plan) < 2))
+    throw InputError(fmt::format("TCStencil runs {} steps per launch on this stencil at most; asked for {}",
+                                 tcstencil_max_fused_steps(plan), fused_steps));
   const MmaShapeInfo& info = mma_info(plan.shape);
   const Stencil& s = plan.stencil;
   const int L = plan.L, r = s.radius;
@@ -101,6 +111,25 @@ CostReport tcstencil_cost(const TCStencilPlan& plan) {
                                        "across the block's tiles (paper Algorithm 2); each CUDA-core FMA reads one value");
   c.notes.emplace_back("zeros", "zeros of the parameter matrices over all operand elements fed to the MMAs (input tiles "
                                 "counted as non-zero)");
+  if (fused_steps == 2) {
+    // Per block of B x B tiles and two base steps: (B + 1)^2 + B^2 tiles of work; the input region of step 1's
+    // tiles and their halo, (16 (B + 1) + 2r)^2 cells, read once, and the B x B tiles' outputs written once.
+    const double B = kFusedBlockTiles, work = ((B + 1) * (B + 1) + B * B) / (2 * B * B);
+    const double side = L * (B + 1) + 2.0 * r, block = L * B;
+    c.fused_steps = 2;
+    c.mma_per_point *= work;
+    c.cuda_core_flops_per_point *= work;
+    c.executed_flops_per_point *= work;
+    c.shared_bytes_per_point *= work;
+    c.input_loads_per_point *= work;
+    c.parameter_loads_per_point *= work;
+    c.global_bytes_per_point = bytes * (side * side / (block * block) + 1.0) / 2.0;
+    c.notes.emplace_back("two steps per launch", fmt::format(
+        "the GPU's schedule for FP16 stars of radius 1-2: a block of {0} x {0} tiles computes step 1 on the {1} x {1} "
+        "tiles around them (kept in shared memory as FP16) and step 2 from those: {2:.3f}x the tile work of two "
+        "launches, and one read of the {3:g} x {3:g} input cells and one write per two steps", kFusedBlockTiles,
+        kFusedBlockTiles + 1, work, side));
+  }
   c.notes.emplace_back("paper inner region", fmt::format(
       "(L-2r)^2 = {} points per tile get their whole stencil from the GEMMs alone (paper Sec. 3.3: a 9-point star, "
       "r = 2, updates at least 12 x 12 points with two 16x16x16 HMMA)", plan.inner_points_per_tile()));
@@ -114,11 +143,11 @@ CostReport tcstencil_cost(const TCStencilPlan& plan) {
   return c;
 }
 
-PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent) {
+PlanSummary tcstencil_summary(const TCStencilPlan& plan, const Extent& extent, int fused_steps) {
   check_stencil_grid(plan.stencil, extent);
   PlanSummary out;
   out.method = method_id(plan);
-  out.cost = tcstencil_cost(plan);
+  out.cost = tcstencil_cost(plan, fused_steps);
   const std::int64_t tile_points = static_cast<std::int64_t>(plan.L) * plan.L;
   const std::int64_t tiles_x = extent.dims == 1 ? (extent.n[0] + tile_points - 1) / tile_points
                                                 : (extent.n[0] + plan.L - 1) / plan.L,
@@ -144,15 +173,21 @@ PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) 
   return tcstencil_summary(make_tcstencil_plan(s, Precision::FP64), extent);
 }
 
-PlanPtr tcstencil_method_plan(const Stencil& s, const PlanRequest& request, Precision precision, MmaShape shape) {
+PlanPtr tcstencil_method_plan(const Stencil& s, const PlanRequest& request, Precision precision, MmaShape shape,
+                              bool gpu_schedule) {
   const std::string id = precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64";
-  check_unfused(id, request);
+  if (!gpu_schedule) check_unfused(id, request);
   auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision, shape));
   const TCStencilPlan& t = p->value;
-  p->cost = tcstencil_cost(t);
-  p->brief = fmt::format("{} decomposition: {} parameter matrices on {} (L = {}), {} CUDA-core taps per tile",
+  const int most = gpu_schedule ? tcstencil_max_fused_steps(t) : 1;
+  if (request.fused_steps > most)
+    throw InputError(fmt::format("{} runs at most {} step{} per launch on {}; it cannot fuse {}", id, most,
+                                 most == 1 ? "" : "s", s.name, request.fused_steps));
+  p->fused_steps = request.fused_steps > 0 ? request.fused_steps : most;
+  p->cost = tcstencil_cost(t, p->fused_steps);
+  p->brief = fmt::format("{} decomposition: {} parameter matrices on {} (L = {}), {} CUDA-core taps per tile{}",
                          to_string(t.decomposition), t.matrices.size(), mma_info(t.shape).id, t.L,
-                         t.cuda_core_taps.size());
+                         t.cuda_core_taps.size(), p->fused_steps == 2 ? ", two steps per launch" : "");
   return p;
 }
 
@@ -170,7 +205,11 @@ DescriptorPtr descriptor(Precision precision) {
     return tcstencil_method_plan(s, request, precision,
                                  precision == Precision::FP16 ? MmaShape::WMMA_M16N16K16_F16_F32 : MmaShape::M8N8K4_F64);
   };
-  use_plan_type<TCStencilPlan>(*d, tcstencil_summary, tcstencil_advance);
+  use_plan_type<TCStencilPlan>(*d, [](const TCStencilPlan& p, const Extent& e) { return tcstencil_summary(p, e); },
+                               tcstencil_advance);
+  d->summary = [](const MethodPlan& p, const Extent& e) { // the GPU plan's fusion counted (tcstencil_cost)
+    return tcstencil_summary(plan_value<TCStencilPlan>(p), e, p.fused_steps);
+  };
   if (fp16) {
     d->views.push_back({"params", "tcstencil", "TCStencil: parameter matrices",
                         "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "

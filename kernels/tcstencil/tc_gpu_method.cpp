@@ -5,8 +5,10 @@
 #include "kernels/tcstencil/tc_gpu_method.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 
 #if defined(SE_HAVE_CUDA)
 #include "kernels/cuda_core/ping_pong_stepper.hpp"
+#include "kernels/common/tensor_map.hpp"
 #include "kernels/tcstencil/tc_kernels.hpp"
 #endif
 
@@ -89,7 +92,7 @@ template <typename S> class TcStencilStepper final : public PingPongStepper<S> {
   using C = std::conditional_t<sizeof(S) == 2, float, double>;
 
 public:
-  TcStencilStepper(const TCStencilPlan& plan, const Extent& e, const Boundary& b)
+  TcStencilStepper(const TCStencilPlan& plan, int fused_steps, const Extent& e, const Boundary& b)
       : PingPongStepper<S>(e.dims == 1 ? line_layout(e) : make_padded_layout(e, tc::kHalo, sizeof(S) == 2 ? 64 : 16), b,
                            fmt::format("tcstencil ({}) on a {} grid", to_string(storage_precision<S>()), e.to_string())),
         line_(e.dims == 1 ? e.n[0] : 0), kernel_layout_(e.dims == 1 ? line_view(e) : this->layout()),
@@ -97,7 +100,7 @@ public:
         border_(static_cast<std::size_t>((2 * tc::kMaxRadius + 1) * (2 * tc::kMaxRadius + 1)), "tcstencil taps") {
     if (const std::string why = dims_reason(plan.stencil); !why.empty()) throw InputError(why);
     if (plan.stencil.dims != e.dims) throw InputError("TCStencil GPU: the stencil's and the grid's dimensions differ");
-    set_plan(plan);
+    set_plan(plan, fused_steps);
   }
 
   // A line's kernels read the slack around it (the view's vertical halo rows, with zero weights): it must hold
@@ -115,28 +118,48 @@ public:
   }
 
   void advance(int steps) override {
-    for (int i = 0; i < steps; ++i) {
-      args_.layout = kernel_layout_;
-      args_.line = line_;
-      args_.periodic = this->periodic();
-      if constexpr (sizeof(S) == 2) tc::launch_step_fp16(args_, this->current(), this->next(), this->stream());
-      else tc::launch_step_fp64(args_, this->current(), this->next(), this->stream());
+    args_.layout = kernel_layout_;
+    args_.line = line_;
+    args_.periodic = this->periodic();
+    for (int i = 0; i < steps;) {
+      if constexpr (sizeof(S) == 2) {
+        // Two steps per launch where the plan fuses them and the GPU runs that kernel (sm_90 with TMA); an odd last
+        // step, and other GPUs, one launch a step.
+        if (fuse_ == 2 && i + 2 <= steps && tc::launch_step2_fp16(args_, this->current(), this->next(), this->stream())) {
+          this->swap();
+          this->record_pass(2);
+          i += 2;
+          continue;
+        }
+        tc::launch_step_fp16(args_, this->current(), this->next(), this->stream());
+      } else {
+        tc::launch_step_fp64(args_, this->current(), this->next(), this->stream());
+      }
       this->swap();
       this->record_pass(1);
+      ++i;
     }
   }
-  int fused_steps() const override { return 1; }
+  int fused_steps() const override { return fuse_; }
   // The halo (8) holds every radius the kernels take, so any plan of this method of the grid's dimension swaps in place.
   bool set_stencil(const MethodPlan& p) override {
     const TCStencilPlan& plan = plan_value<TCStencilPlan>(p);
     if (plan.stencil.dims != (line_ > 0 ? 1 : 2) || plan.L != 16) return false;
-    set_plan(plan);
+    set_plan(plan, p.fused_steps);
     return true;
   }
 
 private:
-  void set_plan(const TCStencilPlan& plan) {
+  // fused_steps: the plan's (tcstencil_max_fused_steps); SE_TCSTENCIL_FUSE=1 runs one step per launch instead (the
+  // tests and A/B timings compare both on one GPU).
+  void set_plan(const TCStencilPlan& plan, int fused_steps) {
     if (plan.L != 16) throw std::logic_error("TCStencil GPU: the kernels take L = 16 plans");
+    if (fused_steps < 1 || fused_steps > tcstencil_max_fused_steps(plan))
+      throw std::logic_error(fmt::format("TCStencil GPU: a plan fusing {} steps on a stencil that takes {}", fused_steps,
+                                         tcstencil_max_fused_steps(plan)));
+    const char* force = std::getenv("SE_TCSTENCIL_FUSE");
+    const bool runs_fused = line_ == 0 && tma_supported() && tma_wanted("SE_TCSTENCIL_FP16_TMA"); // step2_fp16's needs
+    fuse_ = force && std::string_view(force) == "1" ? 1 : runs_fused ? fused_steps : 1;
     const int R = std::max(1, plan.stencil.radius), W = 2 * R + 1;
     const bool star = plan.decomposition == TCStencilDecomposition::Star;
     const int nm = star ? 2 : W;
@@ -163,6 +186,7 @@ private:
     args_.border = border_.get();
   }
 
+  int fuse_ = 1;               // base steps per launch (2: tc::launch_step2_fp16)
   std::int64_t line_;          // a 1D line's points, 0 for a 2D grid
   PaddedLayout kernel_layout_; // what the kernels index: the grid's layout, or the line's view
   DeviceBuffer<S> matrices_;
@@ -182,19 +206,20 @@ GpuKernel tcstencil_gpu_kernel(Precision precision) {
   k.description = precision == Precision::FP16
                       ? "TCStencil on FP16 tensor cores (mma.m16n8k16, FP32 accumulate): star stencils as P_ver·A' + "
                         "A'·P_hor, box stencils as one parameter matrix per kernel row on the input shifted one row, "
-                        "16x16 bricks staged by cp.async, the tile-border partial sums finished on CUDA cores"
+                        "16x16 bricks staged by TMA (cp.async before sm_90), the tile-border partial sums finished on "
+                        "CUDA cores; stars of radius 1-2 two steps per launch on sm_90"
                       : "TCStencil on FP64 tensor cores (mma.m16n8k4, our variant): the same L = 16 decomposition, a "
                         "16x16x16 product as 8 MMAs with the all-zero band blocks skipped, the border on CUDA cores";
   k.unavailable_reason = gpu_unavailable_reason;
   k.plan = [precision](const Stencil& s, const PlanRequest& request) -> PlanPtr {
     if (const std::string why = dims_reason(s); !why.empty()) throw InputError(why);
-    return tcstencil_method_plan(s, request, precision, gpu_shape(precision));
+    return tcstencil_method_plan(s, request, precision, gpu_shape(precision), true);
   };
 #if defined(SE_HAVE_CUDA)
   k.make_stepper = [precision](const MethodPlan& p, const Extent& e, const Boundary& b) -> std::unique_ptr<GridStepper> {
     const TCStencilPlan& plan = plan_value<TCStencilPlan>(p);
-    if (precision == Precision::FP16) return std::make_unique<TcStencilStepper<__half>>(plan, e, b);
-    return std::make_unique<TcStencilStepper<double>>(plan, e, b);
+    if (precision == Precision::FP16) return std::make_unique<TcStencilStepper<__half>>(plan, p.fused_steps, e, b);
+    return std::make_unique<TcStencilStepper<double>>(plan, p.fused_steps, e, b);
   };
 #endif
   return k;

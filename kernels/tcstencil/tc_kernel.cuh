@@ -145,16 +145,27 @@ __device__ __forceinline__ void load_taps(const C* border, C* w, C* wm, int widt
   }
 }
 
+// Lane (rho, side) holds `sum`, an output's border sum at tile row rho, column k from the left edge (side 0) or
+// 15 - k (side 1); shuffles add each to the accumulator that holds its output (rows g and g + 8 of this lane).
+template <typename C> __device__ __forceinline__ void add_side_sums(C (&acc)[2][4], C sum, int k, int g, int t) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const C vl = __shfl_sync(0xffffffffu, sum, g + 8 * h);      // left: row g + 8h, column k
+    const C vr = __shfl_sync(0xffffffffu, sum, 16 + g + 8 * h); // right: row g + 8h, column 15 - k
+    if (t == (k >> 1)) acc[0][2 * h + (k & 1)] += vl;
+    if (t == ((7 - k) >> 1)) acc[1][2 * h + ((7 - k) & 1)] += vr;
+  }
+}
+
 // The CUDA-core remainder, shared by both precisions. acc[j][q]: the m16n8 accumulator layout, rows g (q = 0, 1)
 // and g+8 (q = 2, 3), columns 8j + 2t + (q & 1). w: the taps, (dy + R) * W + dx + R.
 //
 // A box: the products with the R columns beyond each side of the tile, on all 32 lanes. wm holds the taps
 // mirrored left to right (wm[.. + R + m] = w[.. + R - m]), so that both sides read +m.
-template <typename S, int R, typename C>
+template <typename S, int R, int P = Geometry<S, R>::P, typename C>
 __device__ __forceinline__ void box_border(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
                                            int c0, int g, int t) {
-  using G = Geometry<S, R>;
-  constexpr int P = G::P, W = 2 * R + 1;
+  constexpr int W = 2 * R + 1;
   const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
   // Lane (rho, side) sums the R border outputs of tile row rho on its side (left: column k; right: column
   // 15 - k, for k < R) over every kernel row, then the sums move to the lanes whose accumulators hold those outputs
@@ -177,23 +188,15 @@ __device__ __forceinline__ void box_border(C (&acc)[2][4], const S* tile, const 
       for (int i = 0; i + k < R; ++i) rem[k] += wb[(dy + R) * W + R + 1 + i + k] * x[i];
   }
 #pragma unroll
-  for (int k = 0; k < R; ++k)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const C vl = __shfl_sync(0xffffffffu, rem[k], g + 8 * h);      // left: row g + 8h, column k
-      const C vr = __shfl_sync(0xffffffffu, rem[k], 16 + g + 8 * h); // right: row g + 8h, column 15 - k
-      if (t == (k >> 1)) acc[0][2 * h + (k & 1)] += vl;
-      if (t == ((7 - k) >> 1)) acc[1][2 * h + ((7 - k) & 1)] += vr;
-    }
+  for (int k = 0; k < R; ++k) add_side_sums(acc, rem[k], k, g, t);
 }
 
 // A star: the lanes whose accumulators hold the tile's border rows and columns add the centre row's and column's
 // taps beyond the tile.
-template <typename S, int R, typename C>
+template <typename S, int R, int P = Geometry<S, R>::P, typename C>
 __device__ __forceinline__ void star_border(C (&acc)[2][4], const S* tile, const C* w, int r0, int mask, int c0, int g,
                                             int t) {
-  using G = Geometry<S, R>;
-  constexpr int P = G::P, W = 2 * R + 1;
+  constexpr int W = 2 * R + 1;
   const auto at = [&](int row, int col) { return as_c<C>(tile[((r0 + row) & mask) * P + c0 + col]); };
 #pragma unroll
   for (int j = 0; j < 2; ++j)
@@ -231,11 +234,48 @@ __device__ __forceinline__ void star_border(C (&acc)[2][4], const S* tile, const
   }
 }
 
-template <typename S, int R, bool STAR, typename C>
+// A star's border on all 32 lanes (the FP16 two-step kernel; the same sums as star_border, grouped per side): lane (rho, side) sums the R border outputs of tile row
+// rho (left or right side) and of tile column rho (top or bottom side) over the taps beyond the tile, then shuffles
+// move the sums to the lanes whose accumulators hold those outputs.
+template <int R, int P>
+__device__ __forceinline__ void star_border_lanes(float (&acc)[2][4], const __half* tile, const float* w, int r0, int c0,
+                                                  int g, int t) {
+  constexpr int W = 2 * R + 1;
+  const int lane = 4 * g + t, rho = lane & 15, side = lane >> 4;
+  const auto at = [&](int row, int col) { return __half2float(tile[(r0 + row) * P + c0 + col]); };
+  float hs[R], vs[R]; // row rho's border column k (left k, right 15 - k); column rho's border row k (top k, bottom 15 - k)
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    hs[k] = 0.f;
+    vs[k] = 0.f;
+#pragma unroll
+    for (int d = k + 1; d <= R; ++d) {
+      const int o = side ? 15 - k + d : k - d; // the neighbour's column (or row) beyond the tile
+      hs[k] += w[R * W + R + (side ? d : -d)] * at(rho, o);
+      vs[k] += w[(R + (side ? d : -d)) * W + R] * at(o, rho);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    add_side_sums(acc, hs[k], k, g, t);
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int c = 8 * j + 2 * t + e;
+        const float vt = __shfl_sync(0xffffffffu, vs[k], c);      // top: row k, column c
+        const float vb = __shfl_sync(0xffffffffu, vs[k], 16 + c); // bottom: row 15 - k, column c
+        if (g == k) acc[j][e] += vt;
+        if (g == 7 - k) acc[j][2 + e] += vb;
+      }
+  }
+}
+
+template <typename S, int R, bool STAR, int P = Geometry<S, R>::P, typename C>
 __device__ __forceinline__ void finish_tile(C (&acc)[2][4], const S* tile, const C* w, const C* wm, int r0, int mask,
                                             int c0, int g, int t) {
-  if constexpr (STAR) star_border<S, R>(acc, tile, w, r0, mask, c0, g, t);
-  else box_border<S, R>(acc, tile, w, wm, r0, mask, c0, g, t);
+  if constexpr (STAR) star_border<S, R, P>(acc, tile, w, r0, mask, c0, g, t);
+  else box_border<S, R, P>(acc, tile, w, wm, r0, mask, c0, g, t);
 }
 
 // A 1D line's point at view (x, y) (StepArgs::line): stored when it is on the line, and (periodic) into every image
@@ -308,9 +348,80 @@ __device__ __forceinline__ void stage_tile_fp16(const float (&acc)[2][4], __half
           __floats2half2_rn(acc[j][2 * h], acc[j][2 * h + 1]);
 }
 
+// A warp's strip, staged in shared memory in the store box's layout, out as one TMA store of 16 x BY at grid (tx0,
+// y0) by lane 0, which waits until the store has read the strip (before the block may exit).
+__device__ __forceinline__ void store_strip(const CUtensorMap& out_map, const __half* strip, std::int64_t tx0,
+                                            std::int64_t y0, int lane) {
+  tma::fence_shared_to_async();
+  __syncwarp();
+  if (lane == 0) {
+    tma::store_box_2d(out_map, static_cast<int>(tx0), static_cast<int>(y0), strip);
+    tma::wait_stores_read();
+  }
+}
+
 // Tile rows per block: 128 x 128 outputs up to radius 2, 128 x 64 beyond (the larger box's fragments and border
 // leave no registers for the taller block; notes/tcstencil-gpu.md timed the shapes).
 template <int R> constexpr int fp16_tile_rows() { return R <= 2 ? 8 : 4; }
+
+// Parameter matrices a warp holds as fragments: a star's P_ver and P_hor, a box's one per kernel row.
+template <int R, bool STAR> constexpr int fp16_matrices() { return STAR ? 2 : 2 * R + 1; }
+
+// The parameter matrices as fragments (built once per warp from the plan's FP16 operands, 16 x 16 row-major each):
+// pb the B operands (right matrices) [matrix][column half j][register], pa a star's P_ver as the A operand.
+template <int R, bool STAR>
+__device__ __forceinline__ void load_fragments_fp16(const __half* m, std::uint32_t (&pa)[4],
+                                                    std::uint32_t (&pb)[fp16_matrices<R, STAR>()][2][2], int g, int t) {
+#pragma unroll
+  for (int q = 0; q < fp16_matrices<R, STAR>(); ++q) {
+    const __half* Mq = m + q * 256;
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      pb[q][j][0] = pack2(Mq[(2 * t) * 16 + 8 * j + g], Mq[(2 * t + 1) * 16 + 8 * j + g]);
+      pb[q][j][1] = pack2(Mq[(2 * t + 8) * 16 + 8 * j + g], Mq[(2 * t + 9) * 16 + 8 * j + g]);
+    }
+  }
+  if constexpr (STAR) {
+    pa[0] = pack2(m[g * 16 + 2 * t], m[g * 16 + 2 * t + 1]);
+    pa[1] = pack2(m[(g + 8) * 16 + 2 * t], m[(g + 8) * 16 + 2 * t + 1]);
+    pa[2] = pack2(m[g * 16 + 2 * t + 8], m[g * 16 + 2 * t + 9]);
+    pa[3] = pack2(m[(g + 8) * 16 + 2 * t + 8], m[(g + 8) * 16 + 2 * t + 9]);
+  }
+}
+
+// The tensor-core part of one FP16 tile, the 16 x 16 outputs whose input lies at shared row r0, column c0 of `tile`
+// (rows P halves apart), into acc: a star P_ver x A' + A' x P_hor (A' the tile), a box the sum of A'(dy) x P_row(dy)
+// over the kernel rows (A'(dy) the tile shifted dy rows). lrow, lcol: this lane's ldmatrix row address.
+template <int R, bool STAR, int P>
+__device__ __forceinline__ void tile_mma_fp16(float (&acc)[2][4], const __half* tile, int r0, int c0, int lrow, int lcol,
+                                              unsigned matrix_mask, const std::uint32_t (&pa)[4],
+                                              const std::uint32_t (&pb)[fp16_matrices<R, STAR>()][2][2]) {
+  if constexpr (STAR) {
+    const __half* base = tile + (r0 + lrow) * P + c0 + lcol;
+    if (matrix_mask & 1u) { // P_ver x A': the tile as the B operand (k = rows)
+      std::uint32_t b[4];
+      ldmatrix_x4<true>(b, base);
+      const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+      ptx::mma_m16n8k16_f16_f32(acc[0], pa, b0);
+      ptx::mma_m16n8k16_f16_f32(acc[1], pa, b1);
+    }
+    if (matrix_mask & 2u) { // A' x P_hor
+      std::uint32_t af[4];
+      ldmatrix_x4<false>(af, base);
+      ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[1][0]);
+      ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[1][1]);
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < fp16_matrices<R, STAR>(); ++q) {
+      if (!(matrix_mask >> q & 1u)) continue;
+      std::uint32_t af[4]; // A'(dy): the tile shifted dy = q - R rows
+      ldmatrix_x4<false>(af, tile + (r0 + q - R + lrow) * P + c0 + lcol);
+      ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[q][0]);
+      ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[q][1]);
+    }
+  }
+}
 
 // A block stages 16*TY + 2R rows of a 128-column strip (plus 8 halo columns each side), then each warp runs its
 // 16-column strip of TY tiles with the parameter fragments kept in registers (parameter reuse).
@@ -347,25 +458,10 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
   // The parameter matrices as fragments, built once per warp from the plan's FP16 operands.
-  const __half* m = static_cast<const __half*>(a.matrices);
-  constexpr int NM = STAR ? 2 : 2 * R + 1;
+  constexpr int NM = fp16_matrices<R, STAR>();
   std::uint32_t pb[NM][2][2]; // B operands (right matrices): [matrix][column half j][register]
   std::uint32_t pa[4];        // star: P_ver as the A operand
-#pragma unroll
-  for (int q = 0; q < NM; ++q) {
-    const __half* Mq = m + q * 256;
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      pb[q][j][0] = pack2(Mq[(2 * t) * 16 + 8 * j + g], Mq[(2 * t + 1) * 16 + 8 * j + g]);
-      pb[q][j][1] = pack2(Mq[(2 * t + 8) * 16 + 8 * j + g], Mq[(2 * t + 9) * 16 + 8 * j + g]);
-    }
-  }
-  if constexpr (STAR) {
-    pa[0] = pack2(m[g * 16 + 2 * t], m[g * 16 + 2 * t + 1]);
-    pa[1] = pack2(m[(g + 8) * 16 + 2 * t], m[(g + 8) * 16 + 2 * t + 1]);
-    pa[2] = pack2(m[g * 16 + 2 * t + 8], m[g * 16 + 2 * t + 9]);
-    pa[3] = pack2(m[(g + 8) * 16 + 2 * t + 8], m[(g + 8) * 16 + 2 * t + 9]);
-  }
+  load_fragments_fp16<R, STAR>(static_cast<const __half*>(a.matrices), pa, pb, g, t);
   if constexpr (!TMA) cp_async_wait_all();
   __syncthreads(); // the taps, the cp.async rows, the mbarrier's initialisation
   if constexpr (TMA) tma::barrier_wait(&loaded, 0);
@@ -383,31 +479,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
   for (int ty = 0; ty < TY; ++ty) {
     const int r0 = R + 16 * ty; // shared row of the tile's first row
     float acc[2][4] = {};
-    if constexpr (STAR) {
-      const __half* base = tile + (r0 + lrow) * P + c0 + lcol;
-      if (a.matrix_mask & 1u) { // P_ver x A': the tile as the B operand (k = rows)
-        std::uint32_t b[4];
-        ldmatrix_x4<true>(b, base);
-        const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
-        ptx::mma_m16n8k16_f16_f32(acc[0], pa, b0);
-        ptx::mma_m16n8k16_f16_f32(acc[1], pa, b1);
-      }
-      if (a.matrix_mask & 2u) { // A' x P_hor
-        std::uint32_t af[4];
-        ldmatrix_x4<false>(af, base);
-        ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[1][0]);
-        ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[1][1]);
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < NM; ++q) {
-        if (!(a.matrix_mask >> q & 1u)) continue;
-        std::uint32_t af[4]; // A'(dy): the tile shifted dy = q - R rows
-        ldmatrix_x4<false>(af, tile + (r0 + q - R + lrow) * P + c0 + lcol);
-        ptx::mma_m16n8k16_f16_f32(acc[0], af, pb[q][0]);
-        ptx::mma_m16n8k16_f16_f32(acc[1], af, pb[q][1]);
-      }
-    }
+    tile_mma_fp16<R, STAR, P>(acc, tile, r0, c0, lrow, lcol, a.matrix_mask, pa, pb);
     finish_tile<__half, R, STAR>(acc, tile, w, wm, r0, -1, c0, g, t);
     if (strip_store) {
       stage_tile_fp16(acc, strip + 16 * 16 * ty, 16, g, t);
@@ -427,14 +499,133 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
       store_tile<__half>(acc, out, L, a.periodic, plain, tx0, ty0 + g, t, line);
     }
   }
-  if (strip_store) {
-    tma::fence_shared_to_async();
-    __syncwarp();
-    if (lane == 0) {
-      tma::store_box_2d(out_map, static_cast<int>(tx0), static_cast<int>(y0), strip);
-      tma::wait_stores_read();
-    }
+  if (strip_store) store_strip(out_map, strip, tx0, y0, lane);
+}
+
+// ------------------------------------------------------------------------------------------ FP16, two steps fused
+// Two base steps per launch (sm_90, TMA only; stars of radius 1 and 2: a box's border costs more than the halved
+// traffic returns, notes/tcstencil-gpu.md). The block's outputs are 128 x 128 as in step_fp16,
+// and its input region grows by R on every side: one TMA box of IP x IN_ROWS from grid (x0 - 16, y0 - 2R) lands in
+// `in_s`. Step 1 computes the 9 x (TY + 1) tiles of 16 x 16 that cover the outputs and R around them, from grid
+// (x0 - 8, y0 - R), with the same fragments, rounds them to FP16 (the grid's type, as a launch of its own would
+// store them) into `mid`, in step_fp16's region layout; outside the grid a Dirichlet point keeps its input (the
+// boundary value), a periodic one is what the halo's images give. Step 2 is step_fp16's loop on `mid`, its strips
+// staged where the input was. A tile's split between tensor and CUDA cores depends on where the tile lies, so step
+// 1's values may differ from a step of their own in the last FP32 bit before rounding; the FP16 bound holds either
+// way (tests/gpu/test_gpu_tcstencil.cpp). Both steps run two tiles at a time per warp (two independent chains), and
+// the border on all 32 lanes (star_border_lanes: 20% faster than star_border here on an H200). Core's cost model
+// counts the same block (core/tcstencil/tcstencil_method.hpp, kFusedBlockTiles).
+template <int R> struct Fused2Geometry {
+  static constexpr int TY = 8, WX = 8, BX = 128, BY = 16 * TY, THREADS = 32 * WX;
+  static constexpr int SX = 9, SY = TY + 1, S1_TILES = SX * SY; // step 1's tiles: 144 columns x 16 (TY + 1) rows
+  static constexpr int MP = Traits<__half>::PITCH, MID_ROWS = 16 * SY;
+  static constexpr int IP = 168, IN_ROWS = MID_ROWS + 2 * R; // 160 columns needed; 84-word rows: ldmatrix conflict-free
+  static constexpr int TAPS = (2 * R + 1) * (2 * R + 1);
+  static constexpr std::size_t up(std::size_t b) { return (b + 127) / 128 * 128; }
+  static constexpr std::size_t IN = 0, MID = up(sizeof(__half) * IP * IN_ROWS),
+                               W = MID + up(sizeof(__half) * MP * MID_ROWS), BYTES = W + up(2 * sizeof(float) * TAPS);
+  static constexpr std::size_t STRIP = sizeof(__half) * 16 * BY;
+  static_assert(WX * STRIP <= MID, "the output strips reuse the input region");
+  static_assert(2 * R <= 8, "step 1 reads 2R beyond the grid: the halo's images must reach");
+};
+
+template <int R>
+__global__ void __launch_bounds__(256, 2)
+    step2_fp16(StepArgs a, __half* __restrict__ out, const __grid_constant__ CUtensorMap in_map,
+               const __grid_constant__ CUtensorMap out_map) {
+#if SE_TMA
+  using F = Fused2Geometry<R>;
+  constexpr int TY = F::TY;
+  constexpr bool STAR = true;
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  __shared__ unsigned long long loaded;
+  __half* in_s = reinterpret_cast<__half*>(smem_raw + F::IN);
+  __half* mid = reinterpret_cast<__half*>(smem_raw + F::MID);
+  float* w = reinterpret_cast<float*>(smem_raw + F::W);
+  float* wm = w + F::TAPS; // load_taps' mirror (a box's border; unused by the stars here)
+  const PaddedLayout& L = a.layout;
+  const std::int64_t nx = L.n[0], ny = L.n[1];
+  const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * F::BX, y0 = static_cast<std::int64_t>(blockIdx.y) * F::BY;
+  if (threadIdx.x == 0) {
+    tma::barrier_init(&loaded, 1);
+    // the padded map's corner is grid (-kHalo, -kHalo)
+    tma::load_box_2d(in_s, in_map, static_cast<int>(x0 - 16 + kHalo), static_cast<int>(y0 - 2 * R + kHalo),
+                     static_cast<unsigned>(sizeof(__half) * F::IP * F::IN_ROWS), &loaded);
   }
+  load_taps(static_cast<const float*>(a.border), w, wm, 2 * R + 1, F::TAPS, F::THREADS);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+  constexpr int NM = fp16_matrices<R, STAR>();
+  std::uint32_t pb[NM][2][2];
+  std::uint32_t pa[4];
+  load_fragments_fp16<R, STAR>(static_cast<const __half*>(a.matrices), pa, pb, g, t);
+  __syncthreads(); // the taps, the mbarrier's initialisation
+  tma::barrier_wait(&loaded, 0);
+  const int lrow = (lane & 7) + ((lane >> 3) & 1) * 8, lcol = (lane >> 4) * 8;
+  // Two tiles at shared (r0, c0) and (r1, c1) of `src` (pitch SP): MMAs, then the border sums.
+  const auto two_tiles = [&]<int SP>(float (&acc0)[2][4], float (&acc1)[2][4], const __half* src, int r0, int c0, int r1,
+                                     int c1) {
+    tile_mma_fp16<R, STAR, SP>(acc0, src, r0, c0, lrow, lcol, a.matrix_mask, pa, pb);
+    tile_mma_fp16<R, STAR, SP>(acc1, src, r1, c1, lrow, lcol, a.matrix_mask, pa, pb);
+    star_border_lanes<R, SP>(acc0, src, w, r0, c0, g, t);
+    star_border_lanes<R, SP>(acc1, src, w, r1, c1, g, t);
+  };
+
+  // Step 1: tile k = (sx, sy) has its outputs at grid (x0 - 8 + 16 sx, y0 - R + 16 sy), its input at in_s
+  // (R + 16 sy, 8 + 16 sx), and goes to mid (16 sy, 16 sx). A warp takes k and k + 8 at a time (the second clamped
+  // to the last tile, and not stored, past it).
+  const auto step1_store = [&](float (&acc)[2][4], int k) {
+    const int sy = k / F::SX, sx = k - sy * F::SX, r0 = R + 16 * sy, c0 = 8 + 16 * sx;
+    __half* dst = mid + 16 * sy * F::MP + 16 * sx;
+    const std::int64_t gx = x0 - 8 + 16 * sx, gy = y0 - R + 16 * sy;
+    if (a.periodic || (gx >= 0 && gy >= 0 && gx + 16 <= nx && gy + 16 <= ny)) {
+      stage_tile_fp16(acc, dst, F::MP, g, t);
+      return;
+    }
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int row = g + 8 * h, col = 8 * j + 2 * t + e;
+          const bool inside = gx + col >= 0 && gx + col < nx && gy + row >= 0 && gy + row < ny;
+          dst[row * F::MP + col] = inside ? __float2half_rn(acc[j][2 * h + e]) : in_s[(r0 + row) * F::IP + c0 + col];
+        }
+  };
+#pragma unroll 1
+  for (int k = warp; k < F::S1_TILES; k += 2 * F::WX) {
+    const int k1 = min(k + F::WX, F::S1_TILES - 1);
+    const int sy0 = k / F::SX, sx0 = k - sy0 * F::SX, sy1 = k1 / F::SX, sx1 = k1 - sy1 * F::SX;
+    float acc0[2][4] = {}, acc1[2][4] = {};
+    two_tiles.template operator()<F::IP>(acc0, acc1, in_s, R + 16 * sy0, 8 + 16 * sx0, R + 16 * sy1, 8 + 16 * sx1);
+    step1_store(acc0, k);
+    if (k + F::WX < F::S1_TILES) step1_store(acc1, k1);
+  }
+  __syncthreads(); // mid complete; in_s is free for the strips
+
+  // Step 2: step_fp16's loop on mid (its row 0 is grid row y0 - R, its column 8 grid column x0), two tiles at a time.
+  const int c0 = kHalo + 16 * warp;
+  const std::int64_t tx0 = x0 + 16 * warp;
+  const bool strip_store = a.periodic ? region_is_plain(L, true, x0, y0, F::BX, F::BY) : tx0 + 16 <= nx;
+  __half* strip = in_s + warp * (F::STRIP / sizeof(__half));
+  const auto step2_store = [&](float (&acc)[2][4], int ty) {
+    if (strip_store) {
+      stage_tile_fp16(acc, strip + 16 * 16 * ty, 16, g, t);
+      return;
+    }
+    const std::int64_t ty0 = y0 + 16 * ty;
+    store_tile<__half>(acc, out, L, a.periodic, region_is_plain(L, a.periodic, tx0, ty0, 16, 16), tx0, ty0 + g, t, 0);
+  };
+#pragma unroll 1
+  for (int ty = 0; ty < TY; ty += 2) {
+    const int ty1 = min(ty + 1, TY - 1);
+    float acc0[2][4] = {}, acc1[2][4] = {};
+    two_tiles.template operator()<F::MP>(acc0, acc1, mid, R + 16 * ty, c0, R + 16 * ty1, c0);
+    step2_store(acc0, ty);
+    if (ty + 1 < TY) step2_store(acc1, ty1);
+  }
+  if (strip_store) store_strip(out_map, strip, tx0, y0, lane);
+#endif
 }
 
 // ------------------------------------------------------------------------------------------------ FP64 step

@@ -30,6 +30,8 @@ struct StepArgs {
 };
 
 void launch_step_fp16(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream);
+// Two base steps in one launch (sm_90 with TMA, a 2D star of radius 1 or 2); false (nothing launched) elsewhere.
+bool launch_step2_fp16(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream);
 void launch_step_fp64(const StepArgs& a, const double* in, double* out, cudaStream_t stream);
 
 } // namespace se::tc

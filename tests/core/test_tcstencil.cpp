@@ -280,6 +280,36 @@ TEST_CASE("TCStencil cost model counts the plan's MMAs, bytes, zeros and FLOPs",
   CHECK(fp64.executed_flops_per_point == Approx(7.0 * 2 / 64 * 512 + 2.0 * 12 * 8 * 7 / 64));
 }
 
+// The GPU's FP16 stars of radius 1-2 run two steps per launch (kernels/tcstencil, step2_fp16): per block of 8 x 8
+// tiles, step 1 on 9 x 9 tiles and step 2 on 8 x 8, one read of the (144 + 2r)^2 input cells per two steps.
+TEST_CASE("TCStencil's GPU plan fuses two steps for FP16 stars of radius 1-2, and counts the fused block", "[tcstencil]") {
+  const PlanRequest gpu{Backend::GPU, 0};
+  const PlanPtr heat = tcstencil_method_plan(preset("heat-2d"), gpu, Precision::FP16, MmaShape::M16N8K16_F16_F32, true);
+  CHECK(heat->fused_steps == 2);
+  const CostReport& c = heat->cost;
+  const CostReport one = tcstencil_cost(plan_value<TCStencilPlan>(*heat), 1);
+  CHECK(c.fused_steps == 2);
+  CHECK(c.mma_per_point == Approx(one.mma_per_point * (81.0 + 64.0) / 128));
+  CHECK(c.cuda_core_flops_per_point == Approx(one.cuda_core_flops_per_point * 145.0 / 128));
+  CHECK(c.global_bytes_per_point == Approx(2.0 * (146.0 * 146.0 / (128.0 * 128.0) + 1.0) / 2)); // 2.30 bytes
+  CHECK(c.global_bytes_per_point < one.global_bytes_per_point / 1.9);
+  CHECK_THAT(heat->brief, Catch::Contains("two steps per launch"));
+  // One step on request; boxes, radius 3, FP64 and the CPU emulation take one; deeper requests are refused.
+  CHECK(tcstencil_method_plan(preset("heat-2d"), {Backend::GPU, 1}, Precision::FP16, MmaShape::M16N8K16_F16_F32, true)
+            ->fused_steps == 1);
+  CHECK_THROWS_AS(tcstencil_method_plan(preset("heat-2d"), {Backend::GPU, 3}, Precision::FP16,
+                                        MmaShape::M16N8K16_F16_F32, true), InputError);
+  CHECK_THROWS_AS(tcstencil_method_plan(preset("box-2d9p"), {Backend::GPU, 2}, Precision::FP16,
+                                        MmaShape::M16N8K16_F16_F32, true), InputError);
+  CHECK(tcstencil_method_plan(preset("box-2d9p"), gpu, Precision::FP16, MmaShape::M16N8K16_F16_F32, true)->fused_steps == 1);
+  CHECK(tcstencil_method_plan(preset("star-2d13p"), gpu, Precision::FP16, MmaShape::M16N8K16_F16_F32, true)->fused_steps == 1);
+  CHECK(tcstencil_method_plan(preset("heat-2d"), gpu, Precision::FP64, MmaShape::M16N8K4_F64, true)->fused_steps == 1);
+  CHECK(tcstencil_method_plan(preset("heat-1d"), gpu, Precision::FP16, MmaShape::M16N8K16_F16_F32, true)->fused_steps == 1);
+  CHECK(tcstencil_method_plan(preset("heat-2d"), {Backend::Emulate, 0}, Precision::FP16, MmaShape::M16N8K16_F16_F32)
+            ->fused_steps == 1);
+  CHECK_THROWS_AS(tcstencil_cost(make_tcstencil_plan(preset("box-2d9p"), Precision::FP16), 2), InputError);
+}
+
 TEST_CASE("TCStencil methods and plan summaries", "[tcstencil]") {
   const Method m16 = cpu_variant(tcstencil_descriptor()), m64 = cpu_variant(tcstencil_fp64_descriptor());
   CHECK(m16.id == "tcstencil");
