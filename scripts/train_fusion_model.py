@@ -140,6 +140,22 @@ def load(path):
     return records, summary
 
 
+def split(records, summary, seed):
+    """The programs that ran, the sizes, and the split by program: 10% held out, of the rest a validation tenth
+    (it picks the variant and the epoch; the held-out set stays untouched) and the training programs; the
+    hand-written examples apart. Returns (ok, sizes, train, validation, held_out, examples)."""
+    ok = [r for r in records if all("error" not in t for t in r["times"].values())]
+    sizes = summary["sizes"] if summary else sorted({int(s) for r in ok for s in r["times"]})
+    generated = [r for r in ok if r.get("source") == "generated"]
+    examples = [r for r in ok if r.get("source") == "file"]
+    order = list(range(len(generated)))
+    random.Random(seed).shuffle(order)
+    n_test = len(order) // 10
+    test_p = [generated[i] for i in order[:n_test]]
+    rest = [generated[i] for i in order[n_test:]]
+    return ok, sizes, rest[n_test:], rest[:n_test], test_p, examples
+
+
 def size_feature(n):
     return math.log2(n) - 7.0  # 128 -> 0, 256 -> 1
 
@@ -523,18 +539,7 @@ def main():
     if args.self_test:
         return
     records, summary = load(args.data)
-    ok = [r for r in records if all("error" not in t for t in r["times"].values())]
-    sizes = summary["sizes"] if summary else sorted({int(s) for r in ok for s in r["times"]})
-    generated = [r for r in ok if r.get("source") == "generated"]
-    examples = [r for r in ok if r.get("source") == "file"]
-    rng = random.Random(args.seed)
-    order = list(range(len(generated)))
-    rng.shuffle(order)
-    n_test = len(order) // 10
-    test_p = [generated[i] for i in order[:n_test]]
-    rest = [generated[i] for i in order[n_test:]]
-    # A validation tenth of the training programs picks the variant and the epoch (the held-out set stays untouched).
-    val_p, train_p = rest[:n_test], rest[n_test:]
+    ok, sizes, train_p, val_p, test_p, examples = split(records, summary, args.seed)
     val_s = [(r, s) for r in val_p for s in sizes]
     train_s = [(r, s) for r in train_p for s in sizes]
     test_s = [(r, s) for r in test_p for s in sizes]

@@ -2,6 +2,10 @@
 #include "app/cli/dag_cli.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -350,6 +354,10 @@ CLI::App* add_dag_label_subcommand(CLI::App& app, DagLabelCliOptions& o) {
   lab->add_option("--repeats", o.repeats, "timed runs per strategy after one warm-up (median kept)")->capture_default_str();
   lab->add_option("--threads", o.threads, "compiling threads (0: the cores less one)")->capture_default_str();
   lab->add_flag("--features-only", o.features_only, "write the records without timing anything (no GPU needed)");
+  lab->add_flag("--ptxas", o.ptxas,
+                "with --features-only: also compile each program's strategies with NVRTC for sm_90 at each size (no "
+                "GPU needed) and record every kernel's registers, spill stores, spill loads and stack bytes (key "
+                "`ptxas`)");
   lab->add_option("--max-seconds", o.max_seconds, "start no program after this long (0: no limit)")->capture_default_str();
   return lab;
 }
@@ -440,14 +448,67 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
   }
   if (programs.empty()) throw InputError("nothing to label: give --count N and/or --files DIR");
   check_writable(o.out, "label file");
+  if (o.ptxas && !o.features_only) throw InputError("--ptxas goes with --features-only");
   if (o.features_only) { // the records without timings (no GPU): to add features to an existing dataset
     std::ofstream fo(o.out);
-    for (std::size_t i = 0; i < programs.size(); ++i) {
+    const auto write = [&](std::size_t i, const nlohmann::json& ptxas) {
       nlohmann::json rec = program_record(programs[i]);
       rec.update(origin[i]);
-      fo << rec.dump() << "\n";
+      if (!ptxas.is_null()) rec["ptxas"] = ptxas;
+      fo << rec.dump() << "\n" << std::flush;
+    };
+    if (!o.ptxas) {
+      for (std::size_t i = 0; i < programs.size(); ++i) write(i, nullptr);
+    } else { // NVRTC on worker threads, records written in order as they complete
+      static const char* names[3] = {"sequential", "producer-consumer", "parallel"};
+      std::vector<std::optional<nlohmann::json>> done(programs.size());
+      std::mutex mu;
+      std::condition_variable cv;
+      std::atomic<std::size_t> next{0};
+      const auto worker = [&] {
+        for (std::size_t i = next++; i < programs.size(); i = next++) {
+          nlohmann::json sizes = nlohmann::json::object();
+          try {
+            for (const int n : lo.sizes) {
+              const auto r = dag::module_resources(programs[i], n, 9, 0);
+              nlohmann::json per = nlohmann::json::object();
+              for (int k = 0; k < 3; ++k) {
+                nlohmann::json ks = nlohmann::json::array();
+                for (const dag::KernelResources& x : r[static_cast<std::size_t>(k)])
+                  ks.push_back({x.registers, x.spill_store_bytes, x.spill_load_bytes, x.stack_bytes});
+                per[names[k]] = ks;
+              }
+              sizes[std::to_string(n)] = per;
+            }
+          } catch (const std::exception& e) {
+            sizes = {{"error", e.what()}};
+          }
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            done[i] = std::move(sizes);
+          }
+          cv.notify_all();
+        }
+      };
+      const int threads = o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+      std::vector<std::thread> pool;
+      for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+      for (std::size_t i = 0; i < programs.size(); ++i) {
+        nlohmann::json ptxas;
+        {
+          std::unique_lock<std::mutex> lock(mu);
+          cv.wait(lock, [&] { return done[i].has_value(); });
+          ptxas = std::move(*done[i]);
+          done[i].reset();
+        }
+        write(i, ptxas);
+        if ((i + 1) % 100 == 0) std::printf("dag-label --ptxas: %zu / %zu programs\n", i + 1, programs.size()), std::fflush(stdout);
+      }
+      for (auto& t : pool) t.join();
     }
-    std::printf("dag-label: %zu program records (no timings) -> %s\n", programs.size(), o.out.c_str());
+    std::printf("dag-label: %zu program records (no timings%s) -> %s\n", programs.size(),
+                o.ptxas ? ", ptxas's kernel resources [registers, spill store bytes, spill load bytes, stack bytes]" : "",
+                o.out.c_str());
     return 0;
   }
   std::ofstream out(o.out);

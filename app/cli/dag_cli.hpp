@@ -34,6 +34,7 @@ struct DagLabelCliOptions {
   int count = 0, repeats = 3, threads = 0;
   double max_seconds = 0;
   bool features_only = false;
+  bool ptxas = false; // with features_only: each strategy's compiled kernels (registers, spills), NVRTC, no GPU
 };
 // `stencil-bench dag-label`: time every GPU strategy of many programs (generated and/or a directory's) in one
 // process; one JSON line per program (its representations, counts and timings) for the fusion-choice model.

@@ -68,29 +68,35 @@ struct Module {
   }
 };
 
-std::vector<char> compile_cubin(const GeneratedCode& g, int cc_major, int cc_minor) {
+// NVRTC on `source` for sm_<cc>: the cubin, and with `ptxas_log` ptxas's -v report in it.
+std::vector<char> compile_source(const std::string& source, const std::string& what, int cc_major, int cc_minor,
+                                 std::string* ptxas_log = nullptr) {
   Nvrtc& n = nvrtc();
   if (!n.lib.loaded()) throw InputError(n.lib.failure());
   nvrtcProgram prog = nullptr;
-  check_nvrtc(n.create(&prog, g.source.c_str(), "dag.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
+  check_nvrtc(n.create(&prog, source.c_str(), "dag.cu", 0, nullptr, nullptr), "nvrtcCreateProgram");
   const std::string arch = fmt::format("--gpu-architecture=sm_{}{}", cc_major, cc_minor);
-  const char* opts[] = {arch.c_str(), "--std=c++17", "-default-device"};
-  const nvrtcResult r = n.compile(prog, 3, opts);
+  const char* opts[] = {arch.c_str(), "--std=c++17", "-default-device", "--ptxas-options=-v"};
+  const nvrtcResult r = n.compile(prog, ptxas_log ? 4 : 3, opts);
+  std::size_t log_size = 0;
+  n.log_size(prog, &log_size);
+  std::string log(log_size, '\0');
+  n.log(prog, log.data());
   if (r != NVRTC_SUCCESS) {
-    std::size_t size = 0;
-    n.log_size(prog, &size);
-    std::string log(size, '\0');
-    n.log(prog, log.data());
     n.destroy(&prog);
-    throw CudaError(fmt::format("NVRTC could not compile the generated {} source: {}\n{}", to_string(g.strategy),
-                                n.error_string(r), log));
+    throw CudaError(fmt::format("NVRTC could not compile the generated {} source: {}\n{}", what, n.error_string(r), log));
   }
+  if (ptxas_log) *ptxas_log = std::move(log);
   std::size_t size = 0;
   check_nvrtc(n.cubin_size(prog, &size), "nvrtcGetCUBINSize");
   std::vector<char> cubin(size);
   check_nvrtc(n.cubin(prog, cubin.data()), "nvrtcGetCUBIN");
   n.destroy(&prog);
   return cubin;
+}
+
+std::vector<char> compile_cubin(const GeneratedCode& g, int cc_major, int cc_minor) {
+  return compile_source(g.source, std::string(to_string(g.strategy)), cc_major, cc_minor);
 }
 
 void compile(const GeneratedCode& g, const DeviceInfo& dev, Module& m) {
@@ -197,6 +203,12 @@ std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor) {
 
 std::vector<char> compile_to_cubin(const GeneratedCode& g, int cc_major, int cc_minor) {
   return compile_cubin(g, cc_major, cc_minor);
+}
+
+std::vector<KernelResources> ptxas_resources(const std::string& source, int cc_major, int cc_minor) {
+  std::string log;
+  compile_source(source, "module", cc_major, cc_minor, &log);
+  return parse_ptxas_log(log);
 }
 
 std::string gpu_strategies_unavailable_reason() {

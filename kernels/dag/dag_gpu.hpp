@@ -30,6 +30,17 @@ std::string nvrtc_unavailable_reason_for_dag();
 // Compiles generated source with NVRTC for sm_<cc> without any device (a check the CI can run where NVRTC is
 // installed); returns the size of the cubin, throws InputError without NVRTC and CudaError with NVRTC's log.
 std::size_t compile_only(const GeneratedCode& g, int cc_major, int cc_minor);
+// What ptxas makes of one kernel (its `ptxas -v` lines): registers per thread, and per thread the bytes of spill
+// stores, spill loads and stack frame.
+struct KernelResources {
+  std::string name; // the entry's symbol
+  int registers = 0, spill_store_bytes = 0, spill_load_bytes = 0, stack_bytes = 0;
+};
+// Every entry of a `ptxas -v` log, in the log's order (a plain parser: the tests feed it a log by hand).
+std::vector<KernelResources> parse_ptxas_log(const std::string& log);
+// Compiles `source` with NVRTC for sm_<cc> and ptxas's report (--ptxas-options=-v), without any device; throws
+// InputError without NVRTC and CudaError with NVRTC's log when it does not compile.
+std::vector<KernelResources> ptxas_resources(const std::string& source, int cc_major, int cc_minor);
 // The cubin itself (the labeller compiles on many threads and loads the cubins on one).
 std::vector<char> compile_to_cubin(const GeneratedCode& g, int cc_major, int cc_minor);
 

@@ -15,6 +15,10 @@ std::vector<char> compile_to_cubin(const GeneratedCode&, int, int) {
   throw InputError("NVRTC: this build has no CUDA support");
 }
 
+std::vector<KernelResources> ptxas_resources(const std::string&, int, int) {
+  throw InputError("NVRTC: this build has no CUDA support");
+}
+
 GpuTiming run_gpu(const Program&, Strategy, const State&, State&, double) {
   throw InputError("the GPU strategies need a CUDA build; this build has no CUDA support");
 }

@@ -46,7 +46,31 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// The labeller's module: the three strategies' sources side by side, each in its own namespace.
+std::string module_source(const Program& p, std::array<int, 3> d, GeneratedCode (&code)[3]) {
+  std::string all;
+  for (int k = 0; k < 3; ++k) {
+    code[k] = generate_cuda(p, kModuleStrategies[k], d);
+    all += fmt::format("namespace {} {{\n{}\n}}\n", kNamespaces[k], code[k].source);
+  }
+  return all;
+}
+
 } // namespace
+
+std::array<std::vector<KernelResources>, 3> module_resources(const Program& p, int n, int cc_major, int cc_minor) {
+  GeneratedCode code[3];
+  const std::vector<KernelResources> all = ptxas_resources(module_source(p, {n, n, n}, code), cc_major, cc_minor);
+  std::array<std::vector<KernelResources>, 3> out;
+  for (int k = 0; k < 3; ++k)
+    for (const KernelInfo& ki : code[k].kernels) {
+      const std::string& name = ki.direct_name.empty() ? ki.name : ki.direct_name;
+      const auto it = std::find_if(all.begin(), all.end(), [&](const KernelResources& r) { return r.name == name; });
+      if (it == all.end()) throw CudaError(fmt::format("ptxas reported nothing for the generated kernel {}", name));
+      out[static_cast<std::size_t>(k)].push_back(*it);
+    }
+  return out;
+}
 
 std::string label_programs(const std::vector<Program>& programs, const LabelOptions& o,
                            const std::function<void(std::size_t, std::size_t, const LabelTiming&)>& done) {
@@ -102,10 +126,7 @@ std::string label_programs(const std::vector<Program>& programs, const LabelOpti
       const auto t0 = std::chrono::steady_clock::now();
       try {
         GeneratedCode all;
-        for (int k = 0; k < 3; ++k) {
-          c.code[k] = generate_cuda(p, kModuleStrategies[k], d);
-          all.source += fmt::format("namespace {} {{\n{}\n}}\n", kNamespaces[k], c.code[k].source);
-        }
+        all.source = module_source(p, d, c.code);
         c.cubin = compile_to_cubin(all, dev.cc_major, dev.cc_minor);
       } catch (const std::exception& e) {
         c.error = e.what();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/dag/dag.hpp"
+#include "kernels/dag/dag_gpu.hpp"
 
 namespace se::dag {
 
@@ -34,5 +35,11 @@ struct LabelTiming {
 // Returns the device's name. Throws InputError where the GPU strategies cannot run.
 std::string label_programs(const std::vector<Program>& programs, const LabelOptions& o,
                            const std::function<void(std::size_t, std::size_t, const LabelTiming&)>& done);
+
+// What ptxas makes of each strategy's kernels at cube size n, compiled as the labeller compiles them (one module of
+// the sequential, producer-consumer and parallel sources) for sm_<cc>, with no device: [sequential,
+// producer-consumer, parallel], each in launch order (parallel: the table-free kernels the labeller times). The
+// compiled kernels' registers and spills, which the program's representation does not show (issue 16's features).
+std::array<std::vector<KernelResources>, 3> module_resources(const Program& p, int n, int cc_major, int cc_minor);
 
 } // namespace se::dag

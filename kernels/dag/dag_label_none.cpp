@@ -10,4 +10,8 @@ std::string label_programs(const std::vector<Program>&, const LabelOptions&,
   throw InputError("the labeller times the GPU strategies: it needs a CUDA build; this build has no CUDA support");
 }
 
+std::array<std::vector<KernelResources>, 3> module_resources(const Program&, int, int, int) {
+  throw InputError("NVRTC: this build has no CUDA support");
+}
+
 } // namespace se::dag

@@ -87,6 +87,55 @@ TEST_CASE("dag: every strategy's generated CUDA compiles with NVRTC, no device n
   }
 }
 
+TEST_CASE("dag: ptxas's kernel resources, parsed and recorded by dag-label --features-only --ptxas", "[dag]") {
+  const std::string log = "ptxas info    : 0 bytes gmem\n"
+                          "ptxas info    : Function properties for helper\n"
+                          "ptxas         .     8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                          "ptxas info    : Compiling entry function 'pc_k0' for 'sm_90'\n"
+                          "ptxas info    : Function properties for pc_k0\n"
+                          "ptxas         .     40 bytes stack frame, 36 bytes spill stores, 52 bytes spill loads\n"
+                          "ptxas info    : Used 255 registers, used 0 barriers, 40 bytes cumulative stack size\n"
+                          "ptxas info    : Compiling entry function 'par_b1' for 'sm_90'\n"
+                          "ptxas info    : Function properties for par_b1\n"
+                          "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                          "ptxas info    : Used 30 registers, used 0 barriers\n";
+  const auto r = se::dag::parse_ptxas_log(log);
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].name == "pc_k0");
+  CHECK((r[0].registers == 255 && r[0].spill_store_bytes == 36 && r[0].spill_load_bytes == 52 && r[0].stack_bytes == 40));
+  CHECK(r[1].name == "par_b1");
+  CHECK((r[1].registers == 30 && r[1].spill_store_bytes == 0 && r[1].stack_bytes == 0));
+  CHECK(se::dag::parse_ptxas_log("").empty());
+
+  if (const std::string why = se::dag::nvrtc_unavailable_reason_for_dag(); !why.empty()) {
+    WARN("NVRTC unavailable, dag-label --ptxas not run: " << why);
+    return;
+  }
+  const fs::path out = fs::temp_directory_path() / "se_test_cli_dag_ptxas.jsonl";
+  const auto run = bench("dag-label --features-only --ptxas --sizes 64 --threads 2 --count 2 --seed 7 --out " + out.string());
+  REQUIRE(run.exit_code == 0);
+  std::ifstream in(out);
+  std::string line;
+  int records = 0;
+  while (std::getline(in, line)) {
+    const nlohmann::json rec = nlohmann::json::parse(line);
+    INFO(line.substr(0, 200));
+    REQUIRE(rec.contains("ptxas"));
+    const nlohmann::json& at = rec["ptxas"]["64"];
+    for (const char* s : {"sequential", "producer-consumer", "parallel"}) {
+      REQUIRE(at[s].is_array());
+      CHECK(!at[s].empty());
+      for (const auto& k : at[s]) CHECK((k[0].get<int>() > 0 && k[0].get<int>() <= 255)); // registers
+    }
+    // as many sequential kernels as the program has stencils
+    CHECK(at["sequential"].size() == rec["counts"]["stencils"].get<std::size_t>());
+    ++records;
+  }
+  CHECK(records == 2);
+  CHECK(bench("dag-label --ptxas --count 1 --out " + out.string()).exit_code == 2); // needs --features-only
+  fs::remove(out);
+}
+
 TEST_CASE("dag-gen writes seeded programs that dag accepts; auto uses the learned fusion choice", "[dag]") {
   const fs::path dir = fs::temp_directory_path() / "se_test_cli_dag_gen";
   fs::remove_all(dir);
