@@ -513,7 +513,7 @@ __global__ void __launch_bounds__(Geometry<__half, R, fp16_tile_rows<R>()>::THRE
 // staged where the input was. A tile's split between tensor and CUDA cores depends on where the tile lies, so step
 // 1's values may differ from a step of their own in the last FP32 bit before rounding; the FP16 bound holds either
 // way (tests/gpu/test_gpu_tcstencil.cpp). Both steps run two tiles at a time per warp (two independent chains), and
-// the border on all 32 lanes (star_border_lanes: 20% faster than star_border here on an H200). Core's cost model
+// the border on all 32 lanes (star_border_lanes: 19% faster than star_border here on an H200). Core's cost model
 // counts the same block (core/tcstencil/tcstencil_method.hpp, kFusedBlockTiles).
 template <int R> struct Fused2Geometry {
   static constexpr int TY = 8, WX = 8, BX = 128, BY = 16 * TY, THREADS = 32 * WX;
