@@ -200,11 +200,16 @@ std::function<MethodTiming(const MethodPlan&, MethodRun&)> cpu_runner(CpuAdvance
 std::shared_ptr<MethodDescriptor> make_descriptor(std::string id, std::string name, std::string paper, Precision precision,
                                                   std::string description);
 
-// The summary and the CPU run of a method whose plan type is P: `summary(const P&, const Extent&)` and `advance(const
-// P&, extent, values, steps, boundary, progress)` (returning the steps done, or counts with .steps_done).
+// The summary and the CPU run of a method whose plan type is P: `summary(const P&, const Extent&)`, or
+// `summary(const P&, const Extent&, int fused_steps)` where the fusion depth rides in the MethodPlan rather than in
+// P (TCStencil's GPU schedule), and `advance(const P&, extent, values, steps, boundary, progress)` (returning the
+// steps done, or counts with .steps_done).
 template <typename P, typename Summary, typename Advance>
 void use_plan_type(MethodDescriptor& d, Summary summary, Advance advance) {
-  d.summary = [summary](const MethodPlan& p, const Extent& e) { return summary(plan_value<P>(p), e); };
+  d.summary = [summary](const MethodPlan& p, const Extent& e) {
+    if constexpr (std::is_invocable_v<Summary, const P&, const Extent&, int>) return summary(plan_value<P>(p), e, p.fused_steps);
+    else return summary(plan_value<P>(p), e);
+  };
   d.run_cpu = cpu_runner([advance](const MethodPlan& p, const Extent& e, std::vector<double>& v, int steps,
                                    const Boundary& b, const StepProgress& progress) -> int {
     const auto done = advance(plan_value<P>(p), e, v, steps, b, progress);

@@ -54,7 +54,7 @@ int tcstencil_max_fused_steps(const TCStencilPlan& plan) {
 }
 
 CostReport tcstencil_cost(const TCStencilPlan& plan, int fused_steps) {
-  if (fused_steps != 1 && (fused_steps != 2 || tcstencil_max_fused_steps(plan) < 2))
+  if (fused_steps < 1 || fused_steps > tcstencil_max_fused_steps(plan))
     throw InputError(fmt::format("TCStencil runs {} steps per launch on this stencil at most; asked for {}",
                                  tcstencil_max_fused_steps(plan), fused_steps));
   const MmaShapeInfo& info = mma_info(plan.shape);
@@ -176,12 +176,11 @@ PlanSummary plan_summary_tcstencil_fp64(const Stencil& s, const Extent& extent) 
 PlanPtr tcstencil_method_plan(const Stencil& s, const PlanRequest& request, Precision precision, MmaShape shape,
                               bool gpu_schedule) {
   const std::string id = precision == Precision::FP16 ? "tcstencil" : "tcstencil-fp64";
-  if (!gpu_schedule) check_unfused(id, request);
   auto p = wrap_plan(id, s, request, make_tcstencil_plan(s, precision, shape));
   const TCStencilPlan& t = p->value;
   const int most = gpu_schedule ? tcstencil_max_fused_steps(t) : 1;
   if (request.fused_steps > most)
-    throw InputError(fmt::format("{} runs at most {} step{} per launch on {}; it cannot fuse {}", id, most,
+    throw InputError(fmt::format("{} runs at most {} step{} per pass on {}; it cannot fuse {}", id, most,
                                  most == 1 ? "" : "s", s.name, request.fused_steps));
   p->fused_steps = request.fused_steps > 0 ? request.fused_steps : most;
   p->cost = tcstencil_cost(t, p->fused_steps);
@@ -205,11 +204,7 @@ DescriptorPtr descriptor(Precision precision) {
     return tcstencil_method_plan(s, request, precision,
                                  precision == Precision::FP16 ? MmaShape::WMMA_M16N16K16_F16_F32 : MmaShape::M8N8K4_F64);
   };
-  use_plan_type<TCStencilPlan>(*d, [](const TCStencilPlan& p, const Extent& e) { return tcstencil_summary(p, e); },
-                               tcstencil_advance);
-  d->summary = [](const MethodPlan& p, const Extent& e) { // the GPU plan's fusion counted (tcstencil_cost)
-    return tcstencil_summary(plan_value<TCStencilPlan>(p), e, p.fused_steps);
-  };
+  use_plan_type<TCStencilPlan>(*d, tcstencil_summary, tcstencil_advance); // the summary counts the plan's fusion
   if (fp16) {
     d->views.push_back({"params", "tcstencil", "TCStencil: parameter matrices",
                         "A star stencil is two GEMMs: P_ver sums down the columns, P_hor along the rows. A box stencil "

@@ -29,16 +29,20 @@ template <typename F> void dispatch(int radius, bool star, F&& f) {
   }
 }
 
-// The padded input as a tensor map whose box is a block's staged region (G::P x G::ROWS, the padded grid's corner
-// at (0, 0); stage_region loads it). False when it does not encode (not sm_90, no driver encoder, a halo other
-// than kHalo).
-template <typename G, typename S> bool encode_region_map(const PaddedLayout& L, const S* in, CUtensorMap& map) {
+// The padded input as a tensor map with a box of box_x x box_y (the padded grid's corner at (0, 0)); false when it
+// does not encode (not sm_90, no driver encoder, a halo other than kHalo). encode_region_map: the box of a
+// one-step block's staged region (G::P x G::ROWS, which stage_region loads).
+template <typename S>
+bool encode_padded_map(const PaddedLayout& L, const S* in, std::uint32_t box_x, std::uint32_t box_y, CUtensorMap& map) {
   if (L.halo[0] != kHalo || L.halo[1] != kHalo) return false;
   const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0]) + 2 * kHalo,
                                  static_cast<std::uint64_t>(L.n[1]) + 2 * kHalo};
   const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S)};
-  const std::uint32_t box[2] = {G::P, G::ROWS};
+  const std::uint32_t box[2] = {box_x, box_y};
   return encode_tensor_map(&map, in + L.index(-kHalo, -kHalo, 0), static_cast<int>(sizeof(S)), 2, dims, pitch, box);
+}
+template <typename G, typename S> bool encode_region_map(const PaddedLayout& L, const S* in, CUtensorMap& map) {
+  return encode_padded_map(L, in, G::P, G::ROWS, map);
 }
 
 // Opts `kernel` into `shared` bytes of dynamic shared memory (above 48 KB needs it); the callers keep the result in

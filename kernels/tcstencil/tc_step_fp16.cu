@@ -1,7 +1,8 @@
 // TCStencil's FP16 step (mma.m16n8k16, FP32 accumulate): one launch per base step, one block per 128 x 16*TY
 // outputs (TY = 8 up to radius 2, else 4; tc_kernel.cuh), and for stars of radius 1-2 on sm_90 two base steps per
-// launch (step2_fp16; SE_TCSTENCIL_FUSE=1 makes the stepper take one step per launch instead). On sm_90 the block's region arrives as one TMA box and
-// each warp's outputs leave as one TMA store when both tensor maps encode; SE_TCSTENCIL_FP16_TMA=0 takes the
+// launch (step2_fp16; SE_TCSTENCIL_FUSE=1 makes the stepper take one step per launch instead). On sm_90 the
+// block's region arrives as one TMA box and each warp's outputs leave as one TMA store when both tensor maps
+// encode; SE_TCSTENCIL_FP16_TMA=0 takes the
 // cp.async and lane-store kernel that other GPUs run, on the same GPU (the tests run both).
 #include "core/tcstencil/tcstencil_method.hpp"
 #include "kernels/tcstencil/tc_launch.cuh"
@@ -9,14 +10,17 @@
 namespace se::tc {
 namespace {
 
-// The input's region map (encode_region_map) and the output's interior with a box of one warp's strip (16 x BY).
-// False when either does not encode.
-template <typename G> bool encode_maps(const PaddedLayout& L, const __half* in, __half* out, CUtensorMap& in_map, CUtensorMap& out_map) {
-  if (!encode_region_map<G>(L, in, in_map)) return false;
+// The output's interior as a tensor map with a box of one warp's strip (16 x `rows`). False when it does not encode.
+bool encode_strip_map(const PaddedLayout& L, __half* out, std::uint32_t rows, CUtensorMap& out_map) {
   const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0]), static_cast<std::uint64_t>(L.n[1])};
   const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half)};
-  const std::uint32_t box[2] = {16, G::BY};
+  const std::uint32_t box[2] = {16, rows};
   return encode_tensor_map(&out_map, out + L.index(0, 0, 0), 2, 2, dims, pitch, box);
+}
+
+// The input's region map (encode_region_map) and the output's strip map. False when either does not encode.
+template <typename G> bool encode_maps(const PaddedLayout& L, const __half* in, __half* out, CUtensorMap& in_map, CUtensorMap& out_map) {
+  return encode_region_map<G>(L, in, in_map) && encode_strip_map(L, out, G::BY, out_map);
 }
 
 template <int R, bool STAR, bool TMA>
@@ -33,22 +37,13 @@ void launch(const StepArgs& a, const __half* in, __half* out, const CUtensorMap&
 template <int R> bool launch2(const StepArgs& a, const __half* in, __half* out, cudaStream_t stream) {
   using F = Fused2Geometry<R>;
   static_assert(F::TY == kFusedBlockTiles && F::BX == 16 * kFusedBlockTiles, "core's cost model counts this block");
-  const PaddedLayout& L = a.layout;
-  if (L.halo[0] != kHalo || L.halo[1] != kHalo) return false;
   CUtensorMap in_map{}, out_map{};
-  const std::uint64_t pdims[2] = {static_cast<std::uint64_t>(L.n[0]) + 2 * kHalo, static_cast<std::uint64_t>(L.n[1]) + 2 * kHalo};
-  const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half)};
-  const std::uint32_t in_box[2] = {F::IP, F::IN_ROWS};
-  if (!encode_tensor_map(&in_map, in + L.index(-kHalo, -kHalo, 0), 2, 2, pdims, pitch, in_box)) return false;
-  const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0]), static_cast<std::uint64_t>(L.n[1])};
-  const std::uint32_t out_box[2] = {16, F::BY};
-  if (!encode_tensor_map(&out_map, out + L.index(0, 0, 0), 2, 2, dims, pitch, out_box)) return false;
+  if (!encode_padded_map(a.layout, in, F::IP, F::IN_ROWS, in_map) || !encode_strip_map(a.layout, out, F::BY, out_map))
+    return false;
   const auto kernel = step2_fp16<R>;
   static const bool opted = opt_in_shared(kernel, F::BYTES);
   (void)opted;
-  const dim3 grid(static_cast<unsigned>((L.n[0] + F::BX - 1) / F::BX), static_cast<unsigned>((L.n[1] + F::BY - 1) / F::BY));
-  kernel<<<grid, F::THREADS, F::BYTES, stream>>>(a, out, in_map, out_map);
-  SE_CUDA_CHECK(cudaGetLastError());
+  launch_blocks<F>(kernel, F::BYTES, a, stream, out, in_map, out_map);
   return true;
 }
 
