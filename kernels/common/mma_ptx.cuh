@@ -184,4 +184,32 @@ __device__ __forceinline__ void mma_sp_m16n8k32_f16_f16_sel(std::uint32_t (&acc)
         "n"(Selector));
 }
 
+// ------------------------------------------------------------------------------ stmatrix (sm_90)
+
+// Four 8x8 b16 matrices to shared memory transposed: lanes 8j..8j+7 give the 16-byte row addresses of matrix j,
+// register j of lane (g = lane / 4, t = lane % 4) holds the matrix's elements (g, 2t) (low half) and (g, 2t + 1),
+// and memory row c of matrix j receives its elements (0..7, c). Two matrices (x2): lanes 0..15 give the addresses.
+// On earlier architectures the callers store element by element instead (SE_STMATRIX).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SE_STMATRIX 1
+#else
+#define SE_STMATRIX 0
+#endif
+__device__ __forceinline__ void stmatrix_x4_trans(void* row, const std::uint32_t (&r)[4]) {
+#if SE_STMATRIX
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(row))),
+               "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+#endif
+}
+__device__ __forceinline__ void stmatrix_x2_trans(void* row, const std::uint32_t (&r)[2]) {
+#if SE_STMATRIX
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(row))),
+               "r"(r[0]), "r"(r[1])
+               : "memory");
+#endif
+}
+
 } // namespace se::ptx

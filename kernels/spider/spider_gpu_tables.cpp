@@ -68,6 +68,8 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   t.acc16 = plan.options.accumulate_fp16;
   t.aregs = t.sparse ? 2 : 4;
   t.tma = tma && tma_tiles(g.dims, pg.radius, t.sparse);
+  t.split = t.tma && split_rows(g.dims, pg.radius, t.sparse);
+  t.block = t.tma && block_store(g.dims, pg.radius, t.sparse);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
   const int r = g.radius;
 
@@ -154,7 +156,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
     int best = -1;
     for (int sw = g.sw_min; sw < g.sw_max; sw += 2) {
       if (t.tma && sw % 8 != 0) continue; // a TMA box's rows are whole 16-byte chunks
-      auto b = fill_boff(g.py * sw);
+      auto b = fill_boff(t.split ? sw : g.py * sw); // split: lane g's row is g rows into its region
       const int ways = conflict_ways(b, g.kc * 2);
       if (best < 0 || ways < best) {
         best = ways;

@@ -16,8 +16,9 @@
 namespace se::spider_gpu {
 
 constexpr int kWarps = 8; // warps per block
-// Each warp's output scratch after the input tile: its pair of warp tiles (at most 256 halves at every radius).
-constexpr int kScratchBytes = 512;
+// Each warp's output scratch after the input tile: its pair of warp tiles (at most 256 halves at every radius), rows
+// padded for stmatrix where the kernel uses it (at most 384 halves, spider_kernels.cuh's StagedStore).
+constexpr int kScratchBytes = 768;
 // Sparse 2D radius 7 places shared row y at y sw + 16 ((y >> 2) & 3) halves (a stride of 2 words mod 32 plus
 // 0, 8, 16 or 24 words by row quartet): its B loads read words {0, 8, 1, 9} of 8 consecutive rows, which collide
 // in some bank at every plain row stride, and meet 32 banks with this one (notes/spider-gpu.md).
@@ -39,8 +40,21 @@ constexpr int kTileOrigin = 8;
 constexpr bool tma_tiles(int dims, int r, bool sparse) {
   return !swizzled_rows(dims, r, sparse);
 }
-// Bytes from one TMA tile buffer to the next (each 128-byte aligned).
-constexpr int tma_tile_stride(int sw, int sh) { return (sw * sh * 2 + 127) / 128 * 128; }
+// Split rows (2D TMA tiles with two kernel-row parts, py = 2: radius 1..3): a warp's lanes g = 0..7 read input rows
+// 2 apart, which meet in at most 16 banks at any row stride a TMA box can land (a multiple of 8 halves). The tile
+// then arrives as two boxes, its even rows and its odd rows, each a region with rows back to back: the lanes' rows
+// are adjacent there, and a stride of 8 mod 16 halves puts them in 32 distinct banks. Which region a shift reads is
+// its parity (a warp tile starts on an even row), known at compile time.
+constexpr bool split_rows(int dims, int r, bool sparse);
+// Bytes from one TMA tile buffer to the next (each region 128-byte aligned).
+constexpr int tma_region_bytes(int sw, int rows) { return (sw * rows * 2 + 127) / 128 * 128; }
+constexpr int tma_tile_stride(int sw, int sh, bool split) {
+  return split ? 2 * tma_region_bytes(sw, sh / 2) : tma_region_bytes(sw, sh);
+}
+// TMA tile buffers of a block: a ring, the loads of the next kTmaBuffers - 1 tiles in flight while the warps run
+// one. Two: on an H200 three and four were slower (heat-2d 621 / 606 / 591 GStencil/s at 2 / 3 / 4, box-2d9p 606 /
+// 593 / 577, before the stores moved to stmatrix; heat-2d 771 / 737 at 2 / 3 after; notes/spider-gpu.md).
+constexpr int kTmaBuffers = 2;
 
 // The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
 struct Geometry {
@@ -48,6 +62,7 @@ struct Geometry {
   int tile_x = 0, tile_y = 1, nshift = 1, shift0 = 0, nmma = 1;
   int block_x = 0, block_y = 1; // outputs of one block tile
   int warp_tiles = 0;           // warp tiles per block tile
+  int wtx = 8;                  // 2D: warp tiles across a block tile
   int band_offset = 0;          // core's SpiderGeometry::band_offset: r odd (the GPU plan swaps column pairs)
   int dx_max = 0;               // the largest input x offset a B row reads (a padding column's)
   int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves) lies in [sw_min, sw_max)
@@ -73,9 +88,12 @@ constexpr Geometry geometry(int dims, int r) {
     g.block_x = g.warp_tiles * g.tile_x;
     g.block_y = 1;
   } else {
-    const int wty = 64 / g.tile_y; // 4 or 8 rows of warp tiles, 8 across
-    g.warp_tiles = 8 * wty;
-    g.block_x = 8 * g.tile_x;
+    // 8 x tiles across (4 or 8 rows of them); radius 1 takes 16 across and 2 rows: its 8-column tiles would
+    // otherwise stage a 64-column block in rows of 88 halves (1.42x its outputs in the box, 1.26x at 128 columns).
+    g.wtx = r == 1 ? 16 : 8;
+    const int wty = 64 / g.tile_y * 8 / g.wtx;
+    g.warp_tiles = g.wtx * wty;
+    g.block_x = g.wtx * g.tile_x;
     g.block_y = wty * g.tile_y;
   }
   g.band_offset = r % 2;
@@ -94,6 +112,22 @@ constexpr Geometry geometry(int dims, int r) {
   return g;
 }
 
+constexpr bool split_rows(int dims, int r, bool sparse) {
+  return dims == 2 && tma_tiles(dims, r, sparse) && geometry(dims, r).py == 2;
+}
+
+// Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
+// and 3): the warps' stmatrix quarters go to one block tile in shared memory, even and odd rows in two regions of
+// rows kBlockStorePad halves longer than the tile (an odd number of 16-byte units: a quarter's eight rows meet
+// distinct banks), and after a barrier every thread writes whole 16-byte vectors of it, rows of 128 bytes, where
+// each warp used to write its pair's 32-byte row pieces (notes/spider-gpu.md).
+constexpr int kBlockStorePad = 8;
+constexpr bool block_store(int dims, int r, bool sparse) {
+  return split_rows(dims, r, sparse) && geometry(dims, r).rpp % 8 == 0 && (geometry(dims, r).block_x / 8) % 2 == 0;
+}
+constexpr int block_store_stride(int dims, int r) { return geometry(dims, r).block_x + kBlockStorePad; }
+constexpr int block_store_region(int dims, int r) { return geometry(dims, r).block_y / 2 * block_store_stride(dims, r); }
+
 struct Tables {
   Geometry g;
   bool sparse = true;
@@ -107,11 +141,16 @@ struct Tables {
   std::vector<std::int32_t> boff;  // [chunk][half h][lane]: shared-memory half index of B register h's first half
                                    // relative to the warp tile's corner (lane column, radius and dx folded in)
   int bank_conflict_ways = 0;      // the largest number of distinct words one bank serves in a B load
-  bool tma = false;                // two TMA tile buffers (tma_tiles; make_tables was asked for them)
-  // TMA: two buffers from the first 128-byte boundary (up to 128 bytes skipped; spider_kernels.cuh).
-  int tile_region_bytes() const { return tma ? 128 + 2 * tma_tile_stride(sw, sh) : tile_bytes_aligned(sw, sh); }
+  bool tma = false;                // TMA tile buffers (tma_tiles; make_tables was asked for them)
+  bool split = false;              // TMA: even and odd rows in two regions (split_rows)
+  bool block = false;              // TMA: block-wide output tiles (block_store), after the warps' scratch
+  // TMA: the buffers from the first 128-byte boundary (up to 128 bytes skipped; spider_kernels.cuh).
+  int tile_region_bytes() const {
+    return tma ? 128 + kTmaBuffers * tma_tile_stride(sw, sh, split) : tile_bytes_aligned(sw, sh);
+  }
   std::size_t shared_bytes() const {
-    return static_cast<std::size_t>(tile_region_bytes()) + static_cast<std::size_t>(kWarps) * kScratchBytes;
+    return static_cast<std::size_t>(tile_region_bytes()) + static_cast<std::size_t>(kWarps) * kScratchBytes +
+           (block ? 4 * static_cast<std::size_t>(block_store_region(g.dims, g.radius)) : 0);
   }
 };
 

@@ -52,6 +52,11 @@ template <> struct Acc<false> {
   float v[4];
   __device__ __forceinline__ void zero() { v[0] = v[1] = v[2] = v[3] = 0.f; }
   __device__ __forceinline__ __half at(int i) const { return __float2half_rn(v[i]); }
+  // Elements 2h, 2h + 1 as one FP16 pair (the lower in the low half).
+  __device__ __forceinline__ std::uint32_t pair(int h) const {
+    const __half2 p = __floats2half2_rn(v[2 * h], v[2 * h + 1]);
+    return *reinterpret_cast<const std::uint32_t*>(&p);
+  }
   __device__ __forceinline__ auto& regs() { return v; }
 };
 template <> struct Acc<true> {
@@ -61,30 +66,36 @@ template <> struct Acc<true> {
     const std::uint32_t w = v[i >> 1];
     return __ushort_as_half(static_cast<unsigned short>((i & 1) ? (w >> 16) : (w & 0xffffu)));
   }
+  __device__ __forceinline__ std::uint32_t pair(int h) const { return v[h]; }
   __device__ __forceinline__ auto& regs() { return v; }
 };
 
-// The shifts and chunks of one warp tile pair, unrolled at compile time (the selector is an immediate).
-template <bool SPARSE, bool ACC16, int AREGS, int KC, int IDX, int END> struct Issue {
+// The shifts and chunks of one warp tile pair, unrolled at compile time (the selector is an immediate). row: the
+// input row of shift 0. SPLIT (split_rows, one K chunk): shift S reads region S % 2 (region bytes on), row S / 2.
+template <bool SPARSE, bool ACC16, int AREGS, int KC, int IDX, int END, bool SPLIT = false> struct Issue {
   __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[END][AREGS],
                                              const std::uint32_t* meta, const char* row, int row_bytes,
-                                             const int (&off)[KC][2], int tile1_bytes) {
+                                             const int (&off)[KC][2], int tile1_bytes, int region = 0) {
+    static_assert(!SPLIT || KC == 1, "split rows take one K chunk per shift");
     constexpr int q = IDX % KC;
+    const char* at = SPLIT ? row + (IDX & 1) * region + (IDX >> 1) * row_bytes : row;
     std::uint32_t b0[2], b1[2];
-    b0[0] = *reinterpret_cast<const std::uint32_t*>(row + off[q][0]);
-    b0[1] = *reinterpret_cast<const std::uint32_t*>(row + off[q][1]);
-    b1[0] = *reinterpret_cast<const std::uint32_t*>(row + tile1_bytes + off[q][0]);
-    b1[1] = *reinterpret_cast<const std::uint32_t*>(row + tile1_bytes + off[q][1]);
+    b0[0] = *reinterpret_cast<const std::uint32_t*>(at + off[q][0]);
+    b0[1] = *reinterpret_cast<const std::uint32_t*>(at + off[q][1]);
+    b1[0] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][0]);
+    b1[1] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][1]);
     const std::uint32_t m = SPARSE ? meta[IDX / 4] : 0u;
     Mma<SPARSE, ACC16, IDX, AREGS>::run(acc[0].regs(), a[IDX], b0, m);
     Mma<SPARSE, ACC16, IDX, AREGS>::run(acc[1].regs(), a[IDX], b1, m);
-    Issue<SPARSE, ACC16, AREGS, KC, IDX + 1, END>::run(acc, a, meta, q == KC - 1 ? row + row_bytes : row, row_bytes,
-                                                       off, tile1_bytes);
+    Issue<SPARSE, ACC16, AREGS, KC, IDX + 1, END, SPLIT>::run(
+        acc, a, meta, SPLIT || q != KC - 1 ? row : row + row_bytes, row_bytes, off, tile1_bytes, region);
   }
 };
-template <bool SPARSE, bool ACC16, int AREGS, int KC, int END> struct Issue<SPARSE, ACC16, AREGS, KC, END, END> {
+template <bool SPARSE, bool ACC16, int AREGS, int KC, int END, bool SPLIT>
+struct Issue<SPARSE, ACC16, AREGS, KC, END, END, SPLIT> {
   __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[END][AREGS],
-                                             const std::uint32_t*, const char*, int, const int (&)[KC][2], int) {}
+                                             const std::uint32_t*, const char*, int, const int (&)[KC][2], int,
+                                             int = 0) {}
 };
 
 // The B registers of one shift with two K chunks (chunk 0's then chunk 1's) for both tiles of a pair, from the
@@ -260,49 +271,84 @@ template <int R, int DIMS, bool SWZ = false> struct TileLoader {
   }
 };
 
-// A warp's pair of output tiles through its scratch (rows of 2 tile_x halves) and out as the widest vector the
-// pair's alignment allows: the pair starts at a multiple of 2 tile_x halves from the 128-byte aligned x = 0.
+// A warp's pair of output tiles through its scratch and out as the widest vector the pair's alignment allows: the
+// pair starts at a multiple of 2 tile_x halves from the 128-byte aligned x = 0.
+// Where a fragment's eight M rows are eight adjacent output columns (rpp a multiple of 8: radius 1, 3 and 7), each
+// 8x8 quarter of the accumulators is one transposed stmatrix (sm_90): accumulator column n, the output row or
+// column group, becomes a 16-byte scratch row. In 2D the scratch then holds output row y at row (y % py) 8 + y / py,
+// so that a matrix's eight rows are consecutive, with a row stride of an odd number of 16-byte units: conflict-free.
+// Elsewhere one element at a time, in output order.
 template <int R, int DIMS> struct StagedStore {
   static constexpr Geometry G = geometry(DIMS, R);
-  static constexpr int PW = 2 * G.tile_x;        // halves per scratch row
+  static constexpr int PW = 2 * G.tile_x;         // halves of a pair's output row
+  static constexpr bool STM = G.rpp % 8 == 0;      // quarters as stmatrix (the layout is the same without it)
+  static constexpr int SPW = DIMS == 2 && STM && (PW / 8) % 2 == 0 ? PW + 8 : PW; // halves per scratch row
   static constexpr int ROW_BYTES = 2 * PW;
   static constexpr int C = (ROW_BYTES % 16 == 0) ? 16 : (ROW_BYTES % 8 == 0) ? 8 : 4; // bytes per vector
-  static constexpr int CR = ROW_BYTES / C;        // vectors per row
-  static_assert(G.tile_y * ROW_BYTES <= kScratchBytes, "a warp's scratch holds its pair of tiles");
+  static constexpr int CR = ROW_BYTES / C;         // vectors per row
+  static_assert(G.tile_y * SPW * 2 <= kScratchBytes, "a warp's scratch holds its pair of tiles");
+  static_assert(!STM || SPW % 8 == 0, "stmatrix rows are 16-byte aligned");
 
-  // The pair's outputs into the scratch: row y - y0, column x - x0 (1D: one row).
+  // The scratch half of output row y - y0, column x - x0 (1D: one row).
+  __device__ __forceinline__ static int index(int row, int col) {
+    if constexpr (DIMS == 2 && STM) return ((row % G.py) * 8 + row / G.py) * SPW + col;
+    else return row * SPW + col;
+  }
+  // Output (row, column) of accumulator element (m, n) of tile u.
+  __device__ __forceinline__ static bool place(int u, int m, int n, int& row, int& col) {
+    if constexpr (DIMS == 1) {
+      col = u * G.tile_x + n * G.rpp + m;
+      row = 0;
+      return m < G.rpp;
+    } else {
+      const int part = m / G.rpp, within = m - part * G.rpp;
+      col = u * G.tile_x + within;
+      row = G.py * n + part;
+      return part < G.py;
+    }
+  }
+
+  // The pair's outputs into the scratch.
   template <bool ACC16>
   __device__ __forceinline__ static void stage(const Acc<ACC16> (&acc)[2], __half* scratch, int lane) {
-    const int g = lane >> 2, t = lane & 3;
     __syncwarp(); // the previous pair's vectors are read
+#if SE_STMATRIX
+    if constexpr (STM) {
+      // Matrix j = (tile u, M half h); lane 8j + c addresses its memory row c (accumulator column n = c).
+      constexpr bool BOTH = 16 <= G.rpp * G.py; // M rows 8..15 are outputs (not 1D at rpp = 8)
+      const int j = lane >> 3, c = lane & 7;
+      const int u = BOTH ? j >> 1 : j & 1, h = BOTH ? j & 1 : 0;
+      int row, col;
+      place(u, 8 * h, c, row, col);
+      __half* at = scratch + index(row, col);
+      if constexpr (BOTH) {
+        const std::uint32_t r[4] = {acc[0].pair(0), acc[0].pair(1), acc[1].pair(0), acc[1].pair(1)};
+        ptx::stmatrix_x4_trans(at, r);
+      } else {
+        const std::uint32_t r[2] = {acc[0].pair(0), acc[1].pair(0)};
+        ptx::stmatrix_x2_trans(at, r);
+      }
+      __syncwarp();
+      return;
+    }
+#endif
+    const int g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int u = 0; u < 2; ++u)
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        const int m = g + 8 * (i >> 1), n = 2 * t + (i & 1);
-        int col, row;
-        if (G.dims == 1) {
-          if (m >= G.rpp) continue;
-          col = u * G.tile_x + n * G.rpp + m;
-          row = 0;
-        } else {
-          const int part = m / G.rpp, within = m - part * G.rpp;
-          if (part >= G.py) continue;
-          col = u * G.tile_x + within;
-          row = G.py * n + part;
-        }
-        scratch[row * PW + col] = acc[u].at(i);
+        int row, col;
+        if (place(u, g + 8 * (i >> 1), 2 * t + (i & 1), row, col)) scratch[index(row, col)] = acc[u].at(i);
       }
     __syncwarp();
   }
   // The scratch out to the grid as aligned vectors (every output of the pair interior).
   __device__ __forceinline__ static void vectors(const __half* scratch, __half* out, std::int64_t pitch, int lane) {
-    const char* s = reinterpret_cast<const char*>(scratch);
     char* o = reinterpret_cast<char*>(out);
 #pragma unroll
     for (int c = lane; c < G.tile_y * CR; c += 32) {
       const int row = c / CR, v = c - row * CR;
-      const char* from = s + row * ROW_BYTES + v * C;
+      const char* from = reinterpret_cast<const char*>(scratch + index(row, 0)) + v * C;
       char* to = o + 2 * (row * pitch) + v * C;
       if constexpr (C == 16) *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
       else if constexpr (C == 8) *reinterpret_cast<uint2*>(to) = *reinterpret_cast<const uint2*>(from);
@@ -311,32 +357,79 @@ template <int R, int DIMS> struct StagedStore {
   }
 };
 
-// A pair at the grid's edge: one element at a time from the scratch. Periodic grids also get the element's images
-// in the halo (x + kx nx, y + ky ny within [-R, n + R)); the stepper's grids are at least 2R + 1 wide, so kx and
-// ky lie in -1..1 (the generic store_with_images divides in 64 bits, whose registers would spill this kernel).
+// One output element at (x, y) inside the grid. Periodic grids also get the element's images in the halo
+// (x + kx nx, y + ky ny within [-R, n + R)); the stepper's grids are at least 2R + 1 wide, so kx and ky lie in -1..1
+// (the generic store_with_images divides in 64 bits, whose registers would spill this kernel).
+template <int R, int DIMS>
+__device__ __forceinline__ void store_element(const KernelArgs& p, std::int64_t x, std::int64_t y, __half v) {
+  const PaddedLayout& L = p.layout;
+  const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
+  __half* at = p.out + L.index(x, y, 0);
+  *at = v;
+  if (!p.periodic) return;
+  const int kx_lo = x - nx >= -R ? -1 : 0, kx_hi = x + nx < nx + R ? 1 : 0; // x' = x + kx nx in [-R, nx + R)
+  const int ky_lo = DIMS == 1 ? 0 : (y - ny >= -R ? -1 : 0), ky_hi = DIMS == 1 ? 0 : (y + ny < ny + R ? 1 : 0);
+#pragma unroll 1
+  for (int ky = ky_lo; ky <= ky_hi; ++ky)
+#pragma unroll 1
+    for (int kx = kx_lo; kx <= kx_hi; ++kx)
+      if (kx | ky) at[(ky * ny) * L.pitch_y + kx * nx] = v;
+}
+
+// A pair at the grid's edge: one element at a time from the scratch.
 template <int R, int DIMS>
 __device__ __forceinline__ void store_pair_elements(const KernelArgs& p, const __half* scratch, std::int64_t x0,
                                                     std::int64_t y0, int count, int row_halves, int lane) {
-  const PaddedLayout& L = p.layout;
-  const std::int64_t nx = L.n[0], ny = DIMS == 1 ? 1 : L.n[1];
+  const std::int64_t nx = p.layout.n[0], ny = DIMS == 1 ? 1 : p.layout.n[1];
 #pragma unroll 1
   for (int e = lane; e < count; e += 32) {
     const int row = e / row_halves, col = e - row * row_halves;
     const std::int64_t x = x0 + col, y = y0 + row;
     if (x >= nx || y >= ny) continue;
-    const __half v = scratch[e];
-    __half* at = p.out + L.index(x, y, 0);
-    *at = v;
-    if (!p.periodic) continue;
-    const int kx_lo = x - nx >= -R ? -1 : 0, kx_hi = x + nx < nx + R ? 1 : 0; // x' = x + kx nx in [-R, nx + R)
-    const int ky_lo = DIMS == 1 ? 0 : (y - ny >= -R ? -1 : 0), ky_hi = DIMS == 1 ? 0 : (y + ny < ny + R ? 1 : 0);
-#pragma unroll 1
-    for (int ky = ky_lo; ky <= ky_hi; ++ky)
-#pragma unroll 1
-      for (int kx = kx_lo; kx <= kx_hi; ++kx)
-        if (kx | ky) at[(ky * ny) * L.pitch_y + kx * nx] = v;
+    store_element<R, DIMS>(p, x, y, scratch[StagedStore<R, DIMS>::index(row, col)]);
   }
 }
+
+// The block-wide output tile (block_store): even rows then odd rows, rows of block_store_stride halves.
+template <int R> struct BlockStore {
+  static constexpr Geometry G = geometry(2, R);
+  static constexpr int SST = block_store_stride(2, R), REGION = block_store_region(2, R);
+  static constexpr int VPR = G.block_x / 8; // 16-byte vectors per row
+  __device__ __forceinline__ static int index(int row, int col) { return (row & 1) * REGION + (row >> 1) * SST + col; }
+
+  // A warp's pair of tiles at (x_local, y_local) of the block (y_local even): one transposed stmatrix.
+  template <bool ACC16>
+  __device__ __forceinline__ static void stage(const Acc<ACC16> (&acc)[2], __half* tile, int x_local, int y_local,
+                                               int lane) {
+    const int j = lane >> 3, c = lane & 7, u = j >> 1, h = j & 1;
+    int row, col;
+    StagedStore<R, 2>::place(u, 8 * h, c, row, col);
+    const std::uint32_t r[4] = {acc[0].pair(0), acc[0].pair(1), acc[1].pair(0), acc[1].pair(1)};
+    ptx::stmatrix_x4_trans(tile + index(y_local + row, x_local + col), r);
+  }
+  // The block's tile out to the grid (after a barrier): whole vectors inside (and, if periodic, clear of the
+  // images), elements at the edges.
+  __device__ __forceinline__ static void write(const KernelArgs& p, const __half* tile, std::int64_t bx0,
+                                               std::int64_t by0) {
+    const PaddedLayout& L = p.layout;
+    const std::int64_t nx = L.n[0], ny = L.n[1];
+#pragma unroll 2
+    for (int v = static_cast<int>(threadIdx.x); v < G.block_y * VPR; v += kWarps * 32) {
+      const int row = v / VPR, ch = v - row * VPR;
+      const std::int64_t x = bx0 + 8 * ch, y = by0 + row;
+      if (x >= nx || y >= ny) continue;
+      const __half* src = tile + index(row, 8 * ch);
+      bool whole = x + 8 <= nx;
+      if (p.periodic) whole = whole && x >= R && x + 8 <= nx - R && y >= R && y < ny - R;
+      if (whole) {
+        *reinterpret_cast<uint4*>(p.out + L.index(x, y, 0)) = *reinterpret_cast<const uint4*>(src);
+      } else {
+#pragma unroll 1
+        for (int e = 0; e < 8 && x + e < nx; ++e) store_element<R, 2>(p, x + e, y, src[e]);
+      }
+    }
+  }
+};
 
 // Blocks per SM the registers are capped for: the A fragments a lane holds decide (small radii keep few). Four blocks
 // (64 registers) only for sparse radius 1 in 2D: it fits them without spilling (+4-6% on heat-2d and box-2d9p,
@@ -356,7 +449,7 @@ constexpr int min_blocks(int dims, int r, bool sparse) {
 // TileLoader.
 template <int R, int DIMS, bool SPARSE, bool ACC16, bool TMA>
 __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
-    spider_step(KernelArgs p, const __grid_constant__ CUtensorMap in_map) {
+    spider_step(KernelArgs p, const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap odd_map) {
 #if !SE_TMA
   if constexpr (TMA) return; // the host launches the TMA kernels on sm_90 only
 #endif
@@ -365,7 +458,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   constexpr int AREGS = SPARSE ? 2 : 4;
   constexpr int NMETA = SPARSE ? (NM + 3) / 4 : 1;
   extern __shared__ __align__(128) std::uint32_t smem_words[];
-  __shared__ unsigned long long loaded[TMA ? 2 : 1]; // TMA: one mbarrier per tile buffer
+  __shared__ unsigned long long loaded[TMA ? kTmaBuffers : 1]; // TMA: one mbarrier per tile buffer
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   std::uint32_t a[NM][AREGS];
@@ -391,9 +484,13 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
                          (TMA ? (128 - (tma::smem(smem_words) & 127u)) & 127u : 0u);
   const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
-  const int tile_stride = tma_tile_stride(p.sw, p.sh); // TMA: bytes from one tile buffer to the next
-  __half* scratch = reinterpret_cast<__half*>(tiles_at + (TMA ? 2 * tile_stride : tile_bytes_aligned(p.sw, p.sh))) +
-                    warp * (kScratchBytes / 2);
+  constexpr bool SPLIT = TMA && split_rows(DIMS, R, SPARSE); // even rows, then odd rows (in_map, odd_map)
+  const int tile_stride = tma_tile_stride(p.sw, p.sh, SPLIT); // TMA: bytes from one tile buffer to the next
+  const int region = tma_region_bytes(p.sw, p.sh / 2);         // SPLIT: from the even rows to the odd
+  char* const scratch_at = tiles_at + (TMA ? kTmaBuffers * tile_stride : tile_bytes_aligned(p.sw, p.sh));
+  __half* scratch = reinterpret_cast<__half*>(scratch_at) + warp * (kScratchBytes / 2);
+  constexpr bool BSTORE = TMA && block_store(DIMS, R, SPARSE); // the block's output tile after the scratch
+  __half* const out_tile = reinterpret_cast<__half*>(scratch_at + kWarps * kScratchBytes);
 
   constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
   constexpr int STRIP = strip_tiles(DIMS, R, SPARSE);
@@ -418,22 +515,32 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
       const unsigned bytes = static_cast<unsigned>(2 * (room < p.sw ? room : p.sw));
       tma::load_bulk(tiles_at + buf * tile_stride, p.in + p.layout.index(x0, 0, 0), bytes, &loaded[buf]);
     } else {
-      const int ty = t / tiles_x32;
-      tma::load_box_2d(tiles_at + buf * tile_stride, in_map, (t - ty * tiles_x32) * G.block_x, ty * G.block_y,
-                       static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+      const int ty = t / tiles_x32, x = (t - ty * tiles_x32) * G.block_x;
+      char* const dst = tiles_at + buf * tile_stride;
+      if constexpr (SPLIT) { // rows by0 - R + 2i and by0 - R + 2i + 1: row by0 / 2 + i of each map
+        tma::expect_bytes(&loaded[buf], static_cast<unsigned>(2 * p.sw * p.sh));
+        tma::copy_box_2d(dst, in_map, x, ty * (G.block_y / 2), &loaded[buf]);
+        tma::copy_box_2d(dst + region, odd_map, x, ty * (G.block_y / 2), &loaded[buf]);
+      } else {
+        tma::load_box_2d(dst, in_map, x, ty * G.block_y, static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+      }
     }
   };
+  constexpr int nbuf = TMA ? kTmaBuffers : 1;
   if constexpr (TMA) {
     if constexpr (DIMS == 1) {
-      for (int i = static_cast<int>(threadIdx.x); i < 2 * tile_stride / 16; i += kWarps * 32)
+      for (int i = static_cast<int>(threadIdx.x); i < nbuf * tile_stride / 16; i += kWarps * 32)
         reinterpret_cast<uint4*>(tiles_at)[i] = make_uint4(0u, 0u, 0u, 0u);
       tma::fence_shared_to_async(); // the zeros before the copies that land on them
       __syncthreads();
     }
     if (threadIdx.x == 0) {
-      tma::barrier_init(&loaded[0], 1);
-      tma::barrier_init(&loaded[1], 1);
-      if (blockIdx.x < tiles) load_box(static_cast<int>(blockIdx.x), 0);
+      for (int b = 0; b < nbuf; ++b) tma::barrier_init(&loaded[b], 1);
+      // The ring's first nbuf - 1 tiles (the block's tiles are blockIdx.x + k gridDim.x).
+      for (int b = 0; b + 1 < nbuf; ++b) {
+        const std::int64_t t = blockIdx.x + static_cast<std::int64_t>(b) * gridDim.x;
+        if (t < tiles) load_box(static_cast<int>(t), b);
+      }
     }
     __syncthreads(); // the mbarriers' initialisation
   } else if (blockIdx.x < tiles) {
@@ -441,17 +548,19 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
     corner(blockIdx.x, bx0, by0);
     loader.load(p, bx0, by0);
   }
-  int k = 0; // this block's tiles so far
+  int k = 0, buf = 0; // this block's tiles so far; the buffer tile k is in (k mod nbuf)
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++k) {
     std::int64_t bx0, by0;
     corner(tile, bx0, by0);
     const std::int64_t next = tile + gridDim.x;
     if constexpr (TMA) {
-      const int buf = k & 1;
-      if (k > 0) __syncthreads(); // every warp is done with the previous tile, in the buffer the next one takes
-      if (threadIdx.x == 0 && next < tiles) load_box(static_cast<int>(next), buf ^ 1);
-      tma::barrier_wait(&loaded[buf], static_cast<unsigned>((k >> 1) & 1));
+      // Every warp is done with tile k - 1, whose buffer takes tile k + nbuf - 1.
+      if (k > 0) __syncthreads();
+      const std::int64_t ahead = tile + static_cast<std::int64_t>(nbuf - 1) * gridDim.x;
+      if (threadIdx.x == 0 && ahead < tiles) load_box(static_cast<int>(ahead), buf == 0 ? nbuf - 1 : buf - 1);
+      tma::barrier_wait(&loaded[buf], static_cast<unsigned>((k / nbuf) & 1));
       sbytes = tiles_at + buf * tile_stride;
+      buf = buf + 1 == nbuf ? 0 : buf + 1;
     } else {
       __syncthreads(); // the previous tile's reads are done
       loader.store(p, smem_words);
@@ -502,19 +611,25 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
           x_local = j * G.tile_x;
           y_local = 0;
         } else {
-          x_local = (j % 8) * G.tile_x;
-          y_local = (j / 8) * G.tile_y;
+          x_local = (j % G.wtx) * G.tile_x;
+          y_local = (j / G.wtx) * G.tile_y;
         }
         Acc<ACC16> acc[2];
         acc[0].zero();
         acc[1].zero();
-        const char* row = sbytes + 2 * ((DIMS == 1 ? 0 : (y_local + G.shift0 + R) * p.sw) + x_local);
+        const int y_in = DIMS == 1 ? 0 : y_local + G.shift0 + R; // shift 0's tile row (even where SPLIT)
+        const char* row = sbytes + 2 * ((SPLIT ? y_in / 2 : y_in) * p.sw + x_local);
         if constexpr (SPARSE && KC == 2)
           IssueK32<ACC16, SWZ, 0, NM / 2>::run(acc, a, meta, SWZ ? sbytes + 2 * x_local : row, row_bytes,
                                                y_local + G.shift0 + R + (lane >> 2), off, 2 * G.tile_x);
         else
-          Issue<SPARSE, ACC16, AREGS, KC, 0, NM>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
-        store_pair(acc, x_local, y_local);
+          Issue<SPARSE, ACC16, AREGS, KC, 0, NM, SPLIT>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x, region);
+        if constexpr (BSTORE) BlockStore<R>::stage(acc, out_tile, x_local, y_local, lane);
+        else store_pair(acc, x_local, y_local);
+      }
+      if constexpr (BSTORE) {
+        __syncthreads(); // every warp's quarters are in the tile (the next tile's first barrier guards its reuse)
+        BlockStore<R>::write(p, out_tile, bx0, by0);
       }
     }
     if (!TMA && !PREFETCH && next < tiles) {
@@ -526,19 +641,28 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
 }
 
 // The padded input as the TMA tiles' tensor map: x from -8 (16-byte aligned, the layout's interior starts on a
-// 128-byte boundary) to nx + R, y from -R to ny + R, a box of one block tile (sw x sh). False if it does not encode.
-inline bool encode_tile_map(const KernelArgs& a, int radius, CUtensorMap& map) {
+// 128-byte boundary) to nx + R, y from -R to ny + R, a box of one block tile (sw x sh). Split rows: `map` holds the
+// even rows y = -R + 2i, `odd` the odd ones (rows 2 pitches apart), each a box of sw x sh / 2. False if one does
+// not encode.
+inline bool encode_tile_map(const KernelArgs& a, int radius, bool split, CUtensorMap& map, CUtensorMap& odd) {
   const PaddedLayout& L = a.layout;
   if (L.halo[0] != radius || L.halo[1] != radius || L.origin[0] < 8) return false;
-  const std::uint64_t dims[2] = {static_cast<std::uint64_t>(L.n[0] + 8 + radius),
-                                 static_cast<std::uint64_t>(L.n[1] + 2 * radius)};
-  const std::uint64_t pitch[1] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half)};
-  const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh)};
-  return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, dims, pitch, box);
+  const std::uint64_t rows = static_cast<std::uint64_t>(L.n[1] + 2 * radius), width = L.n[0] + 8 + radius;
+  const std::uint64_t pitch = static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half);
+  if (!split) {
+    const std::uint64_t dims[2] = {width, rows}, strides[1] = {pitch};
+    const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh)};
+    return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, dims, strides, box);
+  }
+  const std::uint64_t even_dims[2] = {width, (rows + 1) / 2}, odd_dims[2] = {width, rows / 2}, strides[1] = {2 * pitch};
+  const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh / 2)};
+  return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, even_dims, strides, box) &&
+         encode_tensor_map(&odd, a.in + L.index(-8, 1 - radius, 0), 2, 2, odd_dims, strides, box);
 }
 
 template <int DIMS, int R, bool SPARSE, bool ACC16, bool TMA>
-void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, cudaStream_t stream) {
+void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, const CUtensorMap& odd,
+                cudaStream_t stream) {
   auto kernel = spider_step<R, DIMS, SPARSE, ACC16, TMA>;
   if (t.swizzle != swizzled_rows(DIMS, R, SPARSE))
     throw std::logic_error("SPIDER: the tables' row swizzle differs from the kernel's");
@@ -562,7 +686,7 @@ void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map,
   const std::int64_t tiles = args.tiles_x * args.tiles_y;
   const std::int64_t resident = shape.resident;
   const unsigned blocks = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  kernel<<<blocks, kWarps * 32, smem, stream>>>(args, map);
+  kernel<<<blocks, kWarps * 32, smem, stream>>>(args, map, odd);
   SE_CUDA_CHECK_LAUNCH("spider_step");
 }
 
@@ -570,17 +694,19 @@ void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map,
 // the map does not encode, the step fails with the reason rather than run the register loader on the wrong layout.
 template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
-  CUtensorMap map{};
+  CUtensorMap map{}, odd{};
   if constexpr (tma_tiles(DIMS, R, SPARSE)) {
     if (t.tma) {
-      if (DIMS == 2 && !encode_tile_map(args, R, map))
+      if (t.split != split_rows(DIMS, R, SPARSE))
+        throw std::logic_error("SPIDER: the tables' row split differs from the kernel's");
+      if (DIMS == 2 && !encode_tile_map(args, R, t.split, map, odd))
         throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
                                  "register loader)");
-      return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, stream);
+      return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, odd, stream);
     }
   }
   if (t.tma) throw std::logic_error("SPIDER: tables laid out for TMA tiles reached a kernel without them");
-  launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, map, stream);
+  launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, map, odd, stream);
 }
 
 template <int DIMS, int R> void launch_radius(const Tables& t, const KernelArgs& args, cudaStream_t stream) {

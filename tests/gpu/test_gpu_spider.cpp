@@ -210,6 +210,13 @@ TEST_CASE("spider GPU tables: the pair swap is 2:4 and every radius has aligned 
       const spider_gpu::Tables t = spider_gpu::make_tables(plan);
       INFO(dims << "D r " << r << ": row stride " << t.sw << ", bank ways " << t.bank_conflict_ways);
       CHECK(t.shared_bytes() <= 48 * 1024);
+      // TMA tiles: 2D radius 1..3 (two kernel-row parts) split their rows so that the B loads meet 32 banks.
+      const spider_gpu::Tables tt = spider_gpu::make_tables(plan, true);
+      INFO("TMA tiles: row stride " << tt.sw << ", bank ways " << tt.bank_conflict_ways);
+      CHECK(tt.split == (dims == 2 && r <= 3));
+      if (tt.split && r == 1) CHECK(tt.bank_conflict_ways == 2); // both B loads of a shift conflict-free
+      CHECK(tt.block == (dims == 2 && (r == 1 || r == 3)));
+      if (tt.tma) CHECK(tt.sw % 8 == 0);
     }
 }
 
