@@ -62,7 +62,6 @@ target_link_libraries(se_gui
   PRIVATE se_glad glfw PkgConfig::SE_EGL fmt::fmt ${CMAKE_DL_LIBS})
 target_compile_options(se_gui PRIVATE -Wall -Wextra)
 target_compile_definitions(se_gui PRIVATE GLFW_INCLUDE_NONE)
-se_precompile(se_gui <imgui.h>)
 
 add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/shell/gui_main.cpp)
 target_link_libraries(stencil-explorer PRIVATE se_gui)

@@ -7,7 +7,6 @@ target_link_libraries(test_gui PRIVATE se_gui se_catch_main fmt::fmt)
 target_compile_definitions(test_gui PRIVATE SE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
   SE_EXPLORER_EXE="$<TARGET_FILE:stencil-explorer>" GLFW_INCLUDE_NONE)
 add_dependencies(test_gui stencil-explorer)
-se_precompile(test_gui <catch2/catch.hpp>)
 # Tests tagged [glfw] need an X display; they are registered below under xvfb-run instead.
 catch_discover_tests(test_gui TEST_SPEC "~[glfw]" TEST_PREFIX "gui.")
 
