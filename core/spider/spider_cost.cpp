@@ -46,8 +46,7 @@ CostReport spider_cost(const SpiderPlan& plan) {
 
   // A block reads its outputs plus the halo once and writes its outputs once; the A fragments and metadata
   // registers come from global memory once per block (they stay in registers, §3.3.1).
-  const double bx = g.tile_x * ceil_div(g.dims == 1 ? 1024 : 64, g.tile_x);
-  const double by = g.dims == 1 ? 1 : g.tile_y * ceil_div(64, g.tile_y);
+  const double bx = g.block_x, by = g.block_y;
   const double halo_y = g.dims == 1 ? 0 : 2 * r;
   const double parameter_bytes = counts.parameter * g.tile_points() * kHalfBytes +
                                  static_cast<double>(plan.metadata_registers.size()) * kWarpSize * 4;

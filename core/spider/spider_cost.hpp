@@ -18,9 +18,8 @@ struct SpiderPointCounts {
 };
 SpiderPointCounts spider_point_counts(const SpiderPlan& plan);
 
-// Global bytes assume thread blocks of about 64 x 64 outputs in 2D (1024 in 1D), rounded to whole warp tiles,
-// reading the block plus its halo once and writing it once, in FP16. (The GPU kernel's radius-1 blocks are 128 x 32:
-// halo reads 130 x 34 against 66 x 66 per 4096 outputs, 1.5% more bytes per point than modelled here.)
+// Global bytes: each block tile of the plan (SpiderGeometry::block_x x block_y, the GPU kernel's) reads its outputs
+// plus the halo once and writes them once, in FP16, plus the A values and metadata once per block.
 CostReport spider_cost(const SpiderPlan& plan);
 
 // One row of the paper's Table 1, per updated point (A and B large, so ceil(A / x) = A / x).

@@ -88,6 +88,13 @@ SpiderGeometry make_geometry(int dims, int r, SwapParity parity) {
     g.shift_begin = -r;
     g.shift_end = r + g.parts_along_m;
   }
+  if (dims == 1) {
+    g.block_x = 32 * g.tile_x;
+  } else {
+    const int across = r == 1 ? 16 : 8;
+    g.block_x = across * g.tile_x;
+    g.block_y = 64 * 8 / across;
+  }
   return g;
 }
 
@@ -353,8 +360,10 @@ std::string to_string(const SpiderPlan& plan) {
                             : "plain band, no swap: the dense-tensor-core ablation");
   out += fmt::format("  A = 16 x 16: {} band block(s) along K, {} kernel row(s) stacked along M; {} K chunk(s) per "
                      "shift\n", g.blocks_along_k, g.parts_along_m, g.k_chunks);
-  out += fmt::format("  warp tile: {} x {} outputs, {} MMAs ({} all-zero A tiles skipped)\n", g.tile_x, g.tile_y,
-                     plan.mmas.size(), (g.shift_end - g.shift_begin) * g.k_chunks - static_cast<int>(plan.mmas.size()));
+  out += fmt::format("  warp tile: {} x {} outputs, {} MMAs ({} all-zero A tiles skipped); block tile: {} x {}\n",
+                     g.tile_x, g.tile_y, plan.mmas.size(),
+                     (g.shift_end - g.shift_begin) * g.k_chunks - static_cast<int>(plan.mmas.size()), g.block_x,
+                     g.block_y);
   for (const auto& note : plan.precision_notes) out += "  FP16: " + note + "\n";
 
   std::vector<bool> moved(static_cast<std::size_t>(g.band_cols));
@@ -430,6 +439,7 @@ nlohmann::json to_json(const SpiderPlan& plan) {
                    {"blocks_along_k", g.blocks_along_k},
                    {"parts_along_m", g.parts_along_m},
                    {"tile", {g.tile_x, g.tile_y}},
+                   {"block", {g.block_x, g.block_y}},
                    {"shifts", {g.shift_begin, g.shift_end}}};
   j["sparsity_ratio"] = spider_sparsity_ratio(g.radius, g.L);
   j["column_swap"] = plan.column_swap;

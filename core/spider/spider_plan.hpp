@@ -99,6 +99,10 @@ struct SpiderGeometry {
   int parts_along_m = 1;     // P_y: kernel rows stacked in A's 16 rows sharing one B (1 in 1D)
   int tile_x = 0, tile_y = 1; // outputs of one warp tile: 2D P_x*L by 8*P_y; 1D 8*P_x*L (one column per band group)
   int shift_begin = 0, shift_end = 0; // 2D: shifts -r .. r + P_y - 1 (end exclusive); 1D: 0 .. 1
+  // Outputs of one thread block's tile, as the GPU kernels run them (kernels/spider, which check they agree) and the
+  // cost model counts its halo: 1D 32 warp tiles; 2D 8 warp tiles across and 64 rows, at radius 1 16 across and 32
+  // rows (the wider box stages fewer halo columns per output; notes/spider-gpu.md, tenth step).
+  int block_x = 0, block_y = 1;
   int tile_points() const { return tile_x * tile_y; }
 };
 

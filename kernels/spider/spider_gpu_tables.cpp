@@ -62,7 +62,8 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
     throw InputError(fmt::format("SPIDER's GPU kernels take radius 1 to 7; got {}", pg.radius));
   if (g.L != pg.L || g.px != pg.blocks_along_k || g.kc != pg.k_chunks || g.py != pg.parts_along_m ||
       g.tile_x != pg.tile_x || g.tile_y != pg.tile_y || g.shift0 != pg.shift_begin ||
-      g.shift0 + g.nshift != pg.shift_end || g.band_offset != pg.band_offset)
+      g.shift0 + g.nshift != pg.shift_end || g.band_offset != pg.band_offset || g.block_x != pg.block_x ||
+      g.block_y != pg.block_y)
     throw InputError("internal: SPIDER's plan geometry differs from the one its GPU kernels are compiled for");
   t.sparse = plan.options.variant == SpiderVariant::Sparse;
   t.acc16 = plan.options.accumulate_fp16;

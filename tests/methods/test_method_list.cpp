@@ -16,6 +16,7 @@
 #include "core/reference.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/spider/spider_gpu_tables.hpp"
 
 using namespace se;
 
@@ -145,6 +146,25 @@ TEST_CASE("a run refuses another method's plan, and a plan reports the fusion as
   CHECK_THAT(lora_gpu.model_beside(*gp, 500.0), Catch::Contains("predicts") && Catch::Contains("T=4"));
   const Method& cuda_core = find_method(methods, "cuda-core", Backend::GPU);
   CHECK_THAT(cuda_core.model_beside(*cuda_core.plan(s), 200.0), Catch::Contains("16.00 bytes") && Catch::Contains("3200 GB/s"));
+}
+
+// Core's plan decides SPIDER's block tile (the cost model counts its halo); the GPU kernels are compiled for theirs
+// and make_tables refuses a plan whose geometry differs: every radius, 1D and 2D, both variants, both layouts.
+TEST_CASE("SPIDER's GPU tables accept core's plan geometry, block tile included, at every radius", "[methods]") {
+  for (int dims = 1; dims <= 2; ++dims)
+    for (int r = 1; r <= 7; ++r)
+      for (const SpiderVariant v : {SpiderVariant::Sparse, SpiderVariant::Dense}) {
+        const Stencil s = make_stencil(dims, r, "ones");
+        const SpiderPlan plan = spider_gpu::gpu_plan(s, v, false);
+        INFO(dims << "D r " << r << " " << to_string(v));
+        for (const bool tma : {false, true}) {
+          const spider_gpu::Tables t = spider_gpu::make_tables(plan, tma);
+          CHECK(t.g.block_x == plan.geometry.block_x);
+          CHECK(t.g.block_y == plan.geometry.block_y);
+          CHECK(plan.geometry.block_x % plan.geometry.tile_x == 0);
+          CHECK(plan.geometry.block_y % plan.geometry.tile_y == 0);
+        }
+      }
 }
 
 TEST_CASE("SPIDER's GPU plan reports FP16 sums when asked for them, and the bound models them", "[methods][check]") {
