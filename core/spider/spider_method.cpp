@@ -62,11 +62,12 @@ DescriptorPtr descriptor(SpiderVariant variant) {
                         "(0-based) columns j and j+L, as Section 3.2's offsets read, leaves at most two non-zeros in "
                         "every group of four: the sparse tensor cores keep those two values and their 2-bit positions, "
                         "and the input rows are swapped to match.",
-                        1, {true, true, false}}); // kernel rows of a 1D or 2D stencil
+                        1, {true, true, false}, ""}); // kernel rows of a 1D or 2D stencil
     d->views.push_back({"table2", "", "SPIDER Table 2: what one point update costs",
                         "Per updated point, the multiply-adds, input loads and weight loads of each tensor-core method "
                         "against the lower bound: the paper's numbers beside the ones our plans count, and why they "
-                        "differ. SPIDER's 2:4 swap stops the tensor cores multiplying half the band's zeros."});
+                        "differ. SPIDER's 2:4 swap stops the tensor cores multiplying half the band's zeros.",
+                        1, {true, true, true}, ""});
     d->compare_rank = 1;
   }
   return d;

@@ -17,6 +17,12 @@ constexpr int kMmaK = 16;           // m16n8k16: A is 16 x 16 (dense) or 16 x 8 
 constexpr int kMmaM = 16;
 constexpr double kHalfMinNormal = 6.103515625e-05; // 2^-14
 
+// The dense variant runs the plain band, but in the lane order (a K order for wide loads, not for 2:4) it keeps the
+// swapped columns: the same B loads as the sparse variant, the MMA the only difference.
+bool a_swapped(const SpiderOptions& o) {
+  return o.variant == SpiderVariant::Sparse || o.parity == SwapParity::Lanes;
+}
+
 bool swaps(int j, int L, SwapParity parity) {
   return j < L && (j % 2 == (parity == SwapParity::Odd ? 1 : 0));
 }
@@ -70,7 +76,7 @@ SpiderGeometry make_geometry(int dims, int r, SwapParity parity) {
   g.radius = r;
   g.L = 2 * r + 2;
   g.band_cols = 2 * g.L;
-  g.band_offset = parity == SwapParity::Pairs && r % 2 != 0 ? 1 : 0;
+  g.band_offset = (parity == SwapParity::Pairs || parity == SwapParity::Lanes) && r % 2 != 0 ? 1 : 0;
   const int chunks = (g.band_cols + kMmaK - 1) / kMmaK;
   // Blocks side by side fill K (two for r <= 1); kernel rows stacked fill M (2D only: one row has no partner).
   g.blocks_along_k = chunks * kMmaK / g.band_cols;
@@ -143,12 +149,11 @@ std::vector<SpiderInputRow> make_input_rows(const SpiderGeometry& g, const std::
 std::vector<double> mma_a(const SpiderPlan& plan, const std::vector<int>& kernel_rows, int chunk) {
   const SpiderGeometry& g = plan.geometry;
   std::vector<double> a(static_cast<std::size_t>(kMmaM * kMmaK), 0.0);
-  const bool sparse = plan.options.variant == SpiderVariant::Sparse;
   for (int p = 0; p < g.parts_along_m; ++p) {
     if (kernel_rows[static_cast<std::size_t>(p)] == kNoKernelRow) continue;
     const int row_index = g.dims == 1 ? 0 : kernel_rows[static_cast<std::size_t>(p)] + g.radius;
     const SpiderKernelRow& row = plan.rows[static_cast<std::size_t>(row_index)];
-    const std::vector<double>& m = sparse ? row.swapped : row.band;
+    const std::vector<double>& m = a_swapped(plan.options) ? row.swapped : row.band;
     for (int b = 0; b < g.blocks_along_k; ++b)
       for (int i = 0; i < g.L; ++i)
         for (int j = 0; j < g.band_cols; ++j) {
@@ -198,7 +203,7 @@ void build_mmas(SpiderPlan& plan) {
 
 std::string_view to_string(SpiderVariant v) { return v == SpiderVariant::Sparse ? "spider" : "spider-dense"; }
 std::string_view to_string(SwapParity p) {
-  return p == SwapParity::Odd ? "odd" : p == SwapParity::Even ? "even" : "pairs";
+  return p == SwapParity::Odd ? "odd" : p == SwapParity::Even ? "even" : p == SwapParity::Pairs ? "pairs" : "lanes";
 }
 
 std::vector<double> spider_band(std::span<const double> row_weights, int L, int cols, int offset) {
@@ -227,6 +232,17 @@ std::vector<int> spider_column_swap(int L, int cols, SwapParity parity) {
     for (int j = 0; j < cols; ++j) {
       const int q = j / 4, e = j % 4;
       perm[static_cast<std::size_t>(j)] = e < 2 ? 2 * q + e : 2 * q + L + (e - 2);
+    }
+    return perm;
+  }
+  if (parity == SwapParity::Lanes) {
+    if (L != 8 && L != 16)
+      throw InputError(fmt::format("the lane-ordered strided swap fills one m16n8k16 (L = 8) or m16n8k32 (L = 16) "
+                                   "with the band; got L = {}", L));
+    for (int k = 0; k < cols; ++k) {
+      const int c = k / 16, hh = (k % 16) / 8, t = (k % 8) / 2, e = k % 2;
+      const int pair = (t % 2) * (L / 2) + (t / 2) * (L / 4) + 2 * c + hh;
+      perm[static_cast<std::size_t>(k)] = 2 * pair + e;
     }
     return perm;
   }
@@ -267,7 +283,7 @@ SpiderPlan make_spider_plan(const Stencil& stencil, const SpiderOptions& options
   plan.column_swap = spider_column_swap(g.L, g.band_cols, options.parity);
   const int rows = stencil.dims == 1 ? 0 : stencil.radius;
   for (int dy = -rows; dy <= rows; ++dy) plan.rows.push_back(make_kernel_row(stencil, dy, g, plan.column_swap));
-  if (options.variant == SpiderVariant::Dense)
+  if (!a_swapped(options))
     for (int j = 0; j < g.band_cols; ++j) plan.column_swap[static_cast<std::size_t>(j)] = j;
   plan.input_rows = make_input_rows(g, plan.column_swap);
   build_mmas(plan);
@@ -355,9 +371,15 @@ std::string to_string(const SpiderPlan& plan) {
                      mma_info(sparse ? MmaShape::SP_M16N8K16_F16_F32 : MmaShape::M16N8K16_F16_F32).ptx,
                      sparse ? (plan.options.parity == SwapParity::Pairs
                                    ? std::string("strided swap of column pairs: pairs L apart interleaved")
+                               : plan.options.parity == SwapParity::Lanes
+                                   ? std::string("strided swap of column pairs, lane-ordered: each lane's B "
+                                                 "registers adjacent")
                                    : fmt::format("strided swap of {} columns j < L with j + L",
                                                  to_string(plan.options.parity)))
-                            : "plain band, no swap: the dense-tensor-core ablation");
+                            : plan.options.parity == SwapParity::Lanes
+                                  ? "the band in the lanes' K order (the sparse variant's B loads), no compression: "
+                                    "the dense-tensor-core ablation"
+                                  : "plain band, no swap: the dense-tensor-core ablation");
   out += fmt::format("  A = 16 x 16: {} band block(s) along K, {} kernel row(s) stacked along M; {} K chunk(s) per "
                      "shift\n", g.blocks_along_k, g.parts_along_m, g.k_chunks);
   out += fmt::format("  warp tile: {} x {} outputs, {} MMAs ({} all-zero A tiles skipped); block tile: {} x {}\n",

@@ -25,7 +25,14 @@ std::string_view to_string(SpiderVariant v); // "spider", "spider-dense"
 // hold band columns 2q, 2q+1 and positions 4q+2, 4q+3 hold 2q+L, 2q+L+1 (two columns L apart are never both
 // non-zero in a row, so it is 2:4), which keeps the two halves of every B register adjacent in memory: one 32-bit
 // shared-memory load per register instead of two 16-bit ones.
-enum class SwapParity { Odd, Even, Pairs };
+// Lanes orders the same pairs so that each lane's B registers of one MMA are adjacent: for L = 8 (one m16n8k16,
+// radius 3) and L = 16 (one m16n8k32, radius 7) only. The fragment gives lane t (= lane % 4) the K rows 2t, 2t + 1
+// of every 8; position k = 16c + 8h' + 2t + e holds band column 2P + e with P = (t % 2) L/2 + (t / 2) L/4 + 2c + h'.
+// Lanes t = 0, 1 (and 2, 3) share a group of four and read pairs L/2 apart (never both non-zero in a row: 2:4), and
+// lane t reads pairs W_t .. W_t + L/4 - 1 in register order: one 64-bit (L = 8) or 128-bit (L = 16) shared load.
+// The dense variant keeps this order (its A the swapped band uncompressed: the same B loads, only the MMA differs);
+// with the other parities its band is unswapped.
+enum class SwapParity { Odd, Even, Pairs, Lanes };
 std::string_view to_string(SwapParity p);
 
 struct SpiderOptions {

@@ -23,7 +23,8 @@ SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp1
   }
   SpiderOptions o;
   o.variant = variant;
-  o.parity = SwapParity::Pairs; // the dense variant's band is unswapped whatever the parity
+  // The dense variant's band is unswapped whatever the parity.
+  o.parity = lane_order(s.dims, gpu_radius(s), variant == SpiderVariant::Sparse) ? SwapParity::Lanes : SwapParity::Pairs;
   o.accumulate_fp16 = accumulate_fp16;
   return make_spider_plan(w, o);
 }
@@ -34,20 +35,23 @@ std::uint32_t pack2(Half lo, Half hi) {
   return static_cast<std::uint32_t>(lo.bits) | (static_cast<std::uint32_t>(hi.bits) << 16);
 }
 
-// Bank conflicts of the B loads for a row stride `sw` (halves): for each load, the most distinct 32-bit words one
-// bank serves (lanes reading the same word share it). Summed over the loads of one shift.
-int conflict_ways(const std::vector<std::int32_t>& boff, int loads) {
+// Shared wavefronts of one shift's B loads (boff per register, in halves; `vec` registers per load, adjacent words):
+// a warp's 32-, 64- or 128-bit load is served in 1, 2 or 4 phases of 32 / vec lanes, and each phase takes as many
+// wavefronts as the most distinct words one bank serves in it (lanes reading the same word share it).
+int conflict_ways(const std::vector<std::int32_t>& boff, int regs, int vec) {
   int total = 0;
-  for (int l = 0; l < loads; ++l) {
-    std::array<std::set<int>, 32> banks;
-    for (int lane = 0; lane < 32; ++lane) {
-      const int word = boff[static_cast<std::size_t>(l * 32 + lane)] / 2;
-      banks[static_cast<std::size_t>(word % 32)].insert(word);
+  for (int l = 0; l < regs; l += vec)
+    for (int phase = 0; phase < vec; ++phase) {
+      std::array<std::set<int>, 32> banks;
+      for (int lane = phase * 32 / vec; lane < (phase + 1) * 32 / vec; ++lane)
+        for (int w = 0; w < vec; ++w) {
+          const int word = boff[static_cast<std::size_t>(l * 32 + lane)] / 2 + w;
+          banks[static_cast<std::size_t>(word % 32)].insert(word);
+        }
+      int worst = 0;
+      for (const auto& b : banks) worst = std::max(worst, static_cast<int>(b.size()));
+      total += worst;
     }
-    int worst = 0;
-    for (const auto& b : banks) worst = std::max(worst, static_cast<int>(b.size()));
-    total += worst;
-  }
   return total;
 }
 
@@ -68,7 +72,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   t.sparse = plan.options.variant == SpiderVariant::Sparse;
   t.acc16 = plan.options.accumulate_fp16;
   t.aregs = t.sparse ? 2 : 4;
-  t.tma = tma && tma_tiles(g.dims, pg.radius, t.sparse);
+  t.tma = tma;
   t.split = t.tma && split_rows(g.dims, pg.radius, t.sparse);
   t.block = t.tma && block_store(g.dims, pg.radius, t.sparse);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
@@ -120,6 +124,20 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   const int dx_min = *std::min_element(dx.begin(), dx.end()), dx_max = *std::max_element(dx.begin(), dx.end());
   if (dx_min < dx_lo || dx_min + kTileOrigin < 0 || dx_max > g.dx_max)
     throw InputError("internal: a SPIDER B row reads outside the shared tile");
+  // Lane order: a shift's registers are adjacent words from the lane's first, which is aligned for the wide load
+  // (from a 16-byte aligned warp tile corner: the tile's rows are whole 16-byte units, tile_x a multiple of 8).
+  if (lane_order(g.dims, r, t.sparse)) {
+    if (plan.options.parity != SwapParity::Lanes)
+      throw InputError("internal: SPIDER's radius 3 and 7 kernels take the lane-ordered swap");
+    t.bvec = 2 * g.kc;
+    for (int k = 0; k < 16 * g.kc; k += 8)
+      for (int ti = 0; ti < 4; ++ti) {
+        const int h = k / 8, first = dx[static_cast<std::size_t>(2 * ti)];
+        if (dx[static_cast<std::size_t>(k + 2 * ti)] != first + 2 * h || (first + kTileOrigin) % (2 * t.bvec) != 0)
+          throw InputError(fmt::format("internal: SPIDER's lane-ordered B registers of lane t = {} are not one "
+                                       "aligned {}-word run", ti, t.bvec));
+      }
+  }
   const auto fill_boff = [&](int col_stride) {
     std::vector<std::int32_t> b(static_cast<std::size_t>(g.kc * 2 * 32));
     for (int q = 0; q < g.kc; ++q)
@@ -136,29 +154,15 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   if (g.dims == 1) {
     t.sw = t.tma ? (g.sw_min + 7) / 8 * 8 : g.sw_min; // a bulk copy moves whole 16-byte units
     t.boff = fill_boff(g.rpp);
-    t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2);
-  } else if (swizzled_rows(g.dims, r, t.sparse)) {
-    // Row starts y sw + row_pad_halves(y) with sw / 2 = 2 mod 32 words; the lanes' rows are added by the kernel.
-    t.swizzle = true;
-    t.sw = g.sw_min;
-    while ((t.sw / 2) % 32 != 2 || t.sw / 2 - row_pad_halves(12) / 2 < g.sw_min / 2) t.sw += 2;
-    t.boff = fill_boff(0);
-    int worst = 0;
-    for (int y0 = 0; y0 < 16; ++y0) { // every phase of the row quartets
-      std::vector<std::int32_t> b = t.boff;
-      for (std::size_t i = 0; i < b.size(); ++i) {
-        const int y = y0 + static_cast<int>(i % 32) / 4;
-        b[i] += y * t.sw + row_pad_halves(y);
-      }
-      worst = std::max(worst, conflict_ways(b, g.kc * 2));
-    }
-    t.bank_conflict_ways = worst;
+    t.bank_conflict_ways = conflict_ways(t.boff, g.kc * 2, t.bvec);
   } else {
     int best = -1;
-    for (int sw = g.sw_min; sw < g.sw_max; sw += 2) {
-      if (t.tma && sw % 8 != 0) continue; // a TMA box's rows are whole 16-byte chunks
+    // Wide loads need rows of whole 16-byte units, and their banks repeat every 64 halves of row stride.
+    const int sw_end = t.bvec > 1 ? g.sw_min + 64 : g.sw_max;
+    for (int sw = g.sw_min; sw < sw_end; sw += 2) {
+      if ((t.tma || t.bvec > 1) && sw % 8 != 0) continue; // a TMA box's rows are whole 16-byte chunks
       auto b = fill_boff(t.split ? sw : g.py * sw); // split: lane g's row is g rows into its region
-      const int ways = conflict_ways(b, g.kc * 2);
+      const int ways = conflict_ways(b, g.kc * 2, t.bvec);
       if (best < 0 || ways < best) {
         best = ways;
         t.sw = sw;

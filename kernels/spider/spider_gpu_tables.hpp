@@ -2,10 +2,11 @@
 // values and packed metadata, the input row map) turned into what each lane of the kernel holds. Plain C++ (its
 // tests run without a GPU); the kernels are kernels/spider/spider_kernels.cuh.
 //
-// The GPU plan is core's plan with the strided swap taken at the granularity of column pairs (SwapParity::Pairs):
-// the two halves of every B register are then adjacent in shared memory, one 32-bit load per register. The swap
-// itself lives only in the per-lane shared-memory offsets below (boff): the kernel's arithmetic is the same for
-// spider (swapped, mma.sp) and spider-dense (unswapped, mma).
+// The GPU plan is core's plan with the strided swap taken at the granularity of column pairs (SwapParity::Pairs;
+// SwapParity::Lanes, the same pairs in the order of the lanes' B registers, at radius 3 and 7: lane_order): the two
+// halves of every B register are then adjacent in shared memory, one 32-bit load per register (Lanes: one load per
+// shift). The swap itself lives only in the per-lane shared-memory offsets below (boff): the kernel's arithmetic is
+// the same for spider (swapped, mma.sp) and spider-dense (unswapped, mma).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,27 +20,24 @@ constexpr int kWarps = 8; // warps per block
 // Each warp's output scratch after the input tile: its pair of warp tiles (at most 256 halves at every radius), rows
 // padded for stmatrix where the kernel uses it (at most 384 halves, spider_kernels.cuh's StagedStore).
 constexpr int kScratchBytes = 768;
-// Sparse 2D radius 7 places shared row y at y sw + 16 ((y >> 2) & 3) halves (a stride of 2 words mod 32 plus
-// 0, 8, 16 or 24 words by row quartet): its B loads read words {0, 8, 1, 9} of 8 consecutive rows, which collide
-// in some bank at every plain row stride, and meet 32 banks with this one (notes/spider-gpu.md).
-constexpr bool swizzled_rows(int dims, int r, bool sparse) { return dims == 2 && r == 7 && sparse; }
-constexpr int row_pad_halves(int y) { return 16 * ((y >> 2) & 3); }
-// The input tile's bytes (room for the largest row pad), rounded up to 16 so that the scratch after it takes
-// 16-byte vectors.
-constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 2 * 48 + 15) / 16 * 16; }
+// Lane order (radius 3 and 7: sparse in 1D and 2D, dense in 2D; core's SwapParity::Lanes): each lane's B registers
+// of one shift are adjacent words, fetched by one 64-bit (radius 3, one k16 chunk) or 128-bit (radius 7, two) shared
+// load instead of two or four 32-bit ones. With the pair order a sparse load's four t-lanes read words {0, L/2, 1,
+// L/2 + 1} of their row, which meet only 16 banks at any row stride a TMA box can land (notes/spider-gpu.md). The
+// dense variant takes the same order so that the ablation differs from spider in the MMA only (1D dense keeps the
+// pairs: its two-chunk shifts issue per chunk, Issue below).
+constexpr bool lane_order(int dims, int r, bool sparse) { return (sparse || dims == 2) && (r == 3 || r == 7); }
+// The input tile's bytes, rounded up to 16 so that the scratch after it takes 16-byte vectors.
+constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 15) / 16 * 16; }
 // Shared half 0 of a tile row holds x = bx0 - kTileOrigin (bx0: the block tile's first output column, a multiple of
 // 8): every row starts on a 16-byte boundary of the padded grid, so it arrives as whole 16-byte chunks (the
 // register loader) or as one TMA box (whose start must be 16-byte aligned: an unaligned one faults as an illegal
 // instruction on an H100). The B registers' pairs start at even x (core's band_offset at odd r), so each is one
 // aligned 32-bit shared load.
 constexpr int kTileOrigin = 8;
-// TMA tiles (sm_90; every 2D kernel with unswizzled rows, and 1D): each block tile arrives as one TMA box of sw x sh
-// halves (2D) or one bulk copy of its row (1D), double-buffered; the box lands rows back to back and a bulk copy
-// moves whole 16-byte units, so sw is a multiple of 8 halves. Sparse 2D radius 7 keeps the register loader: its
-// swizzled rows start 8 bytes apart mod 128, where no box can land.
-constexpr bool tma_tiles(int dims, int r, bool sparse) {
-  return !swizzled_rows(dims, r, sparse);
-}
+// TMA tiles (sm_90): each block tile arrives as one TMA box of sw x sh halves (2D) or one bulk copy of its row
+// (1D), double-buffered; the box lands rows back to back and a bulk copy moves whole 16-byte units, so sw is a
+// multiple of 8 halves.
 // Split rows (2D TMA tiles with two kernel-row parts, py = 2: radius 1..3): a warp's lanes g = 0..7 read input rows
 // 2 apart, which meet in at most 16 banks at any row stride a TMA box can land (a multiple of 8 halves). The tile
 // then arrives as two boxes, its even rows and its odd rows, each a region with rows back to back: the lanes' rows
@@ -65,7 +63,7 @@ struct Geometry {
   int wtx = 8;                  // 2D: warp tiles across a block tile
   int band_offset = 0;          // core's SpiderGeometry::band_offset: r odd (the GPU plan swaps column pairs)
   int dx_max = 0;               // the largest input x offset a B row reads (a padding column's)
-  int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves) lies in [sw_min, sw_max)
+  int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves): at least sw_min; the search ends at sw_max (64 past sw_min for wide B loads)
   int sh = 1;                   // its rows
 };
 constexpr Geometry geometry(int dims, int r) {
@@ -113,7 +111,8 @@ constexpr Geometry geometry(int dims, int r) {
 }
 
 constexpr bool split_rows(int dims, int r, bool sparse) {
-  return dims == 2 && tma_tiles(dims, r, sparse) && geometry(dims, r).py == 2;
+  (void)sparse;
+  return dims == 2 && geometry(dims, r).py == 2;
 }
 
 // Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
@@ -132,7 +131,7 @@ struct Tables {
   Geometry g;
   bool sparse = true;
   bool acc16 = false;
-  bool swizzle = false;            // swizzled_rows: B offsets hold no row term, the kernel adds each row's start
+  int bvec = 1;                    // 32-bit words per B load: 1, or the shift's 2 or 4 registers (lane_order)
   int aregs = 2;                   // 32-bit A registers per MMA and lane: 2 (compressed) or 4 (dense)
   int nmeta = 0;                   // metadata registers per lane (sparse): one per four MMAs
   int sw = 0, sh = 0;              // shared tile: row stride in halves (even), rows
@@ -140,8 +139,9 @@ struct Tables {
   std::vector<std::uint32_t> meta; // [register][lane]
   std::vector<std::int32_t> boff;  // [chunk][half h][lane]: shared-memory half index of B register h's first half
                                    // relative to the warp tile's corner (lane column, radius and dx folded in)
-  int bank_conflict_ways = 0;      // the largest number of distinct words one bank serves in a B load
-  bool tma = false;                // TMA tile buffers (tma_tiles; make_tables was asked for them)
+  int bank_conflict_ways = 0;      // shared wavefronts of one shift's B loads: per load and phase (a warp's 32-,
+                                   // 64- or 128-bit loads take 1, 2 or 4), the most distinct words one bank serves
+  bool tma = false;                // TMA tile buffers (make_tables was asked for them)
   bool split = false;              // TMA: even and odd rows in two regions (split_rows)
   bool block = false;              // TMA: block-wide output tiles (block_store), after the warps' scratch
   // TMA: the buffers from the first 128-byte boundary (up to 128 bytes skipped; spider_kernels.cuh).
@@ -159,7 +159,7 @@ int gpu_radius(const Stencil& s);
 // Core's plan for the GPU: the stencil widened to gpu_radius, the pair-granular swap (sparse) or the plain band.
 SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp16);
 // Throws InputError if the plan's geometry is not the one the kernels are compiled for.
-// tma: lay the tiles out for TMA boxes where tma_tiles allows (the row stride a multiple of 8 halves).
+// tma: lay the tiles out for TMA boxes (the row stride a multiple of 8 halves).
 Tables make_tables(const SpiderPlan& plan, bool tma = false);
 
 } // namespace se::spider_gpu

@@ -1,9 +1,10 @@
 // SPIDER's step kernel: a block stages its input tile (halo included, zeros past the padded grid) in shared memory
 // as FP16, from x = bx0 - 8 (a 16-byte boundary): on sm_90 as one TMA box (2D) or one bulk copy (1D) per tile,
-// double-buffered, elsewhere (and for the swizzled sparse radius 7) through registers; each warp keeps every A fragment of the plan (compressed 2:4 values and packed metadata, or the dense
-// band) in registers for the whole run and computes two warp tiles at a time: per shift and K chunk one 32-bit
-// shared load per B register, at the lane's offset from core's input row map (the strided swap's row swap is only
-// a different offset there: no instruction of its own), then mma.sp (spider) or mma (spider-dense).
+// double-buffered, elsewhere through registers; each warp keeps every A fragment of the plan (compressed 2:4 values
+// and packed metadata, or the dense band) in registers for the whole run and computes two warp tiles at a time: per
+// shift and K chunk one 32-bit shared load per B register (sparse radius 3 and 7: one 64- or 128-bit load for the
+// shift's registers, core's lane order), at the lane's offset from core's input row map (the strided swap's row swap
+// is only a different offset there: no instruction of its own), then mma.sp (spider) or mma (spider-dense).
 #pragma once
 #include <cuda_fp16.h>
 
@@ -70,29 +71,45 @@ template <> struct Acc<true> {
   __device__ __forceinline__ auto& regs() { return v; }
 };
 
+// One shift's B registers for one tile: VEC = 1, one 32-bit load per register; VEC = 2 or 4 (lane_order), the
+// registers are adjacent words from the lane's first: one 64- or 128-bit load. off: the registers' byte offsets.
+template <int VEC, int N>
+__device__ __forceinline__ void load_b(const char* at, const int* off, std::uint32_t (&b)[N]) {
+  static_assert(VEC == 1 || VEC == N, "a wide load fetches every register of the shift");
+  if constexpr (VEC == 4) {
+    const uint4 v = *reinterpret_cast<const uint4*>(at + off[0]);
+    b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
+  } else if constexpr (VEC == 2) {
+    const uint2 v = *reinterpret_cast<const uint2*>(at + off[0]);
+    b[0] = v.x, b[1] = v.y;
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) b[i] = *reinterpret_cast<const std::uint32_t*>(at + off[i]);
+  }
+}
+
 // The shifts and chunks of one warp tile pair, unrolled at compile time (the selector is an immediate). row: the
 // input row of shift 0. SPLIT (split_rows, one K chunk): shift S reads region S % 2 (region bytes on), row S / 2.
-template <bool SPARSE, bool ACC16, int AREGS, int KC, int IDX, int END, bool SPLIT = false> struct Issue {
+template <bool SPARSE, bool ACC16, int AREGS, int KC, int IDX, int END, bool SPLIT = false, int VEC = 1> struct Issue {
   __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[END][AREGS],
                                              const std::uint32_t* meta, const char* row, int row_bytes,
                                              const int (&off)[KC][2], int tile1_bytes, int region = 0) {
     static_assert(!SPLIT || KC == 1, "split rows take one K chunk per shift");
+    static_assert(VEC == 1 || KC == 1, "wide B loads here take one K chunk per shift");
     constexpr int q = IDX % KC;
     const char* at = SPLIT ? row + (IDX & 1) * region + (IDX >> 1) * row_bytes : row;
     std::uint32_t b0[2], b1[2];
-    b0[0] = *reinterpret_cast<const std::uint32_t*>(at + off[q][0]);
-    b0[1] = *reinterpret_cast<const std::uint32_t*>(at + off[q][1]);
-    b1[0] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][0]);
-    b1[1] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][1]);
+    load_b<VEC>(at, off[q], b0);
+    load_b<VEC>(at + tile1_bytes, off[q], b1);
     const std::uint32_t m = SPARSE ? meta[IDX / 4] : 0u;
     Mma<SPARSE, ACC16, IDX, AREGS>::run(acc[0].regs(), a[IDX], b0, m);
     Mma<SPARSE, ACC16, IDX, AREGS>::run(acc[1].regs(), a[IDX], b1, m);
-    Issue<SPARSE, ACC16, AREGS, KC, IDX + 1, END, SPLIT>::run(
+    Issue<SPARSE, ACC16, AREGS, KC, IDX + 1, END, SPLIT, VEC>::run(
         acc, a, meta, SPLIT || q != KC - 1 ? row : row + row_bytes, row_bytes, off, tile1_bytes, region);
   }
 };
-template <bool SPARSE, bool ACC16, int AREGS, int KC, int END, bool SPLIT>
-struct Issue<SPARSE, ACC16, AREGS, KC, END, END, SPLIT> {
+template <bool SPARSE, bool ACC16, int AREGS, int KC, int END, bool SPLIT, int VEC>
+struct Issue<SPARSE, ACC16, AREGS, KC, END, END, SPLIT, VEC> {
   __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[END][AREGS],
                                              const std::uint32_t*, const char*, int, const int (&)[KC][2], int,
                                              int = 0) {}
@@ -100,34 +117,24 @@ struct Issue<SPARSE, ACC16, AREGS, KC, END, END, SPLIT> {
 
 // The B registers of one shift with two K chunks (chunk 0's then chunk 1's) for both tiles of a pair, from the
 // window's first row `at` (the second tile tile1_bytes to the right).
+template <int VEC>
 __device__ __forceinline__ void load_b_k32(const char* at, const int (&off)[2][2], int tile1_bytes,
                                            std::uint32_t (&b0)[4], std::uint32_t (&b1)[4]) {
-#pragma unroll
-  for (int q = 0; q < 2; ++q)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      b0[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + off[q][h]);
-      b1[2 * q + h] = *reinterpret_cast<const std::uint32_t*>(at + tile1_bytes + off[q][h]);
-    }
+  load_b<VEC>(at, &off[0][0], b0);
+  load_b<VEC>(at + tile1_bytes, &off[0][0], b1);
 }
 
 // Sparse with two K chunks per shift (radius 4..7: a band row is wider than 16): both chunks of shift S as one
 // mma.sp.m16n8k32, half the MMA instructions of the two m16n8k16 the plan counts. Chunk 0's A and B registers
 // then chunk 1's; core's metadata of MMAs 2S and 2S + 1 (selectors 2S % 4 and 2S % 4 + 1 of register S / 2) is
 // the k32 metadata of selector S % 2 as it stands (kernels/common/mma_ptx.cuh).
-template <bool ACC16, bool SWZ, int S, int NS> struct IssueK32 {
-  // row: the warp tile's first input row (SWZ: its column base only; ylane = the lane's first input row, whose start
-  // the swizzle decides per row).
+template <bool ACC16, int VEC, int S, int NS> struct IssueK32 {
+  // row: the warp tile's first input row.
   __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[2 * NS][2],
-                                             const std::uint32_t* meta, const char* row, int row_bytes, int ylane,
+                                             const std::uint32_t* meta, const char* row, int row_bytes,
                                              const int (&off)[2][2], int tile1_bytes) {
-    const char* at = row;
-    if constexpr (SWZ) {
-      const int y = ylane + S;
-      at = row + y * row_bytes + 2 * row_pad_halves(y);
-    }
     std::uint32_t b0[4], b1[4];
-    load_b_k32(at, off, tile1_bytes, b0, b1);
+    load_b_k32<VEC>(row, off, tile1_bytes, b0, b1);
     const std::uint32_t a4[4] = {a[2 * S][0], a[2 * S][1], a[2 * S + 1][0], a[2 * S + 1][1]};
     const std::uint32_t m = meta[S / 2];
     if constexpr (ACC16) {
@@ -137,13 +144,12 @@ template <bool ACC16, bool SWZ, int S, int NS> struct IssueK32 {
       ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[0].regs(), a4, b0, m);
       ptx::mma_sp_m16n8k32_f16_f32_sel<S % 2>(acc[1].regs(), a4, b1, m);
     }
-    IssueK32<ACC16, SWZ, S + 1, NS>::run(acc, a, meta, SWZ ? row : row + row_bytes, row_bytes, ylane, off,
-                                         tile1_bytes);
+    IssueK32<ACC16, VEC, S + 1, NS>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
   }
 };
-template <bool ACC16, bool SWZ, int NS> struct IssueK32<ACC16, SWZ, NS, NS> {
+template <bool ACC16, int VEC, int NS> struct IssueK32<ACC16, VEC, NS, NS> {
   __device__ __forceinline__ static void run(Acc<ACC16> (&)[2], const std::uint32_t (&)[2 * NS][2],
-                                             const std::uint32_t*, const char*, int, int, const int (&)[2][2], int) {}
+                                             const std::uint32_t*, const char*, int, const int (&)[2][2], int) {}
 };
 
 // One shift S of one x tile with both K chunks of the shift (radius 4..7): sparse as one mma.sp.m16n8k32 (above),
@@ -167,7 +173,7 @@ __device__ __forceinline__ void shift_mma(Acc<ACC16>& acc, const std::uint32_t (
 // (8 rows each) of its two x tiles. The B registers of one 8-row input window serve every row tile whose shifts
 // reach it: row tile t takes window W at shift S = W - 8t. So the strip loads NS + 8 (T - 1) windows for the T NS
 // shifts of each x tile: at radius 7 and T = 2, 23 windows of B instead of 30, the same MMAs.
-template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W> struct IssueStrip {
+template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W, int VEC = 1> struct IssueStrip {
   static constexpr int NW = NS + 8 * (T - 1);
   // row: window W's first input row, at the strip's first x.
   __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[T][2], const std::uint32_t (&a)[2 * NS][AREGS],
@@ -175,9 +181,9 @@ template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W> struct Issue
                                              const int (&off)[2][2], int tile1_bytes) {
     if constexpr (W < NW) {
       std::uint32_t b0[4], b1[4];
-      load_b_k32(row, off, tile1_bytes, b0, b1);
+      load_b_k32<VEC>(row, off, tile1_bytes, b0, b1);
       tiles(acc, a, meta, b0, b1, std::make_integer_sequence<int, T>{});
-      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
+      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1, VEC>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
     }
   }
   template <int... t>
@@ -197,14 +203,14 @@ template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W> struct Issue
   }
 };
 
-// Row tiles per warp strip (IssueStrip): 0 where the kernel keeps the pair loop (1D, radius 1..3, and sparse radius
-// 7, whose swizzled rows cost address arithmetic per window: its strip measured 2% slower than its pairs).
-// Four row tiles (39 windows for 60 shifts) spill at 255 registers and ran no faster than two (H100,
-// notes/spider-gpu.md).
+// Row tiles per warp strip (IssueStrip): 0 where the kernel keeps the pair loop (1D, radius 1..3). Sparse takes
+// four (39 windows of B for 60 shifts at radius 7; its compressed A leaves the registers for the accumulators, even
+// at 2 blocks per SM: box-2d225p 413 -> 539 GStencil/s with min_blocks, H200), dense two (its four spilled at 255
+// registers and ran no faster, H100; notes/spider-gpu.md).
 constexpr int strip_tiles(int dims, int r, bool sparse) {
   const Geometry g = geometry(dims, r);
-  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8 || swizzled_rows(dims, r, sparse)) return 0;
-  return 2;
+  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8) return 0;
+  return sparse ? 4 : 2;
 }
 
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
@@ -214,7 +220,7 @@ constexpr int strip_tiles(int dims, int r, bool sparse) {
 // (chunk c = thread + 256 j: row c / K, chunk c % K). Shared half i holds x = bx0 - 8 + i (kTileOrigin), as the B
 // offsets expect, so chunk k is words 4k .. 4k + 3 of its row. Halves outside [-R, n + R) and rows outside
 // [-R, ny + R) are zero, as the band's zero coefficients expect.
-template <int R, int DIMS, bool SWZ = false> struct TileLoader {
+template <int R, int DIMS> struct TileLoader {
   static constexpr Geometry G = geometry(DIMS, R);
   // Chunks per row: enough for the halves the B loads read (sw_min, from x = bx0 - kTileOrigin, a 16-byte
   // boundary: chunk k is words 4k .. 4k + 3 of its row); a wider row stride is padding.
@@ -260,10 +266,8 @@ template <int R, int DIMS, bool SWZ = false> struct TileLoader {
       if (c >= TOTAL) continue;
       const int row = c / K, k = c - row * K;
       const std::uint32_t w[4] = {v[j].x, v[j].y, v[j].z, v[j].w};
-      std::uint32_t* dst = smem + row * wpr + (SWZ ? row_pad_halves(row) / 2 : 0) + 4 * k;
-      // Swizzled rows are padded by up to 24 words into the next row's start: write only the words the B loads
-      // read (below sw_min / 2), which leaves the padding free (sw / 2 - 24 >= sw_min / 2: make_tables checks).
-      const int wlim = (SWZ ? G.sw_min / 2 : wpr) - 4 * k;
+      std::uint32_t* dst = smem + row * wpr + 4 * k;
+      const int wlim = wpr - 4 * k;
 #pragma unroll
       for (int q = 0; q < 4; ++q)
         if (q < wlim) dst[q] = w[q];
@@ -434,14 +438,17 @@ template <int R> struct BlockStore {
 // Blocks per SM the registers are capped for: the A fragments a lane holds decide (small radii keep few). Four blocks
 // (64 registers) only for sparse radius 1 in 2D: it fits them without spilling (+4-6% on heat-2d and box-2d9p,
 // H100); dense radius 1 and sparse radius 2 and 3 spill at 64, and the 1D kernels' code changed under that cap
-// (1d15p measured 3-4% slower in the one suite that ran it), so they keep 3.
+// (1d15p measured 3-4% slower in the one suite that ran it), so they keep 3. Sparse radius 4..7 in 2D take 2 (128
+// registers, no spill, with strips of four): their 8 warps per SM left every warp's chain of shared loads and MMAs
+// exposed (ncu at radius 7, one block: issue active 27%, stalls mostly short scoreboard and fixed-latency waits).
 constexpr int min_blocks(int dims, int r, bool sparse) {
   const int a_regs = geometry(dims, r).nmma * (sparse ? 2 : 4);
   if (dims == 2 && a_regs <= 8) return 4;
+  if (dims == 2 && sparse && a_regs <= 64) return 2; // sparse radius 4..7: 2 blocks (128 registers, no spill)
   return a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
 }
 
-// TMA (sm_90, tma_tiles, the tensor map encoded): each block tile arrives as one TMA box of sw x sh halves (the
+// TMA (sm_90, the tensor map encoded): each block tile arrives as one TMA box of sw x sh halves (the
 // padded input's map starts at x = -8, y = -R and ends at x = nx + R, y = ny + R; the box starting at x = bx0 - 8
 // places x = bx0 - 8 + i at shared half i, where the tables' B offsets look for it (kTileOrigin), and what lies
 // outside arrives as 0), in two buffers: thread 0 issues the next tile's box as soon as every warp is done with the
@@ -492,13 +499,13 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   constexpr bool BSTORE = TMA && block_store(DIMS, R, SPARSE); // the block's output tile after the scratch
   __half* const out_tile = reinterpret_cast<__half*>(scratch_at + kWarps * kScratchBytes);
 
-  constexpr bool SWZ = swizzled_rows(DIMS, R, SPARSE);
   constexpr int STRIP = strip_tiles(DIMS, R, SPARSE);
-  static_assert(STRIP == 0 || (!SWZ && G.shift0 == -R && G.warp_tiles == 64 && STRIP <= 8 && (STRIP & (STRIP - 1)) == 0),
-                "strips tile the block (8 row tiles), rows unswizzled");
+  constexpr int VEC = lane_order(DIMS, R, SPARSE) ? 2 * KC : 1; // words per B load
+  static_assert(STRIP == 0 || (G.shift0 == -R && G.warp_tiles == 64 && STRIP <= 8 && (STRIP & (STRIP - 1)) == 0),
+                "strips tile the block (8 row tiles)");
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
   constexpr bool PREFETCH = NM * AREGS <= 80;
-  TileLoader<R, DIMS, SWZ> loader;
+  TileLoader<R, DIMS> loader;
   const auto corner = [&](std::int64_t tile, std::int64_t& bx0, std::int64_t& by0) {
     bx0 = (tile % p.tiles_x) * G.block_x;
     by0 = (tile / p.tiles_x) * G.block_y;
@@ -599,7 +606,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
           acc[t][1].zero();
         }
         const char* row = sbytes + 2 * (y_local * p.sw + x_local);
-        IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, 0>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
+        IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, 0, VEC>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
 #pragma unroll
         for (int t = 0; t < STRIP; ++t) store_pair(acc[t], x_local, y_local + t * G.tile_y);
       }
@@ -620,10 +627,10 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
         const int y_in = DIMS == 1 ? 0 : y_local + G.shift0 + R; // shift 0's tile row (even where SPLIT)
         const char* row = sbytes + 2 * ((SPLIT ? y_in / 2 : y_in) * p.sw + x_local);
         if constexpr (SPARSE && KC == 2)
-          IssueK32<ACC16, SWZ, 0, NM / 2>::run(acc, a, meta, SWZ ? sbytes + 2 * x_local : row, row_bytes,
-                                               y_local + G.shift0 + R + (lane >> 2), off, 2 * G.tile_x);
+          IssueK32<ACC16, VEC, 0, NM / 2>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
         else
-          Issue<SPARSE, ACC16, AREGS, KC, 0, NM, SPLIT>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x, region);
+          Issue<SPARSE, ACC16, AREGS, KC, 0, NM, SPLIT, VEC>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x,
+                                                                  region);
         if constexpr (BSTORE) BlockStore<R>::stage(acc, out_tile, x_local, y_local, lane);
         else store_pair(acc, x_local, y_local);
       }
@@ -664,8 +671,8 @@ template <int DIMS, int R, bool SPARSE, bool ACC16, bool TMA>
 void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, const CUtensorMap& odd,
                 cudaStream_t stream) {
   auto kernel = spider_step<R, DIMS, SPARSE, ACC16, TMA>;
-  if (t.swizzle != swizzled_rows(DIMS, R, SPARSE))
-    throw std::logic_error("SPIDER: the tables' row swizzle differs from the kernel's");
+  if (t.bvec != (lane_order(DIMS, R, SPARSE) ? 2 * geometry(DIMS, R).kc : 1))
+    throw std::logic_error("SPIDER: the tables' B load width differs from the kernel's");
   const int smem = static_cast<int>(t.shared_bytes());
   // The launch shape per device and shared size, asked once: a 1D step can take 20 us, the queries a few us of
   // host time per launch.
@@ -695,17 +702,14 @@ void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map,
 template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   CUtensorMap map{}, odd{};
-  if constexpr (tma_tiles(DIMS, R, SPARSE)) {
-    if (t.tma) {
-      if (t.split != split_rows(DIMS, R, SPARSE))
-        throw std::logic_error("SPIDER: the tables' row split differs from the kernel's");
-      if (DIMS == 2 && !encode_tile_map(args, R, t.split, map, odd))
-        throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
-                                 "register loader)");
-      return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, odd, stream);
-    }
+  if (t.tma) {
+    if (t.split != split_rows(DIMS, R, SPARSE))
+      throw std::logic_error("SPIDER: the tables' row split differs from the kernel's");
+    if (DIMS == 2 && !encode_tile_map(args, R, t.split, map, odd))
+      throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
+                               "register loader)");
+    return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, odd, stream);
   }
-  if (t.tma) throw std::logic_error("SPIDER: tables laid out for TMA tiles reached a kernel without them");
   launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, map, odd, stream);
 }
 

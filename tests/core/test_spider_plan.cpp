@@ -80,6 +80,41 @@ TEST_CASE("spider strided swap makes every band 2:4 and compression round-trips 
     }
 }
 
+// The GPU kernels' lane order (radius 3 and 7): still 2:4, and lane t's B registers of one MMA (K rows 2t, 2t + 1
+// of every 8) are adjacent band columns in register order, so one 64- or 128-bit shared load fetches them.
+TEST_CASE("spider lane-ordered swap is 2:4 and gives each lane adjacent B registers", "[spider]") {
+  for (const int r : {3, 7}) {
+    const int L = 2 * r + 2, cols = 2 * L, regs = cols / 8;
+    const auto perm = spider_column_swap(L, cols, SwapParity::Lanes);
+    std::vector<int> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    for (int j = 0; j < cols; ++j) CHECK(sorted[static_cast<std::size_t>(j)] == j);
+    for (int t = 0; t < 4; ++t)
+      for (int h = 0; h < regs; ++h) {
+        const int k = 8 * h + 2 * t; // register h of lane t (k32: chunk h / 2, register h % 2)
+        INFO("r " << r << " lane t " << t << " register " << h);
+        CHECK(perm[static_cast<std::size_t>(k)] % 2 == 0);
+        CHECK(perm[static_cast<std::size_t>(k + 1)] == perm[static_cast<std::size_t>(k)] + 1);
+        CHECK(perm[static_cast<std::size_t>(k)] == perm[static_cast<std::size_t>(2 * t)] + 2 * h);
+      }
+    for (int dims = 1; dims <= 2; ++dims) {
+      const SpiderPlan plan = make_spider_plan(dense_box(dims, r, static_cast<std::uint32_t>(9 * r + dims)),
+                                               {SpiderVariant::Sparse, SwapParity::Lanes});
+      CHECK(plan.all_2to4());
+      CHECK(plan.geometry.band_offset == 1);
+      CHECK(to_string(plan).find("lane-ordered") != std::string::npos);
+      // The dense variant keeps the order (its A the swapped band, uncompressed): the same input rows.
+      const SpiderPlan dense = make_spider_plan(plan.stencil, {SpiderVariant::Dense, SwapParity::Lanes});
+      CHECK(dense.column_swap == plan.column_swap);
+      REQUIRE(dense.input_rows.size() == plan.input_rows.size());
+      for (std::size_t k = 0; k < plan.input_rows.size(); ++k) CHECK(dense.input_rows[k].dx == plan.input_rows[k].dx);
+      CHECK(to_string(dense).find("lanes' K order") != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(spider_column_swap(6, 12, SwapParity::Lanes), InputError);
+  CHECK_THROWS_AS(make_spider_plan(make_stencil(2, 2, "r2"), {SpiderVariant::Sparse, SwapParity::Lanes}), InputError);
+}
+
 TEST_CASE("spider figure 5 examples: E0G0 -> EG / 00 10 and 0G00 -> G0 / 01 10", "[spider]") {
   Stencil s = make_stencil(1, 3, "figure-5");
   for (int dx = -3; dx <= 3; ++dx) s.at(dx) = dx + 4; // A..G = 1..7

@@ -118,7 +118,7 @@ TEST_CASE("spider GPU kernels: every radius, 1D and 2D, box, star and arbitrary,
   CHECK(runs == 2 * (7 + 7 * 3) * 2 * 2);
 }
 
-// The 2D kernels (but the swizzled sparse radius 7) load their tiles as TMA boxes on sm_90 and the 1D kernels as
+// The 2D kernels load their tiles as TMA boxes on sm_90 and the 1D kernels as
 // one bulk copy per tile (double-buffered, from x = bx0 - 8, the row stride a multiple of 8 halves), and with the
 // register loader elsewhere or with SE_SPIDER_TMA=0: the same MMAs on the same values, so the grids agree exactly.
 // Both grids have more block tiles than resident blocks: blocks run two or more tiles, both buffers, and the last
@@ -217,6 +217,22 @@ TEST_CASE("spider GPU tables: the pair swap is 2:4 and every radius has aligned 
       if (tt.split && r == 1) CHECK(tt.bank_conflict_ways == 2); // both B loads of a shift conflict-free
       CHECK(tt.block == (dims == 2 && (r == 1 || r == 3)));
       if (tt.tma) CHECK(tt.sw % 8 == 0);
+      // Radius 3 and 7 take core's lane order (sparse, and dense in 2D): one 64- or 128-bit B load per shift, in as
+      // few wavefronts as its bytes need (no bank conflict), with and without TMA tiles.
+      for (const SpiderVariant variant : {SpiderVariant::Sparse, SpiderVariant::Dense}) {
+        const bool sparse = variant == SpiderVariant::Sparse;
+        const bool wide = (r == 3 || r == 7) && (sparse || dims == 2);
+        const SpiderPlan p = spider_gpu::gpu_plan(ones, variant, false);
+        INFO(to_string(variant));
+        CHECK(p.options.parity == (wide ? SwapParity::Lanes : SwapParity::Pairs));
+        for (const bool tma : {false, true}) {
+          const spider_gpu::Tables w = spider_gpu::make_tables(p, tma);
+          CHECK(w.bvec == (wide ? 2 * w.g.kc : 1));
+          if (!wide) continue;
+          CHECK(w.bank_conflict_ways == 2 * w.g.kc);
+          if (dims == 2) CHECK(w.sw % 8 == 0); // rows of whole 16-byte units (1D: one row)
+        }
+      }
     }
 }
 
