@@ -2,17 +2,14 @@
 #include "app/cli/dag_cli.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 #include <ctime>
+#include <optional>
 #include <fstream>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/grid.hpp"
+#include "core/ordered_parallel.hpp"
 #include "kernels/dag/dag_gpu.hpp"
 #include "kernels/dag/dag_label.hpp"
 #include "kernels/device.hpp"
@@ -461,50 +459,35 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
       for (std::size_t i = 0; i < programs.size(); ++i) write(i, nullptr);
     } else { // NVRTC on worker threads, records written in order as they complete
       static const char* names[3] = {"sequential", "producer-consumer", "parallel"};
-      std::vector<std::optional<nlohmann::json>> done(programs.size());
-      std::mutex mu;
-      std::condition_variable cv;
-      std::atomic<std::size_t> next{0};
-      const auto worker = [&] {
-        for (std::size_t i = next++; i < programs.size(); i = next++) {
-          nlohmann::json sizes = nlohmann::json::object();
-          try {
-            for (const int n : lo.sizes) {
-              const auto r = dag::module_resources(programs[i], n, 9, 0);
-              nlohmann::json per = nlohmann::json::object();
-              for (int k = 0; k < 3; ++k) {
-                nlohmann::json ks = nlohmann::json::array();
-                for (const dag::KernelResources& x : r[static_cast<std::size_t>(k)])
-                  ks.push_back({x.registers, x.spill_store_bytes, x.spill_load_bytes, x.stack_bytes});
-                per[names[k]] = ks;
-              }
-              sizes[std::to_string(n)] = per;
+      const auto resources = [&](std::size_t i) {
+        nlohmann::json sizes = nlohmann::json::object();
+        try {
+          for (const int n : lo.sizes) {
+            const auto r = dag::module_resources(programs[i], n, 9, 0);
+            nlohmann::json per = nlohmann::json::object();
+            for (int k = 0; k < 3; ++k) {
+              nlohmann::json ks = nlohmann::json::array();
+              for (const dag::KernelResources& x : r[static_cast<std::size_t>(k)])
+                ks.push_back({x.registers, x.spill_store_bytes, x.spill_load_bytes, x.stack_bytes});
+              per[names[k]] = ks;
             }
-          } catch (const std::exception& e) {
-            sizes = {{"error", e.what()}};
+            sizes[std::to_string(n)] = per;
           }
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            done[i] = std::move(sizes);
-          }
-          cv.notify_all();
+        } catch (const std::exception& e) {
+          sizes = {{"error", e.what()}};
         }
+        return sizes;
       };
       const int threads = o.threads > 0 ? o.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-      for (std::size_t i = 0; i < programs.size(); ++i) {
-        nlohmann::json ptxas;
-        {
-          std::unique_lock<std::mutex> lock(mu);
-          cv.wait(lock, [&] { return done[i].has_value(); });
-          ptxas = std::move(*done[i]);
-          done[i].reset();
-        }
-        write(i, ptxas);
-        if ((i + 1) % 100 == 0) std::printf("dag-label --ptxas: %zu / %zu programs\n", i + 1, programs.size()), std::fflush(stdout);
-      }
-      for (auto& t : pool) t.join();
+      ordered_parallel<nlohmann::json>(programs.size(), threads, 4 * static_cast<std::size_t>(threads), resources,
+                                       [&](std::size_t i, nlohmann::json ptxas) {
+                                         write(i, ptxas);
+                                         if ((i + 1) % 100 == 0)
+                                           std::printf("dag-label --ptxas: %zu / %zu programs\n", i + 1,
+                                                       programs.size()),
+                                               std::fflush(stdout);
+                                         return true;
+                                       });
     }
     std::printf("dag-label: %zu program records (no timings%s) -> %s\n", programs.size(),
                 o.ptxas ? ", ptxas's kernel resources [registers, spill store bytes, spill load bytes, stack bytes]" : "",

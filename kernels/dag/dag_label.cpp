@@ -4,15 +4,12 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "core/ordered_parallel.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/dag/dag_gpu.hpp"
 #include "kernels/device.hpp"
@@ -101,81 +98,49 @@ std::string label_programs(const std::vector<Program>& programs, const LabelOpti
     }
   }
 
-  // Jobs: (program, size) in order; workers take the next job, the GPU thread consumes them in order.
+  // Jobs: (program, size) in order, compiled on worker threads (at most kAhead modules waiting: bounds the memory of
+  // cubins) and timed here in order.
   const std::size_t jobs = programs.size() * o.sizes.size();
-  std::vector<std::optional<Compiled>> compiled(jobs);
-  std::mutex mu;
-  std::condition_variable cv;
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::size_t consumed = 0;         // jobs the GPU thread has taken (under mu)
-  constexpr std::size_t kAhead = 96; // compiled modules waiting at most (bounds the memory of cubins)
-  const auto worker = [&] {
-    while (!stop) {
-      const std::size_t j = next++;
-      if (j >= jobs) return;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        cv.wait(lock, [&] { return stop || j < consumed + kAhead; });
-        if (stop) return;
-      }
-      const Program& p = programs[j / o.sizes.size()];
-      const int n = o.sizes[j % o.sizes.size()];
-      const std::array<int, 3> d{n, n, n};
-      Compiled c;
-      const auto t0 = std::chrono::steady_clock::now();
-      try {
-        GeneratedCode all;
-        all.source = module_source(p, d, c.code);
-        c.cubin = compile_to_cubin(all, dev.cc_major, dev.cc_minor);
-      } catch (const std::exception& e) {
-        c.error = e.what();
-      }
-      c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        compiled[j] = std::move(c);
-      }
-      cv.notify_all();
+  constexpr std::size_t kAhead = 96;
+  const auto compile = [&](std::size_t j) {
+    const Program& p = programs[j / o.sizes.size()];
+    const int n = o.sizes[j % o.sizes.size()];
+    const std::array<int, 3> d{n, n, n};
+    Compiled c;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      GeneratedCode all;
+      all.source = module_source(p, d, c.code);
+      c.cubin = compile_to_cubin(all, dev.cc_major, dev.cc_minor);
+    } catch (const std::exception& e) {
+      c.error = e.what();
     }
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return c;
   };
   const int threads = o.threads > 0 ? o.threads
                                     : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
-  std::vector<std::thread> pool_threads;
-  for (int i = 0; i < threads; ++i) pool_threads.emplace_back(worker);
-  struct Joiner {
-    std::vector<std::thread>& t;
-    std::atomic<bool>& stop;
-    std::mutex& mu;
-    std::condition_variable& cv;
-    ~Joiner() {
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        stop = true;
-      }
-      cv.notify_all();
-      for (auto& x : t) x.join();
-    }
-  } joiner{pool_threads, stop, mu, cv};
 
-  cudaStream_t stream = nullptr;
-  SE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  SE_CUDA_CHECK(cudaEventCreate(&e0));
-  SE_CUDA_CHECK(cudaEventCreate(&e1));
+  struct Timing { // the stream and events, released however the loop ends
+    cudaStream_t stream = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    ~Timing() {
+      if (e0) cudaEventDestroy(e0);
+      if (e1) cudaEventDestroy(e1);
+      if (stream) cudaStreamDestroy(stream);
+    }
+  } timing;
+  SE_CUDA_CHECK(cudaStreamCreateWithFlags(&timing.stream, cudaStreamNonBlocking));
+  SE_CUDA_CHECK(cudaEventCreate(&timing.e0));
+  SE_CUDA_CHECK(cudaEventCreate(&timing.e1));
+  cudaStream_t stream = timing.stream;
+  cudaEvent_t e0 = timing.e0, e1 = timing.e1;
   const dim3 block(kTileX, kTileY, 1);
 
-  for (std::size_t j = 0; j < jobs; ++j) {
-    if (o.max_seconds > 0 && elapsed() > o.max_seconds && j % o.sizes.size() == 0) break;
-    Compiled c;
-    {
-      std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return compiled[j].has_value(); });
-      c = std::move(*compiled[j]);
-      compiled[j].reset();
-      consumed = j + 1;
-    }
-    cv.notify_all();
+  // The GPU's side, on this thread, jobs in order; false stops (the time limit, checked before a program's first
+  // size).
+  const auto time = [&](std::size_t j, Compiled c) {
+    if (o.max_seconds > 0 && elapsed() > o.max_seconds && j % o.sizes.size() == 0) return false;
     const Program& p = programs[j / o.sizes.size()];
     const int n = o.sizes[j % o.sizes.size()];
     LabelTiming t;
@@ -192,7 +157,7 @@ std::string label_programs(const std::vector<Program>& programs, const LabelOpti
     }
     if (!t.error.empty()) {
       done(j / o.sizes.size(), j % o.sizes.size(), t);
-      continue;
+      return true;
     }
     cudaLibrary_t lib = nullptr;
     cudaGraph_t graph = nullptr;
@@ -259,10 +224,9 @@ std::string label_programs(const std::vector<Program>& programs, const LabelOpti
     if (graph) cudaGraphDestroy(graph);
     if (lib) cudaLibraryUnload(lib);
     done(j / o.sizes.size(), j % o.sizes.size(), t);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaStreamDestroy(stream);
+    return true;
+  };
+  ordered_parallel<Compiled>(jobs, threads, kAhead, compile, time);
   return dev.name;
 }
 
