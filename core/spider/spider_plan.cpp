@@ -70,40 +70,6 @@ std::vector<std::string> check_fp16_weights(const Stencil& s) {
   return notes;
 }
 
-SpiderGeometry make_geometry(int dims, int r, SwapParity parity) {
-  SpiderGeometry g;
-  g.dims = dims;
-  g.radius = r;
-  g.L = 2 * r + 2;
-  g.band_cols = 2 * g.L;
-  g.band_offset = (parity == SwapParity::Pairs || parity == SwapParity::Lanes) && r % 2 != 0 ? 1 : 0;
-  const int chunks = (g.band_cols + kMmaK - 1) / kMmaK;
-  // Blocks side by side fill K (two for r <= 1); kernel rows stacked fill M (2D only: one row has no partner).
-  g.blocks_along_k = chunks * kMmaK / g.band_cols;
-  g.k_chunks = (g.blocks_along_k * g.band_cols + kMmaK - 1) / kMmaK;
-  const int rows_per_part = g.blocks_along_k * g.L;
-  g.parts_along_m = dims == 1 ? 1 : std::max(1, kMmaM / rows_per_part);
-  if (dims == 1) {
-    g.tile_x = 8 * rows_per_part;
-    g.tile_y = 1;
-    g.shift_begin = 0;
-    g.shift_end = 1;
-  } else {
-    g.tile_x = rows_per_part;
-    g.tile_y = 8 * g.parts_along_m;
-    g.shift_begin = -r;
-    g.shift_end = r + g.parts_along_m;
-  }
-  if (dims == 1) {
-    g.block_x = 32 * g.tile_x;
-  } else {
-    const int across = r == 1 ? 16 : 8;
-    g.block_x = across * g.tile_x;
-    g.block_y = 64 * 8 / across;
-  }
-  return g;
-}
-
 std::vector<double> row_weights(const Stencil& s, int dy, bool fp16) {
   std::vector<double> w;
   for (int dx = -s.radius; dx <= s.radius; ++dx) w.push_back(fp16 ? round_to_half(s.at(dx, dy)) : s.at(dx, dy));
@@ -277,7 +243,7 @@ SpiderPlan make_spider_plan(const Stencil& stencil, const SpiderOptions& options
   plan.stencil = stencil;
   plan.options = options;
   plan.precision_notes = check_fp16_weights(stencil);
-  plan.geometry = make_geometry(stencil.dims, stencil.radius, options.parity);
+  plan.geometry = spider_geometry(stencil.dims, stencil.radius, options.parity);
   const SpiderGeometry& g = plan.geometry;
 
   plan.column_swap = spider_column_swap(g.L, g.band_cols, options.parity);

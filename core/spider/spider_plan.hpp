@@ -113,6 +113,40 @@ struct SpiderGeometry {
   int tile_points() const { return tile_x * tile_y; }
 };
 
+// The geometry of a radius-r plan. constexpr: the GPU kernels compile their tiles from this very function
+// (kernels/spider/spider_gpu_tables.hpp), so plan, cost model, views and kernels cannot disagree.
+constexpr SpiderGeometry spider_geometry(int dims, int r, SwapParity parity) {
+  constexpr int kK = 16, kM = 16; // m16n8k16: A is 16 x 16
+  SpiderGeometry g;
+  g.dims = dims;
+  g.radius = r;
+  g.L = 2 * r + 2;
+  g.band_cols = 2 * g.L;
+  g.band_offset = (parity == SwapParity::Pairs || parity == SwapParity::Lanes) && r % 2 != 0 ? 1 : 0;
+  const int chunks = (g.band_cols + kK - 1) / kK;
+  // Blocks side by side fill K (two for r <= 1); kernel rows stacked fill M (2D only: one row has no partner).
+  g.blocks_along_k = chunks * kK / g.band_cols;
+  g.k_chunks = (g.blocks_along_k * g.band_cols + kK - 1) / kK;
+  const int rows_per_part = g.blocks_along_k * g.L;
+  g.parts_along_m = dims == 1 || kM / rows_per_part < 1 ? 1 : kM / rows_per_part;
+  if (dims == 1) {
+    g.tile_x = 8 * rows_per_part;
+    g.tile_y = 1;
+    g.shift_begin = 0;
+    g.shift_end = 1;
+    g.block_x = 32 * g.tile_x;
+  } else {
+    g.tile_x = rows_per_part;
+    g.tile_y = 8 * g.parts_along_m;
+    g.shift_begin = -r;
+    g.shift_end = r + g.parts_along_m;
+    const int across = r == 1 ? 16 : 8;
+    g.block_x = across * g.tile_x;
+    g.block_y = 64 * 8 / across;
+  }
+  return g;
+}
+
 struct SpiderPlan {
   Stencil stencil; // as given (FP64 weights; the rows hold them rounded to FP16)
   SpiderOptions options;

@@ -54,7 +54,8 @@ constexpr int tma_tile_stride(int sw, int sh, bool split) {
 // 593 / 577, before the stores moved to stmatrix; heat-2d 771 / 737 at 2 / 3 after; notes/spider-gpu.md).
 constexpr int kTmaBuffers = 2;
 
-// The geometry the kernels are compiled for (must equal core's make_geometry; checked when tables are built).
+// The geometry the kernels are compiled for: core's spider_geometry (the GPU plan's parities, Pairs and Lanes, give the
+// same) and what the kernels derive from it.
 struct Geometry {
   int dims = 2, radius = 1, L = 4, px = 1, py = 1, kc = 1, rpp = 4; // rpp: rows per part = px * L
   int tile_x = 0, tile_y = 1, nshift = 1, shift0 = 0, nmma = 1;
@@ -63,38 +64,30 @@ struct Geometry {
   int wtx = 8;                  // 2D: warp tiles across a block tile
   int band_offset = 0;          // core's SpiderGeometry::band_offset: r odd (the GPU plan swaps column pairs)
   int dx_max = 0;               // the largest input x offset a B row reads (a padding column's)
-  int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves): at least sw_min; the search ends at sw_max (64 past sw_min for wide B loads)
+  int sw_min = 0, sw_max = 0;   // the shared tile's row stride (halves): at least sw_min; the bank search ends at
+                                // sw_max (64 past sw_min for wide B loads)
   int sh = 1;                   // its rows
 };
 constexpr Geometry geometry(int dims, int r) {
+  const SpiderGeometry c = spider_geometry(dims, r, SwapParity::Pairs);
   Geometry g;
   g.dims = dims;
   g.radius = r;
-  g.L = 2 * r + 2;
-  const int bc = 2 * g.L;
-  g.px = ((bc + 15) / 16) * 16 / bc;
-  g.kc = (g.px * bc + 15) / 16;
+  g.L = c.L;
+  g.px = c.blocks_along_k;
+  g.kc = c.k_chunks;
   g.rpp = g.px * g.L;
-  g.py = dims == 1 ? 1 : (16 / g.rpp > 1 ? 16 / g.rpp : 1);
-  g.tile_x = dims == 1 ? 8 * g.rpp : g.rpp;
-  g.tile_y = dims == 1 ? 1 : 8 * g.py;
-  g.nshift = dims == 1 ? 1 : 2 * r + g.py;
-  g.shift0 = dims == 1 ? 0 : -r;
+  g.py = c.parts_along_m;
+  g.tile_x = c.tile_x;
+  g.tile_y = c.tile_y;
+  g.shift0 = c.shift_begin;
+  g.nshift = c.shift_end - c.shift_begin;
   g.nmma = g.nshift * g.kc;
-  if (dims == 1) {
-    g.warp_tiles = 4 * kWarps; // each warp two pairs of adjacent tiles
-    g.block_x = g.warp_tiles * g.tile_x;
-    g.block_y = 1;
-  } else {
-    // 8 x tiles across (4 or 8 rows of them); radius 1 takes 16 across and 2 rows: its 8-column tiles would
-    // otherwise stage a 64-column block in rows of 88 halves (1.42x its outputs in the box, 1.26x at 128 columns).
-    g.wtx = r == 1 ? 16 : 8;
-    const int wty = 64 / g.tile_y * 8 / g.wtx;
-    g.warp_tiles = g.wtx * wty;
-    g.block_x = g.wtx * g.tile_x;
-    g.block_y = wty * g.tile_y;
-  }
-  g.band_offset = r % 2;
+  g.block_x = c.block_x;
+  g.block_y = c.block_y;
+  g.wtx = dims == 1 ? 8 : g.block_x / g.tile_x;
+  g.warp_tiles = dims == 1 ? g.block_x / g.tile_x : g.wtx * (g.block_y / g.tile_y);
+  g.band_offset = c.band_offset;
   g.dx_max = (g.px - 1) * g.L - r - g.band_offset + 2 * g.L - 1;
   if (dims == 1) {
     g.sw_min = g.block_x - g.tile_x + 7 * g.rpp + kTileOrigin + g.dx_max + 2;
