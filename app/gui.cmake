@@ -60,7 +60,7 @@ target_include_directories(se_gui PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(se_gui
   PUBLIC se_core se_kernels PkgConfig::SE_IMGUI CLI11::CLI11 nlohmann_json::nlohmann_json
   PRIVATE se_glad glfw PkgConfig::SE_EGL fmt::fmt ${CMAKE_DL_LIBS})
-target_compile_options(se_gui PRIVATE -Wall -Wextra)
+target_compile_options(se_gui PRIVATE -Wall -Wextra -Wno-missing-field-initializers)
 target_compile_definitions(se_gui PRIVATE GLFW_INCLUDE_NONE)
 
 add_executable(stencil-explorer ${CMAKE_CURRENT_SOURCE_DIR}/shell/gui_main.cpp)

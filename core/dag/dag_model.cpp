@@ -149,7 +149,7 @@ std::vector<std::array<double, kPlanFeaturesV2>> plan_features_v2(const Program&
   }
   // Parallelism fusion: one launch per bucket; the grids a bucket reads are loaded once for all its operators
   // (they run the same tile side by side), each operator writes its own.
-  double par_grids = 0, seq_flops = 0, seq_heavy = 0;
+  double par_grids = 0, seq_heavy = 0;
   for (const auto& b : a.buckets) {
     std::set<int> reads;
     for (int node : b)
@@ -177,7 +177,6 @@ std::vector<std::array<double, kPlanFeaturesV2>> plan_features_v2(const Program&
     for (const Expr& e : p.nodes[si.node].expr)
       if (e.op == Op::Read) own_offsets.insert(e.off);
     r[21] = static_cast<double>(own_offsets.size()) / 16.0;
-    seq_flops += si.flops;
     seq_heavy += heavy[si.node];
   }
   const std::array<int, 3> d{64, 64, 64};
