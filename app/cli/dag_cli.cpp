@@ -482,10 +482,11 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
       ordered_parallel<nlohmann::json>(programs.size(), threads, 4 * static_cast<std::size_t>(threads), resources,
                                        [&](std::size_t i, nlohmann::json ptxas) {
                                          write(i, ptxas);
-                                         if ((i + 1) % 100 == 0)
+                                         if ((i + 1) % 100 == 0) {
                                            std::printf("dag-label --ptxas: %zu / %zu programs\n", i + 1,
-                                                       programs.size()),
-                                               std::fflush(stdout);
+                                                       programs.size());
+                                           std::fflush(stdout);
+                                         }
                                          return true;
                                        });
     }

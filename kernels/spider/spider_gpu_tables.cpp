@@ -23,8 +23,9 @@ SpiderPlan gpu_plan(const Stencil& s, SpiderVariant variant, bool accumulate_fp1
   }
   SpiderOptions o;
   o.variant = variant;
-  // The dense variant's band is unswapped whatever the parity.
-  o.parity = lane_order(s.dims, gpu_radius(s), variant == SpiderVariant::Sparse) ? SwapParity::Lanes : SwapParity::Pairs;
+  // The dense variant's band is unswapped with the pair order and in the lanes' K order with Lanes (core keeps it).
+  const bool lanes = lane_order(s.dims, gpu_radius(s), variant == SpiderVariant::Sparse);
+  o.parity = lanes ? SwapParity::Lanes : SwapParity::Pairs;
   o.accumulate_fp16 = accumulate_fp16;
   return make_spider_plan(w, o);
 }
@@ -73,8 +74,8 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   t.acc16 = plan.options.accumulate_fp16;
   t.aregs = t.sparse ? 2 : 4;
   t.tma = tma;
-  t.split = t.tma && split_rows(g.dims, pg.radius, t.sparse);
-  t.block = t.tma && block_store(g.dims, pg.radius, t.sparse);
+  t.split = t.tma && split_rows(g.dims, pg.radius);
+  t.block = t.tma && block_store(g.dims, pg.radius);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
   const int r = g.radius;
 
@@ -129,7 +130,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   if (lane_order(g.dims, r, t.sparse)) {
     if (plan.options.parity != SwapParity::Lanes)
       throw InputError("internal: SPIDER's radius 3 and 7 kernels take the lane-ordered swap");
-    t.bvec = 2 * g.kc;
+    t.bvec = b_load_words(g.dims, r, t.sparse);
     for (int k = 0; k < 16 * g.kc; k += 8)
       for (int ti = 0; ti < 4; ++ti) {
         const int h = k / 8, first = dx[static_cast<std::size_t>(2 * ti)];

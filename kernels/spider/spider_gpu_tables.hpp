@@ -26,7 +26,9 @@ constexpr int kScratchBytes = 768;
 // L/2 + 1} of their row, which meet only 16 banks at any row stride a TMA box can land (notes/spider-gpu.md). The
 // dense variant takes the same order so that the ablation differs from spider in the MMA only (1D dense keeps the
 // pairs: its two-chunk shifts issue per chunk, Issue below).
-constexpr bool lane_order(int dims, int r, bool sparse) { return (sparse || dims == 2) && (r == 3 || r == 7); }
+constexpr bool lane_order(int dims, int r, bool sparse) {
+  return (sparse || dims == 2) && (r == 3 || r == 7);
+}
 // The input tile's bytes, rounded up to 16 so that the scratch after it takes 16-byte vectors.
 constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 15) / 16 * 16; }
 // Shared half 0 of a tile row holds x = bx0 - kTileOrigin (bx0: the block tile's first output column, a multiple of
@@ -42,8 +44,7 @@ constexpr int kTileOrigin = 8;
 // 2 apart, which meet in at most 16 banks at any row stride a TMA box can land (a multiple of 8 halves). The tile
 // then arrives as two boxes, its even rows and its odd rows, each a region with rows back to back: the lanes' rows
 // are adjacent there, and a stride of 8 mod 16 halves puts them in 32 distinct banks. Which region a shift reads is
-// its parity (a warp tile starts on an even row), known at compile time.
-constexpr bool split_rows(int dims, int r, bool sparse);
+// its parity (a warp tile starts on an even row), known at compile time (split_rows, below).
 // Bytes from one TMA tile buffer to the next (each region 128-byte aligned).
 constexpr int tma_region_bytes(int sw, int rows) { return (sw * rows * 2 + 127) / 128 * 128; }
 constexpr int tma_tile_stride(int sw, int sh, bool split) {
@@ -103,9 +104,10 @@ constexpr Geometry geometry(int dims, int r) {
   return g;
 }
 
-constexpr bool split_rows(int dims, int r, bool sparse) {
-  (void)sparse;
-  return dims == 2 && geometry(dims, r).py == 2;
+constexpr bool split_rows(int dims, int r) { return dims == 2 && geometry(dims, r).py == 2; }
+// 32-bit words per B load: the shift's 2 kc registers in one load where the plan has the lane order, else 1.
+constexpr int b_load_words(int dims, int r, bool sparse) {
+  return lane_order(dims, r, sparse) ? 2 * geometry(dims, r).kc : 1;
 }
 
 // Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
@@ -114,8 +116,8 @@ constexpr bool split_rows(int dims, int r, bool sparse) {
 // distinct banks), and after a barrier every thread writes whole 16-byte vectors of it, rows of 128 bytes, where
 // each warp used to write its pair's 32-byte row pieces (notes/spider-gpu.md).
 constexpr int kBlockStorePad = 8;
-constexpr bool block_store(int dims, int r, bool sparse) {
-  return split_rows(dims, r, sparse) && geometry(dims, r).rpp % 8 == 0 && (geometry(dims, r).block_x / 8) % 2 == 0;
+constexpr bool block_store(int dims, int r) {
+  return split_rows(dims, r) && geometry(dims, r).rpp % 8 == 0 && (geometry(dims, r).block_x / 8) % 2 == 0;
 }
 constexpr int block_store_stride(int dims, int r) { return geometry(dims, r).block_x + kBlockStorePad; }
 constexpr int block_store_region(int dims, int r) { return geometry(dims, r).block_y / 2 * block_store_stride(dims, r); }
@@ -124,7 +126,7 @@ struct Tables {
   Geometry g;
   bool sparse = true;
   bool acc16 = false;
-  int bvec = 1;                    // 32-bit words per B load: 1, or the shift's 2 or 4 registers (lane_order)
+  int bvec = 1;                    // 32-bit words per B load (b_load_words)
   int aregs = 2;                   // 32-bit A registers per MMA and lane: 2 (compressed) or 4 (dense)
   int nmeta = 0;                   // metadata registers per lane (sparse): one per four MMAs
   int sw = 0, sh = 0;              // shared tile: row stride in halves (even), rows

@@ -183,7 +183,8 @@ template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W, int VEC = 1>
       std::uint32_t b0[4], b1[4];
       load_b_k32<VEC>(row, off, tile1_bytes, b0, b1);
       tiles(acc, a, meta, b0, b1, std::make_integer_sequence<int, T>{});
-      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1, VEC>::run(acc, a, meta, row + row_bytes, row_bytes, off, tile1_bytes);
+      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1, VEC>::run(acc, a, meta, row + row_bytes, row_bytes, off,
+                                                               tile1_bytes);
     }
   }
   template <int... t>
@@ -491,16 +492,16 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
                          (TMA ? (128 - (tma::smem(smem_words) & 127u)) & 127u : 0u);
   const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
-  constexpr bool SPLIT = TMA && split_rows(DIMS, R, SPARSE); // even rows, then odd rows (in_map, odd_map)
+  constexpr bool SPLIT = TMA && split_rows(DIMS, R); // even rows, then odd rows (in_map, odd_map)
   const int tile_stride = tma_tile_stride(p.sw, p.sh, SPLIT); // TMA: bytes from one tile buffer to the next
   const int region = tma_region_bytes(p.sw, p.sh / 2);         // SPLIT: from the even rows to the odd
   char* const scratch_at = tiles_at + (TMA ? kTmaBuffers * tile_stride : tile_bytes_aligned(p.sw, p.sh));
   __half* scratch = reinterpret_cast<__half*>(scratch_at) + warp * (kScratchBytes / 2);
-  constexpr bool BSTORE = TMA && block_store(DIMS, R, SPARSE); // the block's output tile after the scratch
+  constexpr bool BSTORE = TMA && block_store(DIMS, R); // the block's output tile after the scratch
   __half* const out_tile = reinterpret_cast<__half*>(scratch_at + kWarps * kScratchBytes);
 
   constexpr int STRIP = strip_tiles(DIMS, R, SPARSE);
-  constexpr int VEC = lane_order(DIMS, R, SPARSE) ? 2 * KC : 1; // words per B load
+  constexpr int VEC = b_load_words(DIMS, R, SPARSE);
   static_assert(STRIP == 0 || (G.shift0 == -R && G.warp_tiles == 64 && STRIP <= 8 && (STRIP & (STRIP - 1)) == 0),
                 "strips tile the block (8 row tiles)");
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
@@ -671,7 +672,7 @@ template <int DIMS, int R, bool SPARSE, bool ACC16, bool TMA>
 void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, const CUtensorMap& odd,
                 cudaStream_t stream) {
   auto kernel = spider_step<R, DIMS, SPARSE, ACC16, TMA>;
-  if (t.bvec != (lane_order(DIMS, R, SPARSE) ? 2 * geometry(DIMS, R).kc : 1))
+  if (t.bvec != b_load_words(DIMS, R, SPARSE))
     throw std::logic_error("SPIDER: the tables' B load width differs from the kernel's");
   const int smem = static_cast<int>(t.shared_bytes());
   // The launch shape per device and shared size, asked once: a 1D step can take 20 us, the queries a few us of
@@ -703,7 +704,7 @@ template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   CUtensorMap map{}, odd{};
   if (t.tma) {
-    if (t.split != split_rows(DIMS, R, SPARSE))
+    if (t.split != split_rows(DIMS, R))
       throw std::logic_error("SPIDER: the tables' row split differs from the kernel's");
     if (DIMS == 2 && !encode_tile_map(args, R, t.split, map, odd))
       throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
