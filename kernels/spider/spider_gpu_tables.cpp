@@ -75,6 +75,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   t.aregs = t.sparse ? 2 : 4;
   t.tma = tma;
   t.split = t.tma && split_rows(g.dims, pg.radius);
+  t.classes = row_classes(g.dims, pg.radius, t.sparse, t.tma);
   t.block = t.tma && block_store(g.dims, pg.radius);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
   const int r = g.radius;
@@ -162,7 +163,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
     const int sw_end = t.bvec > 1 ? g.sw_min + 64 : g.sw_max;
     for (int sw = g.sw_min; sw < sw_end; sw += 2) {
       if ((t.tma || t.bvec > 1) && sw % 8 != 0) continue; // a TMA box's rows are whole 16-byte chunks
-      auto b = fill_boff(t.split ? sw : g.py * sw); // split: lane g's row is g rows into its region
+      auto b = fill_boff(t.classes > 1 ? sw : g.py * sw); // row classes: lane g's row is g rows into its region
       const int ways = conflict_ways(b, g.kc * 2, t.bvec);
       if (best < 0 || ways < best) {
         best = ways;

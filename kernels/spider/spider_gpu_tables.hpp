@@ -47,8 +47,9 @@ constexpr int kTileOrigin = 8;
 // its parity (a warp tile starts on an even row), known at compile time (split_rows, below).
 // Bytes from one TMA tile buffer to the next (each region 128-byte aligned).
 constexpr int tma_region_bytes(int sw, int rows) { return (sw * rows * 2 + 127) / 128 * 128; }
-constexpr int tma_tile_stride(int sw, int sh, bool split) {
-  return split ? 2 * tma_region_bytes(sw, sh / 2) : tma_region_bytes(sw, sh);
+// classes: the tile's row classes (row_classes, below), each a region of ceil(sh / classes) rows.
+constexpr int tma_tile_stride(int sw, int sh, int classes) {
+  return classes * tma_region_bytes(sw, (sh + classes - 1) / classes);
 }
 // TMA tile buffers of a block: a ring, the loads of the next kTmaBuffers - 1 tiles in flight while the warps run
 // one. Two: on an H200 three and four were slower (heat-2d 621 / 606 / 591 GStencil/s at 2 / 3 / 4, box-2d9p 606 /
@@ -111,13 +112,48 @@ constexpr int b_load_words(int dims, int r, bool sparse) {
 }
 
 // Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
-// and 3): the warps' stmatrix quarters go to one block tile in shared memory, even and odd rows in two regions of
-// rows kBlockStorePad halves longer than the tile (an odd number of 16-byte units: a quarter's eight rows meet
-// distinct banks), and after a barrier every thread writes whole 16-byte vectors of it, rows of 128 bytes, where
-// each warp used to write its pair's 32-byte row pieces (notes/spider-gpu.md).
+// and 3; and the interleaved strips of radius 7, strip_interleaved below): the warps' stmatrix quarters go to one block tile in
+// shared memory (split rows: even and odd rows in two regions; interleaved strips: rows by class), rows kBlockStorePad halves longer than the tile (an
+// odd number of 16-byte units: a quarter's eight rows meet distinct banks), and after a barrier every thread writes
+// whole 16-byte vectors of it, rows of 128 (radius 7: 256) bytes, where each warp used to write its pair's 32-byte
+// row pieces (notes/spider-gpu.md).
 constexpr int kBlockStorePad = 8;
+// Row tiles per warp strip (spider_kernels.cuh's IssueStrip; 2D radius 4..7, two K chunks per shift): 0 where the
+// kernel keeps the pair loop. Stacked strips (row tile t: output rows 8t .. 8t + 7 of the strip) load nshift + 8 (T
+// - 1) windows of B (8 input rows each) for their T nshift shifts per x tile: sparse radius 4..6 four row tiles by
+// two x tiles, dense two by two (its A registers leave no room for more accumulators: four spilled at 255
+// registers, H100).
+// Interleaved strips (strip_interleaved: radius 7 with TMA tiles, both variants): row tile i holds the strip's
+// output rows i + T n (n = 0..7, the MMA's N), so window W (input rows W + T g, lane g's) serves row tile i at shift
+// W - i: T + 2r windows for T nshift shifts. At T = 8 (the block's whole 64-row column of one x tile) that is 22
+// windows for 120 shifts, 11 B of B loads per point, against 71 windows (35.5 B) stacked and 39 windows of two x
+// tiles (39 B) at four stacked row tiles. The tile arrives in T row classes (box row y in region y mod T,
+// row_classes) so that lane g's rows are adjacent in their region, and the outputs leave through the block-wide
+// tile (block_store). Box-2d225p on an H200: sparse 546 -> 614, dense 354 -> 381 GStencil/s (notes/spider-gpu.md).
+constexpr bool strip_interleaved(int dims, int r, bool tma) {
+  const Geometry g = geometry(dims, r);
+  return tma && dims == 2 && g.kc == 2 && g.py == 1 && g.tile_y == 8 && g.rpp == 16;
+}
+constexpr int strip_tiles(int dims, int r, bool sparse, bool tma) {
+  const Geometry g = geometry(dims, r);
+  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8) return 0;
+  return strip_interleaved(dims, r, tma) ? 8 : sparse ? 4 : 2;
+}
+// x tiles per strip: 1 for interleaved strips (their outputs leave through the block-wide tile), else 2 (a pair
+// through the warp's scratch).
+constexpr int strip_x_tiles(int dims, int r, bool tma) {
+  return strip_interleaved(dims, r, tma) ? 1 : 2;
+}
+// Row classes of a TMA tile: 2 for split rows, T for interleaved strips, else 1. Box row y lands in region y mod
+// classes, row y / classes; each class arrives as its own box (tensor map j: padded rows -r + j + classes q).
+constexpr int kMaxRowClasses = 8;
+constexpr int row_classes(int dims, int r, bool sparse, bool tma) {
+  return tma && split_rows(dims, r) ? 2 : strip_interleaved(dims, r, tma) ? strip_tiles(dims, r, sparse, tma) : 1;
+}
+// (TMA kernels only.)
 constexpr bool block_store(int dims, int r) {
-  return split_rows(dims, r) && geometry(dims, r).rpp % 8 == 0 && (geometry(dims, r).block_x / 8) % 2 == 0;
+  return (split_rows(dims, r) && geometry(dims, r).rpp % 8 == 0 && (geometry(dims, r).block_x / 8) % 2 == 0) ||
+         strip_interleaved(dims, r, true);
 }
 constexpr int block_store_stride(int dims, int r) { return geometry(dims, r).block_x + kBlockStorePad; }
 constexpr int block_store_region(int dims, int r) { return geometry(dims, r).block_y / 2 * block_store_stride(dims, r); }
@@ -138,10 +174,11 @@ struct Tables {
                                    // 64- or 128-bit loads take 1, 2 or 4), the most distinct words one bank serves
   bool tma = false;                // TMA tile buffers (make_tables was asked for them)
   bool split = false;              // TMA: even and odd rows in two regions (split_rows)
+  int classes = 1;                 // TMA: row classes, each its own region (row_classes; 2 where split)
   bool block = false;              // TMA: block-wide output tiles (block_store), after the warps' scratch
   // TMA: the buffers from the first 128-byte boundary (up to 128 bytes skipped; spider_kernels.cuh).
   int tile_region_bytes() const {
-    return tma ? 128 + kTmaBuffers * tma_tile_stride(sw, sh, split) : tile_bytes_aligned(sw, sh);
+    return tma ? 128 + kTmaBuffers * tma_tile_stride(sw, sh, classes) : tile_bytes_aligned(sw, sh);
   }
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(tile_region_bytes()) + static_cast<std::size_t>(kWarps) * kScratchBytes +

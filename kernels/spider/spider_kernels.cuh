@@ -169,50 +169,44 @@ __device__ __forceinline__ void shift_mma(Acc<ACC16>& acc, const std::uint32_t (
   }
 }
 
-// Radius 4..7 in 2D (two K chunks per shift, one kernel row per 16-row A): a warp computes a strip of T row tiles
-// (8 rows each) of its two x tiles. The B registers of one 8-row input window serve every row tile whose shifts
-// reach it: row tile t takes window W at shift S = W - 8t. So the strip loads NS + 8 (T - 1) windows for the T NS
-// shifts of each x tile: at radius 7 and T = 2, 23 windows of B instead of 30, the same MMAs.
-template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int W, int VEC = 1> struct IssueStrip {
-  static constexpr int NW = NS + 8 * (T - 1);
-  // row: window W's first input row, at the strip's first x.
-  __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[T][2], const std::uint32_t (&a)[2 * NS][AREGS],
-                                             const std::uint32_t* meta, const char* row, int row_bytes,
+// Radius 4..7 in 2D (two K chunks per shift, one kernel row per 16-row A): a warp computes a strip of T row tiles of
+// X x tiles (strip_tiles, strip_x_tiles, strip_interleaved). The B registers of one 8-row input window serve every
+// row tile whose shifts reach it. Stacked (IL false): row tile t holds rows 8t .. 8t + 7 and takes window W (input
+// rows W .. W + 7 from `row`) at shift S = W - 8t, NS + 8 (T - 1) windows for the T NS shifts of each x tile.
+// Interleaved (IL): row tile i holds rows i + T n and takes window W (input rows W + T g: region W % T, row W / T
+// of it, `region` bytes per class) at shift S = W - i, NS + T - 1 windows: at radius 7 and T = 8, 22 windows of B
+// for 120 shifts, the same MMAs.
+template <bool SPARSE, bool ACC16, int AREGS, int NS, int T, int X, bool IL, int W, int VEC = 1> struct IssueStrip {
+  static constexpr int NW = IL ? NS + T - 1 : NS + 8 * (T - 1);
+  // row: window 0's first input row, at the strip's first x.
+  __device__ __forceinline__ static void run(Acc<ACC16> (&acc)[T][X], const std::uint32_t (&a)[2 * NS][AREGS],
+                                             const std::uint32_t* meta, const char* row, int row_bytes, int region,
                                              const int (&off)[2][2], int tile1_bytes) {
     if constexpr (W < NW) {
-      std::uint32_t b0[4], b1[4];
-      load_b_k32<VEC>(row, off, tile1_bytes, b0, b1);
-      tiles(acc, a, meta, b0, b1, std::make_integer_sequence<int, T>{});
-      IssueStrip<SPARSE, ACC16, AREGS, NS, T, W + 1, VEC>::run(acc, a, meta, row + row_bytes, row_bytes, off,
-                                                               tile1_bytes);
+      const char* at = IL ? row + (W % T) * region + (W / T) * row_bytes : row + W * row_bytes;
+      std::uint32_t b[X][4];
+      if constexpr (X == 2) load_b_k32<VEC>(at, off, tile1_bytes, b[0], b[1]);
+      else load_b<VEC>(at, &off[0][0], b[0]);
+      tiles(acc, a, meta, b, std::make_integer_sequence<int, T>{});
+      IssueStrip<SPARSE, ACC16, AREGS, NS, T, X, IL, W + 1, VEC>::run(acc, a, meta, row, row_bytes, region, off,
+                                                                      tile1_bytes);
     }
   }
   template <int... t>
-  __device__ __forceinline__ static void tiles(Acc<ACC16> (&acc)[T][2], const std::uint32_t (&a)[2 * NS][AREGS],
-                                               const std::uint32_t* meta, const std::uint32_t (&b0)[4],
-                                               const std::uint32_t (&b1)[4], std::integer_sequence<int, t...>) {
-    (tile<W - 8 * t>(acc[t], a, meta, b0, b1), ...);
+  __device__ __forceinline__ static void tiles(Acc<ACC16> (&acc)[T][X], const std::uint32_t (&a)[2 * NS][AREGS],
+                                               const std::uint32_t* meta, const std::uint32_t (&b)[X][4],
+                                               std::integer_sequence<int, t...>) {
+    (tile<IL ? W - t : W - 8 * t>(acc[t], a, meta, b), ...);
   }
   template <int S>
-  __device__ __forceinline__ static void tile(Acc<ACC16> (&acc)[2], const std::uint32_t (&a)[2 * NS][AREGS],
-                                              const std::uint32_t* meta, const std::uint32_t (&b0)[4],
-                                              const std::uint32_t (&b1)[4]) {
+  __device__ __forceinline__ static void tile(Acc<ACC16> (&acc)[X], const std::uint32_t (&a)[2 * NS][AREGS],
+                                              const std::uint32_t* meta, const std::uint32_t (&b)[X][4]) {
     if constexpr (S >= 0 && S < NS) {
-      shift_mma<SPARSE, ACC16, S, AREGS>(acc[0], a[2 * S], a[2 * S + 1], meta, b0);
-      shift_mma<SPARSE, ACC16, S, AREGS>(acc[1], a[2 * S], a[2 * S + 1], meta, b1);
+#pragma unroll
+      for (int u = 0; u < X; ++u) shift_mma<SPARSE, ACC16, S, AREGS>(acc[u], a[2 * S], a[2 * S + 1], meta, b[u]);
     }
   }
 };
-
-// Row tiles per warp strip (IssueStrip): 0 where the kernel keeps the pair loop (1D, radius 1..3). Sparse takes
-// four (39 windows of B for 60 shifts at radius 7; its compressed A leaves the registers for the accumulators, even
-// at 2 blocks per SM: box-2d225p 413 -> 539 GStencil/s with min_blocks, H200), dense two (its four spilled at 255
-// registers and ran no faster, H100; notes/spider-gpu.md).
-constexpr int strip_tiles(int dims, int r, bool sparse) {
-  const Geometry g = geometry(dims, r);
-  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8) return 0;
-  return sparse ? 4 : 2;
-}
 
 // The block's input tile in registers: every load of a tile issued before any is waited for (and, where the
 // registers allow, the next tile's loads in flight while the warps compute on this one). The loads are 16-byte
@@ -396,11 +390,19 @@ __device__ __forceinline__ void store_pair_elements(const KernelArgs& p, const _
 }
 
 // The block-wide output tile (block_store): even rows then odd rows, rows of block_store_stride halves.
-template <int R> struct BlockStore {
+// Interleaved strips (IL, T row tiles): row y at ((y % T) (block_y / T) + y / T) SST, so that the eight rows of a
+// row tile's quarter (rows i + T c) are consecutive rows of the tile.
+template <int R, bool IL = false> struct BlockStore {
   static constexpr Geometry G = geometry(2, R);
   static constexpr int SST = block_store_stride(2, R), REGION = block_store_region(2, R);
   static constexpr int VPR = G.block_x / 8; // 16-byte vectors per row
-  __device__ __forceinline__ static int index(int row, int col) { return (row & 1) * REGION + (row >> 1) * SST + col; }
+  static constexpr bool SPLIT = split_rows(2, R);
+  static constexpr int T = strip_tiles(2, R, true, true);
+  static_assert(SPLIT != IL, "block tiles of split rows or of interleaved strips");
+  __device__ __forceinline__ static int index(int row, int col) {
+    if constexpr (SPLIT) return (row & 1) * REGION + (row >> 1) * SST + col;
+    else return ((row % T) * (G.block_y / T) + row / T) * SST + col;
+  }
 
   // A warp's pair of tiles at (x_local, y_local) of the block (y_local even): one transposed stmatrix.
   template <bool ACC16>
@@ -411,6 +413,17 @@ template <int R> struct BlockStore {
     StagedStore<R, 2>::place(u, 8 * h, c, row, col);
     const std::uint32_t r[4] = {acc[0].pair(0), acc[0].pair(1), acc[1].pair(0), acc[1].pair(1)};
     ptx::stmatrix_x4_trans(tile + index(y_local + row, x_local + col), r);
+  }
+  // Interleaved row tiles i and i + 1 of the strip at x_local (its first row is the block's): one transposed
+  // stmatrix, matrix j = (row tile i + j / 2, M half j % 2); memory row c is accumulator column n = c, output row
+  // i + j / 2 + T c.
+  template <bool ACC16>
+  __device__ __forceinline__ static void stage_interleaved(const Acc<ACC16>& first, const Acc<ACC16>& second,
+                                                           __half* tile, int x_local, int i, int lane) {
+    static_assert(IL && G.py == 1 && G.rpp == 16 && T * 8 == G.block_y, "fragment columns are output rows");
+    const int j = lane >> 3, c = lane & 7;
+    const std::uint32_t r[4] = {first.pair(0), first.pair(1), second.pair(0), second.pair(1)};
+    ptx::stmatrix_x4_trans(tile + index(i + (j >> 1) + T * c, x_local + 8 * (j & 1)), r);
   }
   // The block's tile out to the grid (after a barrier): whole vectors inside (and, if periodic, clear of the
   // images), elements at the edges.
@@ -449,6 +462,11 @@ constexpr int min_blocks(int dims, int r, bool sparse) {
   return a_regs <= 16 ? 3 : a_regs <= 32 ? 2 : 1;
 }
 
+// The TMA tiles' tensor maps, one per row class (row_classes; map 0 alone where the tile has one), a kernel parameter.
+struct TileMaps {
+  CUtensorMap m[kMaxRowClasses];
+};
+
 // TMA (sm_90, the tensor map encoded): each block tile arrives as one TMA box of sw x sh halves (the
 // padded input's map starts at x = -8, y = -R and ends at x = nx + R, y = ny + R; the box starting at x = bx0 - 8
 // places x = bx0 - 8 + i at shared half i, where the tables' B offsets look for it (kTileOrigin), and what lies
@@ -457,7 +475,7 @@ constexpr int min_blocks(int dims, int r, bool sparse) {
 // TileLoader.
 template <int R, int DIMS, bool SPARSE, bool ACC16, bool TMA>
 __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
-    spider_step(KernelArgs p, const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap odd_map) {
+    spider_step(KernelArgs p, const __grid_constant__ TileMaps maps) {
 #if !SE_TMA
   if constexpr (TMA) return; // the host launches the TMA kernels on sm_90 only
 #endif
@@ -492,18 +510,23 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
                          (TMA ? (128 - (tma::smem(smem_words) & 127u)) & 127u : 0u);
   const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
-  constexpr bool SPLIT = TMA && split_rows(DIMS, R); // even rows, then odd rows (in_map, odd_map)
-  const int tile_stride = tma_tile_stride(p.sw, p.sh, SPLIT); // TMA: bytes from one tile buffer to the next
-  const int region = tma_region_bytes(p.sw, p.sh / 2);         // SPLIT: from the even rows to the odd
+  constexpr bool SPLIT = TMA && split_rows(DIMS, R); // even rows, then odd rows (maps 0 and 1)
+  constexpr int CLASSES = TMA ? row_classes(DIMS, R, SPARSE, TMA) : 1; // box row y in region y % CLASSES
+  const int tile_stride = tma_tile_stride(p.sw, p.sh, CLASSES); // TMA: bytes from one tile buffer to the next
+  const int region = tma_region_bytes(p.sw, (p.sh + CLASSES - 1) / CLASSES); // from one row class to the next
   char* const scratch_at = tiles_at + (TMA ? kTmaBuffers * tile_stride : tile_bytes_aligned(p.sw, p.sh));
   __half* scratch = reinterpret_cast<__half*>(scratch_at) + warp * (kScratchBytes / 2);
   constexpr bool BSTORE = TMA && block_store(DIMS, R); // the block's output tile after the scratch
   __half* const out_tile = reinterpret_cast<__half*>(scratch_at + kWarps * kScratchBytes);
 
-  constexpr int STRIP = strip_tiles(DIMS, R, SPARSE);
+  constexpr int STRIP = strip_tiles(DIMS, R, SPARSE, TMA), SX = strip_x_tiles(DIMS, R, TMA);
+  constexpr bool IL = strip_interleaved(DIMS, R, TMA);
   constexpr int VEC = b_load_words(DIMS, R, SPARSE);
-  static_assert(STRIP == 0 || (G.shift0 == -R && G.warp_tiles == 64 && STRIP <= 8 && (STRIP & (STRIP - 1)) == 0),
-                "strips tile the block (8 row tiles)");
+  static_assert(STRIP == 0 || (G.shift0 == -R && G.warp_tiles == 64 && G.wtx == 8 && STRIP <= 8 &&
+                               (STRIP & (STRIP - 1)) == 0),
+                "strips tile the block (8 x 8 warp tiles)");
+  static_assert(!IL || (SX == 1 && BSTORE && CLASSES == STRIP && 8 * STRIP == G.block_y),
+                "an interleaved strip is a whole column of the block, its outputs through the block tile");
   // Prefetch the next tile during this one's MMAs where the A fragments leave the registers for it.
   constexpr bool PREFETCH = NM * AREGS <= 80;
   TileLoader<R, DIMS> loader;
@@ -525,12 +548,13 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
     } else {
       const int ty = t / tiles_x32, x = (t - ty * tiles_x32) * G.block_x;
       char* const dst = tiles_at + buf * tile_stride;
-      if constexpr (SPLIT) { // rows by0 - R + 2i and by0 - R + 2i + 1: row by0 / 2 + i of each map
+      if constexpr (CLASSES > 1) { // box row CLASSES i + j (padded row by0 + CLASSES i + j): map j's row by0 / CLASSES + i
         tma::expect_bytes(&loaded[buf], static_cast<unsigned>(2 * p.sw * p.sh));
-        tma::copy_box_2d(dst, in_map, x, ty * (G.block_y / 2), &loaded[buf]);
-        tma::copy_box_2d(dst + region, odd_map, x, ty * (G.block_y / 2), &loaded[buf]);
+#pragma unroll
+        for (int j = 0; j < CLASSES; ++j)
+          tma::copy_box_2d(dst + j * region, maps.m[j], x, ty * (G.block_y / CLASSES), &loaded[buf]);
       } else {
-        tma::load_box_2d(dst, in_map, x, ty * G.block_y, static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
+        tma::load_box_2d(dst, maps.m[0], x, ty * G.block_y, static_cast<unsigned>(2 * p.sw * p.sh), &loaded[buf]);
       }
     }
   };
@@ -597,19 +621,30 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
     };
 
     if constexpr (STRIP > 0) {
-      // Strips of STRIP row tiles by two x tiles: 4 across the block tile's 8 x tiles, 8 / STRIP down.
-      for (int sidx = warp; sidx < 4 * (8 / STRIP); sidx += kWarps) {
-        const int x_local = (sidx % 4) * 2 * G.tile_x, y_local = (sidx / 4) * STRIP * G.tile_y;
-        Acc<ACC16> acc[STRIP][2];
+      // Strips of STRIP row tiles by SX x tiles: 8 / SX across the block tile's 8 x tiles, 8 / STRIP down (IL: one).
+      constexpr int ACROSS = 8 / SX;
+      for (int sidx = warp; sidx < ACROSS * (8 / STRIP); sidx += kWarps) {
+        const int x_local = (sidx % ACROSS) * SX * G.tile_x, y_local = (sidx / ACROSS) * STRIP * G.tile_y;
+        Acc<ACC16> acc[STRIP][SX];
 #pragma unroll
-        for (int t = 0; t < STRIP; ++t) {
-          acc[t][0].zero();
-          acc[t][1].zero();
+        for (int t = 0; t < STRIP; ++t)
+#pragma unroll
+          for (int u = 0; u < SX; ++u) acc[t][u].zero();
+        const char* row = sbytes + 2 * ((IL ? 0 : y_local) * p.sw + x_local);
+        IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, SX, IL, 0, VEC>::run(acc, a, meta, row, row_bytes, region,
+                                                                               off, 2 * G.tile_x);
+        if constexpr (IL) {
+#pragma unroll
+          for (int i = 0; i < STRIP; i += 2)
+            BlockStore<R, true>::stage_interleaved(acc[i][0], acc[i + 1][0], out_tile, x_local, i, lane);
+        } else {
+#pragma unroll
+          for (int t = 0; t < STRIP; ++t) store_pair(acc[t], x_local, y_local + t * G.tile_y);
         }
-        const char* row = sbytes + 2 * (y_local * p.sw + x_local);
-        IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, 0, VEC>::run(acc, a, meta, row, row_bytes, off, 2 * G.tile_x);
-#pragma unroll
-        for (int t = 0; t < STRIP; ++t) store_pair(acc[t], x_local, y_local + t * G.tile_y);
+      }
+      if constexpr (IL) {
+        __syncthreads(); // every warp's rows are in the tile (the next tile's first barrier guards its reuse)
+        BlockStore<R, true>::write(p, out_tile, bx0, by0);
       }
     } else {
       for (int j = 2 * warp; j < G.warp_tiles; j += 2 * kWarps) {
@@ -648,29 +683,27 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   }
 }
 
-// The padded input as the TMA tiles' tensor map: x from -8 (16-byte aligned, the layout's interior starts on a
-// 128-byte boundary) to nx + R, y from -R to ny + R, a box of one block tile (sw x sh). Split rows: `map` holds the
-// even rows y = -R + 2i, `odd` the odd ones (rows 2 pitches apart), each a box of sw x sh / 2. False if one does
-// not encode.
-inline bool encode_tile_map(const KernelArgs& a, int radius, bool split, CUtensorMap& map, CUtensorMap& odd) {
+// The padded input as the TMA tiles' tensor maps: x from -8 (16-byte aligned, the layout's interior starts on a
+// 128-byte boundary) to nx + R, y from -R to ny + R, a box of one block tile (sw x sh). Row classes (split rows,
+// interleaved strips): map j holds the padded rows y = -R + j + classes q (rows `classes` pitches apart), each a box
+// of sw x ceil((sh - j) / classes). False if one does not encode.
+inline bool encode_tile_maps(const KernelArgs& a, int radius, int classes, TileMaps& maps) {
   const PaddedLayout& L = a.layout;
-  if (L.halo[0] != radius || L.halo[1] != radius || L.origin[0] < 8) return false;
+  if (L.halo[0] != radius || L.halo[1] != radius || L.origin[0] < 8 || classes < 1 || classes > kMaxRowClasses)
+    return false;
   const std::uint64_t rows = static_cast<std::uint64_t>(L.n[1] + 2 * radius), width = L.n[0] + 8 + radius;
   const std::uint64_t pitch = static_cast<std::uint64_t>(L.pitch_y) * sizeof(__half);
-  if (!split) {
-    const std::uint64_t dims[2] = {width, rows}, strides[1] = {pitch};
-    const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh)};
-    return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, dims, strides, box);
+  for (int j = 0; j < classes; ++j) {
+    const std::uint64_t dims[2] = {width, (rows - j + classes - 1) / classes}, strides[1] = {classes * pitch};
+    const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw),
+                                  static_cast<std::uint32_t>((a.sh - j + classes - 1) / classes)};
+    if (!encode_tensor_map(&maps.m[j], a.in + L.index(-8, j - radius, 0), 2, 2, dims, strides, box)) return false;
   }
-  const std::uint64_t even_dims[2] = {width, (rows + 1) / 2}, odd_dims[2] = {width, rows / 2}, strides[1] = {2 * pitch};
-  const std::uint32_t box[2] = {static_cast<std::uint32_t>(a.sw), static_cast<std::uint32_t>(a.sh / 2)};
-  return encode_tensor_map(&map, a.in + L.index(-8, -radius, 0), 2, 2, even_dims, strides, box) &&
-         encode_tensor_map(&odd, a.in + L.index(-8, 1 - radius, 0), 2, 2, odd_dims, strides, box);
+  return true;
 }
 
 template <int DIMS, int R, bool SPARSE, bool ACC16, bool TMA>
-void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map, const CUtensorMap& odd,
-                cudaStream_t stream) {
+void launch_one(const Tables& t, const KernelArgs& args, const TileMaps& maps, cudaStream_t stream) {
   auto kernel = spider_step<R, DIMS, SPARSE, ACC16, TMA>;
   if (t.bvec != b_load_words(DIMS, R, SPARSE))
     throw std::logic_error("SPIDER: the tables' B load width differs from the kernel's");
@@ -694,7 +727,7 @@ void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map,
   const std::int64_t tiles = args.tiles_x * args.tiles_y;
   const std::int64_t resident = shape.resident;
   const unsigned blocks = static_cast<unsigned>(tiles < resident ? tiles : resident);
-  kernel<<<blocks, kWarps * 32, smem, stream>>>(args, map, odd);
+  kernel<<<blocks, kWarps * 32, smem, stream>>>(args, maps);
   SE_CUDA_CHECK_LAUNCH("spider_step");
 }
 
@@ -702,16 +735,16 @@ void launch_one(const Tables& t, const KernelArgs& args, const CUtensorMap& map,
 // the map does not encode, the step fails with the reason rather than run the register loader on the wrong layout.
 template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
-  CUtensorMap map{}, odd{};
+  TileMaps maps{};
   if (t.tma) {
-    if (t.split != split_rows(DIMS, R))
-      throw std::logic_error("SPIDER: the tables' row split differs from the kernel's");
-    if (DIMS == 2 && !encode_tile_map(args, R, t.split, map, odd))
+    if (t.split != split_rows(DIMS, R) || t.classes != row_classes(DIMS, R, SPARSE, true))
+      throw std::logic_error("SPIDER: the tables' row classes differ from the kernel's");
+    if (DIMS == 2 && !encode_tile_maps(args, R, t.classes, maps))
       throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
                                "register loader)");
-    return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, map, odd, stream);
+    return launch_one<DIMS, R, SPARSE, ACC16, true>(t, args, maps, stream);
   }
-  launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, map, odd, stream);
+  launch_one<DIMS, R, SPARSE, ACC16, false>(t, args, maps, stream);
 }
 
 template <int DIMS, int R> void launch_radius(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
