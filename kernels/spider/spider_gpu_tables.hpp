@@ -112,27 +112,27 @@ constexpr int b_load_words(int dims, int r, bool sparse) {
 }
 
 // Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
-// and 3; and the interleaved strips of radius 7, strip_interleaved below): the warps' stmatrix quarters go to one block tile in
+// and 3; and the interleaved strips of radius 4..7, strip_interleaved below): the warps' stmatrix quarters go to one block tile in
 // shared memory (split rows: even and odd rows in two regions; interleaved strips: rows by class), rows kBlockStorePad halves longer than the tile (an
 // odd number of 16-byte units: a quarter's eight rows meet distinct banks), and after a barrier every thread writes
 // whole 16-byte vectors of it, rows of 128 (radius 7: 256) bytes, where each warp used to write its pair's 32-byte
 // row pieces (notes/spider-gpu.md).
 constexpr int kBlockStorePad = 8;
 // Row tiles per warp strip (spider_kernels.cuh's IssueStrip; 2D radius 4..7, two K chunks per shift): 0 where the
-// kernel keeps the pair loop. Stacked strips (row tile t: output rows 8t .. 8t + 7 of the strip) load nshift + 8 (T
-// - 1) windows of B (8 input rows each) for their T nshift shifts per x tile: sparse radius 4..6 four row tiles by
-// two x tiles, dense two by two (its A registers leave no room for more accumulators: four spilled at 255
-// registers, H100).
-// Interleaved strips (strip_interleaved: radius 7 with TMA tiles, both variants): row tile i holds the strip's
-// output rows i + T n (n = 0..7, the MMA's N), so window W (input rows W + T g, lane g's) serves row tile i at shift
-// W - i: T + 2r windows for T nshift shifts. At T = 8 (the block's whole 64-row column of one x tile) that is 22
-// windows for 120 shifts, 11 B of B loads per point, against 71 windows (35.5 B) stacked and 39 windows of two x
-// tiles (39 B) at four stacked row tiles. The tile arrives in T row classes (box row y in region y mod T,
-// row_classes) so that lane g's rows are adjacent in their region, and the outputs leave through the block-wide
-// tile (block_store). Box-2d225p on an H200: sparse 546 -> 614, dense 354 -> 381 GStencil/s (notes/spider-gpu.md).
+// kernel keeps the pair loop.
+// Interleaved strips (strip_interleaved: with TMA tiles, both variants): row tile i holds the strip's output rows
+// i + T n (n = 0..7, the MMA's N), so window W (input rows W + T g, lane g's) serves row tile i at shift W - i: T +
+// 2r windows for T nshift shifts. At T = 8 (the block's whole 64-row column of one x tile) and radius 7 that is 22
+// windows for 120 shifts, 11 B of B loads per point, against 39 windows for 60 shifts (39 B) of the stacked strips
+// below. The tile arrives in T row classes (box row y in region y mod T, row_classes) so that lane g's rows are
+// adjacent in their region, and the outputs leave through the block-wide tile (block_store). Box-2d225p on an
+// H200: sparse 546 -> 619, dense 358 -> 381 GStencil/s (notes/spider-gpu.md).
+// Stacked strips (the register loader's kernels): row tile t holds output rows 8t .. 8t + 7 of the strip, nshift +
+// 8 (T - 1) windows of B for T nshift shifts per x tile: sparse four row tiles by two x tiles, dense two by two (its
+// A registers leave no room for more accumulators: four spilled at 255 registers, H100).
 constexpr bool strip_interleaved(int dims, int r, bool tma) {
   const Geometry g = geometry(dims, r);
-  return tma && dims == 2 && g.kc == 2 && g.py == 1 && g.tile_y == 8 && g.rpp == 16;
+  return tma && dims == 2 && g.kc == 2 && g.py == 1 && g.tile_y == 8;
 }
 constexpr int strip_tiles(int dims, int r, bool sparse, bool tma) {
   const Geometry g = geometry(dims, r);

@@ -414,16 +414,33 @@ template <int R, bool IL = false> struct BlockStore {
     const std::uint32_t r[4] = {acc[0].pair(0), acc[0].pair(1), acc[1].pair(0), acc[1].pair(1)};
     ptx::stmatrix_x4_trans(tile + index(y_local + row, x_local + col), r);
   }
-  // Interleaved row tiles i and i + 1 of the strip at x_local (its first row is the block's): one transposed
-  // stmatrix, matrix j = (row tile i + j / 2, M half j % 2); memory row c is accumulator column n = c, output row
-  // i + j / 2 + T c.
+  // An interleaved strip (its first row is the block's) at x_local into the tile: row tile i's accumulator column n
+  // is output row i + T n. Where a fragment's M rows are 16 output columns (radius 7) each pair of row tiles is one
+  // transposed stmatrix, matrix j = (row tile i + j / 2, M half j % 2), memory row c = column n = c; elsewhere
+  // (radius 4..6: rpp output columns of 16) one element at a time.
   template <bool ACC16>
-  __device__ __forceinline__ static void stage_interleaved(const Acc<ACC16>& first, const Acc<ACC16>& second,
-                                                           __half* tile, int x_local, int i, int lane) {
-    static_assert(IL && G.py == 1 && G.rpp == 16 && T * 8 == G.block_y, "fragment columns are output rows");
-    const int j = lane >> 3, c = lane & 7;
-    const std::uint32_t r[4] = {first.pair(0), first.pair(1), second.pair(0), second.pair(1)};
-    ptx::stmatrix_x4_trans(tile + index(i + (j >> 1) + T * c, x_local + 8 * (j & 1)), r);
+  __device__ __forceinline__ static void stage_strip(const Acc<ACC16> (&acc)[T][1], __half* tile, int x_local,
+                                                     int lane) {
+    static_assert(IL && G.py == 1 && T * 8 == G.block_y, "fragment columns are output rows");
+#if SE_STMATRIX
+    if constexpr (G.rpp == 16) {
+      const int j = lane >> 3, c = lane & 7;
+#pragma unroll
+      for (int i = 0; i < T; i += 2) {
+        const std::uint32_t r[4] = {acc[i][0].pair(0), acc[i][0].pair(1), acc[i + 1][0].pair(0), acc[i + 1][0].pair(1)};
+        ptx::stmatrix_x4_trans(tile + index(i + (j >> 1) + T * c, x_local + 8 * (j & 1)), r);
+      }
+      return;
+    }
+#endif
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < T; ++i)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int m = g + 8 * (e >> 1), n = 2 * t + (e & 1); // accumulator element e: (m, n)
+        if (m < G.rpp) tile[index(i + T * n, x_local + m)] = acc[i][0].at(e);
+      }
   }
   // The block's tile out to the grid (after a barrier): whole vectors inside (and, if periodic, clear of the
   // images), elements at the edges.
@@ -634,9 +651,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
         IssueStrip<SPARSE, ACC16, AREGS, G.nshift, STRIP, SX, IL, 0, VEC>::run(acc, a, meta, row, row_bytes, region,
                                                                                off, 2 * G.tile_x);
         if constexpr (IL) {
-#pragma unroll
-          for (int i = 0; i < STRIP; i += 2)
-            BlockStore<R, true>::stage_interleaved(acc[i][0], acc[i + 1][0], out_tile, x_local, i, lane);
+          BlockStore<R, true>::stage_strip(acc, out_tile, x_local, lane);
         } else {
 #pragma unroll
           for (int t = 0; t < STRIP; ++t) store_pair(acc[t], x_local, y_local + t * G.tile_y);
