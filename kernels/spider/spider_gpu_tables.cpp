@@ -75,7 +75,7 @@ Tables make_tables(const SpiderPlan& plan, bool tma) {
   t.aregs = t.sparse ? 2 : 4;
   t.tma = tma;
   t.split = t.tma && split_rows(g.dims, pg.radius);
-  t.classes = row_classes(g.dims, pg.radius, t.sparse, t.tma);
+  t.classes = row_classes(g.dims, pg.radius, t.tma);
   t.block = t.tma && block_store(g.dims, pg.radius);
   t.nmeta = t.sparse ? (g.nmma + 3) / 4 : 0;
   const int r = g.radius;

@@ -26,9 +26,7 @@ constexpr int kScratchBytes = 768;
 // L/2 + 1} of their row, which meet only 16 banks at any row stride a TMA box can land (notes/spider-gpu.md). The
 // dense variant takes the same order so that the ablation differs from spider in the MMA only (1D dense keeps the
 // pairs: its two-chunk shifts issue per chunk, Issue below).
-constexpr bool lane_order(int dims, int r, bool sparse) {
-  return (sparse || dims == 2) && (r == 3 || r == 7);
-}
+constexpr bool lane_order(int dims, int r, bool sparse) { return (sparse || dims == 2) && (r == 3 || r == 7); }
 // The input tile's bytes, rounded up to 16 so that the scratch after it takes 16-byte vectors.
 constexpr int tile_bytes_aligned(int sw, int sh) { return (sw * sh * 2 + 15) / 16 * 16; }
 // Shared half 0 of a tile row holds x = bx0 - kTileOrigin (bx0: the block tile's first output column, a multiple of
@@ -112,11 +110,11 @@ constexpr int b_load_words(int dims, int r, bool sparse) {
 }
 
 // Block-wide output tiles (split rows whose fragment quarters are 8 adjacent output columns, rpp = 8: 2D radius 1
-// and 3; and the interleaved strips of radius 4..7, strip_interleaved below): the warps' stmatrix quarters go to one block tile in
-// shared memory (split rows: even and odd rows in two regions; interleaved strips: rows by class), rows kBlockStorePad halves longer than the tile (an
-// odd number of 16-byte units: a quarter's eight rows meet distinct banks), and after a barrier every thread writes
-// whole 16-byte vectors of it, rows of 128 (radius 7: 256) bytes, where each warp used to write its pair's 32-byte
-// row pieces (notes/spider-gpu.md).
+// and 3; and the interleaved strips of radius 4..7, strip_interleaved below): the warps' outputs go to one block
+// tile in shared memory (split rows: even and odd rows in two regions; interleaved strips: rows by class), rows
+// kBlockStorePad halves longer than the tile (an odd number of 16-byte units: a stmatrix quarter's eight rows meet
+// distinct banks), and after a barrier every thread writes whole 16-byte vectors of it, rows of 128 (radius 7: 256)
+// bytes, where each warp used to write its pair's 32-byte row pieces (notes/spider-gpu.md).
 constexpr int kBlockStorePad = 8;
 // Row tiles per warp strip (spider_kernels.cuh's IssueStrip; 2D radius 4..7, two K chunks per shift): 0 where the
 // kernel keeps the pair loop.
@@ -130,14 +128,16 @@ constexpr int kBlockStorePad = 8;
 // Stacked strips (the register loader's kernels): row tile t holds output rows 8t .. 8t + 7 of the strip, nshift +
 // 8 (T - 1) windows of B for T nshift shifts per x tile: sparse four row tiles by two x tiles, dense two by two (its
 // A registers leave no room for more accumulators: four spilled at 255 registers, H100).
-constexpr bool strip_interleaved(int dims, int r, bool tma) {
+// The kernels that run strips: 2D with two K chunks per shift, one kernel row per 16-row A, 8-row tiles.
+constexpr bool runs_strips(int dims, int r) {
   const Geometry g = geometry(dims, r);
-  return tma && dims == 2 && g.kc == 2 && g.py == 1 && g.tile_y == 8;
+  return dims == 2 && g.kc == 2 && g.py == 1 && g.tile_y == 8;
 }
+constexpr int kInterleavedTiles = 8; // row tiles of an interleaved strip: the block's whole 64-row column
+constexpr bool strip_interleaved(int dims, int r, bool tma) { return tma && runs_strips(dims, r); }
 constexpr int strip_tiles(int dims, int r, bool sparse, bool tma) {
-  const Geometry g = geometry(dims, r);
-  if (dims != 2 || g.kc != 2 || g.py != 1 || g.tile_y != 8) return 0;
-  return strip_interleaved(dims, r, tma) ? 8 : sparse ? 4 : 2;
+  if (!runs_strips(dims, r)) return 0;
+  return strip_interleaved(dims, r, tma) ? kInterleavedTiles : sparse ? 4 : 2;
 }
 // x tiles per strip: 1 for interleaved strips (their outputs leave through the block-wide tile), else 2 (a pair
 // through the warp's scratch).
@@ -147,8 +147,8 @@ constexpr int strip_x_tiles(int dims, int r, bool tma) {
 // Row classes of a TMA tile: 2 for split rows, T for interleaved strips, else 1. Box row y lands in region y mod
 // classes, row y / classes; each class arrives as its own box (tensor map j: padded rows -r + j + classes q).
 constexpr int kMaxRowClasses = 8;
-constexpr int row_classes(int dims, int r, bool sparse, bool tma) {
-  return tma && split_rows(dims, r) ? 2 : strip_interleaved(dims, r, tma) ? strip_tiles(dims, r, sparse, tma) : 1;
+constexpr int row_classes(int dims, int r, bool tma) {
+  return tma && split_rows(dims, r) ? 2 : strip_interleaved(dims, r, tma) ? kInterleavedTiles : 1;
 }
 // (TMA kernels only.)
 constexpr bool block_store(int dims, int r) {

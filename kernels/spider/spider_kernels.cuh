@@ -397,7 +397,7 @@ template <int R, bool IL = false> struct BlockStore {
   static constexpr int SST = block_store_stride(2, R), REGION = block_store_region(2, R);
   static constexpr int VPR = G.block_x / 8; // 16-byte vectors per row
   static constexpr bool SPLIT = split_rows(2, R);
-  static constexpr int T = strip_tiles(2, R, true, true);
+  static constexpr int T = kInterleavedTiles;
   static_assert(SPLIT != IL, "block tiles of split rows or of interleaved strips");
   __device__ __forceinline__ static int index(int row, int col) {
     if constexpr (SPLIT) return (row & 1) * REGION + (row >> 1) * SST + col;
@@ -528,7 +528,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
   constexpr bool SPLIT = TMA && split_rows(DIMS, R); // even rows, then odd rows (maps 0 and 1)
-  constexpr int CLASSES = TMA ? row_classes(DIMS, R, SPARSE, TMA) : 1; // box row y in region y % CLASSES
+  constexpr int CLASSES = TMA ? row_classes(DIMS, R, TMA) : 1; // box row y in region y % CLASSES
   const int tile_stride = tma_tile_stride(p.sw, p.sh, CLASSES); // TMA: bytes from one tile buffer to the next
   const int region = tma_region_bytes(p.sw, (p.sh + CLASSES - 1) / CLASSES); // from one row class to the next
   char* const scratch_at = tiles_at + (TMA ? kTmaBuffers * tile_stride : tile_bytes_aligned(p.sw, p.sh));
@@ -565,7 +565,8 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
     } else {
       const int ty = t / tiles_x32, x = (t - ty * tiles_x32) * G.block_x;
       char* const dst = tiles_at + buf * tile_stride;
-      if constexpr (CLASSES > 1) { // box row CLASSES i + j (padded row by0 + CLASSES i + j): map j's row by0 / CLASSES + i
+      // Row classes: box row CLASSES i + j (padded row by0 - R + CLASSES i + j) is map j's row by0 / CLASSES + i.
+      if constexpr (CLASSES > 1) {
         tma::expect_bytes(&loaded[buf], static_cast<unsigned>(2 * p.sw * p.sh));
 #pragma unroll
         for (int j = 0; j < CLASSES; ++j)
@@ -752,7 +753,7 @@ template <int DIMS, int R, bool SPARSE, bool ACC16>
 void launch_variant(const Tables& t, const KernelArgs& args, cudaStream_t stream) {
   TileMaps maps{};
   if (t.tma) {
-    if (t.split != split_rows(DIMS, R) || t.classes != row_classes(DIMS, R, SPARSE, true))
+    if (t.split != split_rows(DIMS, R) || t.classes != row_classes(DIMS, R, true))
       throw std::logic_error("SPIDER: the tables' row classes differ from the kernel's");
     if (DIMS == 2 && !encode_tile_maps(args, R, t.classes, maps))
       throw std::runtime_error("SPIDER: the TMA tile map did not encode for this grid (SE_SPIDER_TMA=0 runs the "
