@@ -167,6 +167,7 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::string json;
+  int fused_steps = 0; // 0: the method's own choice
 };
 
 int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
@@ -177,13 +178,14 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   const Extent e = parse_extent(o.size);
   check_extent_fits_stencil(e, s);
   if (o.steps <= 0) throw InputError(fmt::format("--steps must be positive; got {}", o.steps));
+  if (o.fused_steps < 0) throw InputError(fmt::format("--fused-steps must be at least 1; got {}", o.fused_steps));
   if (!o.json.empty()) check_writable(o.json, "result JSON"); // before the run, so its result is not lost at the end
   if (const std::string why = m.unavailable_reason(); !why.empty())
     throw InputError(fmt::format("method '{}' ({}) is unavailable: {}", m.id, to_string(m.backend), why));
   // The plan, built once: the run executes it and the model line beside the measurement reads it.
   PlanPtr plan;
   try {
-    plan = m.plan(s);
+    plan = m.plan(s, o.fused_steps);
   } catch (const InputError& err) {
     throw InputError(fmt::format("method '{}' cannot run {}: {}", m.id, s.name, err.what()));
   }
@@ -416,6 +418,7 @@ int bench_main(int argc, char** argv) {
   std::string run_seed;
   auto* seed_opt = run->add_option("--seed", run_seed, "seed of the random input, 0 to 2^64-1 (default: fresh each run)");
   run->add_option("--json", ro.json, "write the result as one JSON object to this file");
+  run->add_option("--fused-steps,-T", ro.fused_steps, "base steps one pass fuses (default: the method's own choice)");
   std::string device_json;
   int device_repeats = 7;
   auto* device = app.add_subcommand("device", "measure the GPU's copy bandwidth and tensor-core rates (the roofs)");

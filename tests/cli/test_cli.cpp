@@ -61,6 +61,18 @@ TEST_CASE("run takes a stencil JSON file; show writes one") {
   CHECK_THAT(r.output, Catch::Contains("star-2d13p"));
 }
 
+TEST_CASE("run --fused-steps asks a fusing method for its depth") {
+  const CommandResult own = bench("run -m lorastencil -b emulate -s heat-2d --size 64x64 --steps 6 --seed 2");
+  INFO(own.output);
+  REQUIRE(own.exit_code == 0);
+  CHECK_THAT(own.output, Catch::Contains("3 base steps per launch"));
+  const CommandResult asked = bench("run -m lorastencil -b emulate -s heat-2d --size 64x64 --steps 6 --seed 2 -T 2");
+  INFO(asked.output);
+  REQUIRE(asked.exit_code == 0);
+  CHECK_THAT(asked.output, Catch::Contains("2 base steps per launch"));
+  CHECK_THAT(asked.output, Catch::Contains(" ok"));
+}
+
 TEST_CASE("bad input exits with code 2 and a one-line message") {
   const fs::path dir = temp_dir();
   std::ofstream(dir / "broken.json") << "{\"dims\": 2, \"weights\": [[1, 2";
@@ -74,6 +86,7 @@ TEST_CASE("bad input exits with code 2 and a one-line message") {
       {"run --stencil box-2d49p --size 5x64", "smaller than the stencil"},
       {"run --size 4000000x4000000", "GiB"},
       {"run --steps 0 --size 64x64", "--steps"},
+      {"run --fused-steps -1 --size 64x64", "--fused-steps"},
       {"run --stencil " + (dir / "broken.json").string(), "not valid JSON"},
       {"run --stencil " + (dir / "even.json").string(), "odd"},
       {"run --stencil " + (dir / "missing.json").string(), "cannot open"},
