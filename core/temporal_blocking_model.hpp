@@ -22,7 +22,7 @@ constexpr int kPoints1D = 16;     // points per lane
 constexpr int kMaxSteps1D = 16;   // the 1D kernel's steps per launch (a run-time loop: no register cost)
 constexpr int kMaxSteps2D = 8;    // the 2D kernel's register queues are sized for at most this many stages
 constexpr int kMaxSteps3D = 2;    // the 3D kernel (radius 1..3): its recomputed halo grows in two axes
-constexpr int kMaxSteps3DSym = 3; // the cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh): 64 x 32 cross-sections
+constexpr int kMaxSteps3DSym = 3; // the cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh): 64-column cross-sections
 constexpr int kSteps3DSym = 2;    // its depth: the model's pick, see model_steps
 constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
 

@@ -60,7 +60,7 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
   auto d = gpu_only(id, storage,
                     fmt::format("CUDA cores, {}, temporally blocked: 1D warps in registers, 2D rows streamed through a "
                                 "pipeline of T stages (T from a model of registers and rates), 3D planes streamed along z (radius 1 "
-                                "with cube-symmetric weights: 64 x 32 cross-sections, 12 operations per point)",
+                                "with cube-symmetric weights: 64-column cross-sections of 24 or 32 rows, 12 operations per point)",
                                 to_string(storage)));
   d->plan = [id, storage](const Stencil& s, const PlanRequest& request) {
     const int bytes = storage == Precision::FP64 ? 8 : 4;
@@ -82,7 +82,9 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     std::string why;
     if (s.dims == 3 && s.radius > 3) why = "overlapped 3D tiles in shared memory, the halo recomputed, taps read from memory";
     else if (sym && request.fused_steps <= 0)
-      why = "cube-symmetric weights: 64 x 32 cross-sections streamed along z, 12 operations per point and step";
+      why = fmt::format("cube-symmetric weights: 64 x {} cross-sections streamed along z, 12 operations per point and "
+                        "step",
+                        storage == Precision::FP64 && T == 2 ? 24 : 32);
     else if (s.dims == 3 && !sym) why = "3D planes streamed through a 2-stage pipeline, the cross-section halo recomputed";
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);

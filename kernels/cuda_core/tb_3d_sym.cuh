@@ -1,14 +1,15 @@
 // The cube-symmetric radius-1 3D kernel (heat-3d, box-3d27p: weights c0 centre, c1 faces, c2 edges, c3 corners),
 // for cuda-core-tb at depth T = 1..3 and for single-step cuda-core (T = 1). EBISU-like: a large cross-section at
 // low occupancy, the latency hidden by independent rows rather than warps. A block of 64 x 4 threads owns a
-// 64 x 32 cross-section, each thread one column of 8 consecutive rows, and streams it along z through T stages
+// 64 x 32 cross-section (64 x 3 threads and 64 x 24 in FP64 at T = 2, rows_per_block), each thread one column of 8
+// consecutive rows, and streams it along z through T stages
 // (stage t consumes the plane stage t - 1 wrote into shared memory in the previous iteration: one barrier per
 // plane for all stages, as tb_3d.cu). Per plane and point a stage forms, with a sliding window over its rows,
 //   P = a(x-1) + a(x+1),  N1 = P + a(y-1) + a(y+1),  N2 = P(y-1) + P(y+1),
 //   Qm = c0 a + c1 N1 + c2 N2 (to the output in the same plane),  Qs = c1 a + c2 N1 + c3 N2 (to planes z +- 1),
 // and completes out(z - 1) = pend + Qs(z), pend = Qs(z - 1) + Qm(z): 12 FP64 operations and 3.75 shared loads
 // per point and step (27 FMAs and 6 loads in the dense two-row kernel). Only the final stage's centre
-// 64 - 2A columns and 32 - 2(T - 1) rows are written: at T = 2 in FP64, 62 x 30 (91%).
+// 64 - 2A columns and rows - 2(T - 1) rows are written: at T = 2 in FP64, 62 x 22 of 64 x 24 (89%).
 // Dirichlet: points outside the grid keep the boundary value at every intermediate stage; periodic: the halo
 // holds the images the previous launch wrote.
 // At T = 1 on sm_90 each ring plane is one TMA box (thread 0 issues it, an mbarrier per slot counts its bytes);
@@ -24,10 +25,14 @@
 namespace se::sym3d {
 
 constexpr int kTX = 64;     // threads along x, one column each
-constexpr int kTY = 4;      // threads along y
-constexpr int kRY = 8;      // rows per thread
-constexpr int kRows = kTY * kRY;
+constexpr int kRY = 8;      // rows per thread; rows_per_block<S, T>() / kRY threads along y
 constexpr int kRing = 4;    // input planes: kRing - 1 in flight
+// Rows of a block's cross-section. FP64 at T = 2 takes 24 (6 warps, up to 170 registers at two blocks per SM; it
+// uses 164, and no longer spills when periodic) rather than 32 (8 warps held to 128 registers, at which the
+// compiler has no room to hoist loads). H200, box-3d27p / heat-3d 512^3, `suite --seconds 0.5`, alternated in one
+// call (notes/cuda-core-tb.md): 32 rows 372.8 / 365.2 and 371.2 / 365.2, 24 rows 379.2 / 368.3 and 379.3 / 372.1,
+// 16 rows at four blocks per SM 374.8 / 367.4 GStencil/s. Not measured on an H100, nor in FP32 (kept at 32).
+template <typename S, int T> constexpr int rows_per_block() { return sizeof(S) == 8 && T == 2 ? 24 : 32; }
 // Planes a block streams through: measured per GPU (box-3d27p 512^3, `suite --seconds 0.5`, one call each,
 // notes/cuda-core-tb.md), and the two GPUs disagree. H100 80GB HBM3, at 64 / 32 / 16 / 8 planes: T = 2 FP64 247.9 /
 // 261.4 / 293.9 / 265.6 GStencil/s, FP32 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32
@@ -52,7 +57,7 @@ template <typename S> constexpr int staged_left(int steps) {
   return tb::round_up(halo_x<S>(steps) + 1, chunk) - halo_x<S>(steps);
 }
 template <typename S, int T> constexpr int kW = kTX + 2 * staged_left<S>(T);
-template <typename S, int T> constexpr int kPlane = kW<S, T> * (kRows + 2);
+template <typename S, int T> constexpr int kPlane = kW<S, T> * (rows_per_block<S, T>() + 2);
 // Ring planes start 128 bytes apart (a TMA box lands on a 128-byte boundary); the stage planes follow.
 template <typename S, int T> constexpr int kRingPlane = (kPlane<S, T> * static_cast<int>(sizeof(S)) + 127) / 128 * 128 /
                                                         static_cast<int>(sizeof(S));
@@ -67,13 +72,14 @@ template <typename C> struct Weights {
   C c0, c1, c2, c3;
 };
 
-// kTma (sm_90, a tensor map of the padded input: box W x (kRows + 2) x 1): each ring plane is one TMA box that
+// kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
 // thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks (cp.async).
 template <typename S, int T, bool kPeriodic, bool kTma>
-__global__ void __launch_bounds__(kTX * kTY, T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
+__global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
                      Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
   using C = compute_t<S>;
+  constexpr int kRows = rows_per_block<S, T>(), kTY = kRows / kRY;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
   constexpr int kRP = kRingPlane<S, T>;
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -208,10 +214,10 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
     return true;
   }();
   (void)opted_in;
-  constexpr int A = halo_x<S>(T), B = T - 1;
+  constexpr int A = halo_x<S>(T), B = T - 1, kRows = rows_per_block<S, T>();
   const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
                   grid_blocks(L.n[2], planes));
-  tb_3d_sym_kernel<S, T, kPeriodic, kTma><<<grid, dim3(kTX, kTY), smem, stream>>>(in, out, L, bval, c, planes, map);
+  tb_3d_sym_kernel<S, T, kPeriodic, kTma><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
 
@@ -228,7 +234,7 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                    static_cast<std::uint64_t>(L.total / L.pitch_z)};
     const std::uint64_t strides[2] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S),
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
-    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(kRows + 2), 1};
+    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
       launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, map, stream);
       return;
