@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checked_math.hpp"
+#include "core/common/nearest_name.hpp"
 #include "core/error.hpp"
 #include "core/streaming_model.hpp"
 #include "kernels/checked_run.hpp"
@@ -67,9 +68,16 @@ std::vector<const Method*> select_methods(const std::vector<Method>& methods, co
   if (!o.method_ids.empty())
     for (const auto& id : o.method_ids)
       if (std::none_of(methods.begin(), methods.end(), [&](const Method& m) { return m.id == base_id(id); })) {
-        std::string known;
-        for (const auto& m : methods) known += (known.empty() ? "" : ", ") + m.id;
-        throw InputError(fmt::format("unknown method '{}' in --methods (known: {})", id, known));
+        std::string known; // each id once (a method has a variant per backend)
+        std::vector<std::string> seen;
+        for (const auto& m : methods)
+          if (std::find(seen.begin(), seen.end(), m.id) == seen.end()) {
+            seen.push_back(m.id);
+            known += (known.empty() ? "" : ", ") + m.id;
+          }
+        const std::string near = nearest_name(base_id(id), seen);
+        throw InputError(fmt::format("unknown method '{}' in --methods{} (known: {})", id,
+                                     near.empty() ? "" : fmt::format(", did you mean '{}'?", near), known));
       }
   for (const auto& m : methods) {
     const bool named = std::any_of(o.method_ids.begin(), o.method_ids.end(), [&](const std::string& id) {

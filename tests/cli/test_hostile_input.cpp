@@ -119,6 +119,13 @@ TEST_CASE("messages: a misspelt subcommand names the ones that exist, numbers ap
   refused("suite --quick --seconds 1e400", "got '1e400'");
   refused("suite --quick --seconds 0.0000", "got '0.0000'");
   refused("suite --quick --seconds nan", "got 'nan'");
+  const CommandResult unknown = bench("suite --quick --methods cpu-refrence");
+  INFO(unknown.output);
+  CHECK(unknown.exit_code == 2);
+  const std::string known = unknown.output.substr(unknown.output.find("known: ") + 7);
+  CHECK_THAT(unknown.output, Catch::Contains("did you mean 'cpu-reference'"));
+  CHECK_THAT(known, Catch::Contains("cpu-reference, "));
+  CHECK(known.find("lorastencil") == known.rfind("lorastencil")); // each id once, not once per backend
   refused("run --size 8x8 --seed -1", "got '-1'");
   refused("run --size 8x8 --seed 18446744073709551616", "got '18446744073709551616'");
   refused("run --size 8x8 --steps 99999999999999999999", "99999999999999999999");
