@@ -46,13 +46,18 @@ def render():
             lines.append("")
         papers = [r for r in rows if r.get("experiment", "papers") != "sweep"]
         sweep = [r for r in rows if r.get("experiment") == "sweep"]
-        lines.append("| method | stencil | precision | size | steps fused | GStencil/s | % of copy roof | rel L2 vs FP64 | check |")
-        lines.append("| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |")
+        # "timed s": the timed run's length. The suite runs every method of an experiment for the reference kernel's
+        # steps, so a faster method is timed over less than the call's --seconds (and before 2026-11-29 the first
+        # experiment of a call often over a tenth of it: the reference's first launch was timed as a step).
+        lines.append("| method | stencil | precision | size | steps fused | timed s | GStencil/s | % of copy roof | rel L2 vs FP64 "
+                     "| check |")
+        lines.append("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
         for r in papers:
             size = "x".join(str(n) for n in r.get("size", []))
             roof = r.get("roof_fraction")
+            secs = r.get("seconds")
             lines.append(f"| {r['method']} | {r['stencil']} | {r['precision']} | {size} | {r.get('fused_steps', 1)} | "
-                         f"{r['gstencils']:.1f} | {'' if roof is None else f'{100 * roof:.0f}%'} | "
+                         f"{'' if secs is None else f'{secs:.3f}'} | {r['gstencils']:.1f} | {'' if roof is None else f'{100 * roof:.0f}%'} | "
                          f"{fmt_err(timed_error(r))} | {check(r)} |")
         lines.append("")
         if sweep:
