@@ -24,6 +24,12 @@ constexpr int kMaxSteps2D = 8;    // the 2D kernel's register queues are sized f
 constexpr int kMaxSteps3D = 2;    // the 3D kernel (radius 1..3): its recomputed halo grows in two axes
 constexpr int kMaxSteps3DSym = 3; // the cube-symmetric radius-1 3D kernel (tb_3d_sym.cuh): 64-column cross-sections
 constexpr int kSteps3DSym = 2;    // its depth: the model's pick, see model_steps
+// Rows of that kernel's 64-column cross-section at a depth and value size: FP64 at T = 2 takes 24 (6 warps, up to
+// 170 registers at two blocks per SM; it uses 168, and periodic grids spill 36 bytes instead of 220) rather than 32
+// (8 warps held to 128 registers, at which the compiler has no room to hoist loads). H200, box-3d27p / heat-3d
+// 512^3, `suite --seconds 0.5`, alternated in one call (notes/cuda-core-tb.md): 32 rows 371.9 / 370.4 and 371.9 /
+// 368.6, 24 rows 376.1 / 376.4 and 375.6 / 376.8 GStencil/s. Not measured on an H100, nor in FP32 (kept at 32).
+constexpr int sym3d_rows(int value_bytes, int steps) { return value_bytes == 8 && steps == 2 ? 24 : 32; }
 constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
 
 // Per SM and clock, H200 (132 SMs at the 1.755 GHz the suite's runs hold): device memory 4.26 TB/s = 18.4 bytes,

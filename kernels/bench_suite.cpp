@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/checked_math.hpp"
@@ -68,16 +69,13 @@ std::vector<const Method*> select_methods(const std::vector<Method>& methods, co
   if (!o.method_ids.empty())
     for (const auto& id : o.method_ids)
       if (std::none_of(methods.begin(), methods.end(), [&](const Method& m) { return m.id == base_id(id); })) {
-        std::string known; // each id once (a method has a variant per backend)
-        std::vector<std::string> seen;
+        std::vector<std::string> known; // each id once (a method has a variant per backend)
         for (const auto& m : methods)
-          if (std::find(seen.begin(), seen.end(), m.id) == seen.end()) {
-            seen.push_back(m.id);
-            known += (known.empty() ? "" : ", ") + m.id;
-          }
-        const std::string near = nearest_name(base_id(id), seen);
+          if (std::find(known.begin(), known.end(), m.id) == known.end()) known.push_back(m.id);
+        const std::string near = nearest_name(base_id(id), known);
         throw InputError(fmt::format("unknown method '{}' in --methods{} (known: {})", id,
-                                     near.empty() ? "" : fmt::format(", did you mean '{}'?", near), known));
+                                     near.empty() ? "" : fmt::format(", did you mean '{}'?", near),
+                                     fmt::join(known, ", ")));
       }
   for (const auto& m : methods) {
     const bool named = std::any_of(o.method_ids.begin(), o.method_ids.end(), [&](const std::string& id) {

@@ -84,7 +84,7 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     else if (sym && request.fused_steps <= 0)
       why = fmt::format("cube-symmetric weights: 64 x {} cross-sections streamed along z, 12 operations per point and "
                         "step",
-                        storage == Precision::FP64 && T == 2 ? 24 : 32);
+                        tb::sym3d_rows(bytes, T));
     else if (s.dims == 3 && !sym) why = "3D planes streamed through a 2-stage pipeline, the cross-section halo recomputed";
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);

@@ -27,12 +27,8 @@ namespace se::sym3d {
 constexpr int kTX = 64;     // threads along x, one column each
 constexpr int kRY = 8;      // rows per thread; rows_per_block<S, T>() / kRY threads along y
 constexpr int kRing = 4;    // input planes: kRing - 1 in flight
-// Rows of a block's cross-section. FP64 at T = 2 takes 24 (6 warps, up to 170 registers at two blocks per SM; it
-// uses 164, and no longer spills when periodic) rather than 32 (8 warps held to 128 registers, at which the
-// compiler has no room to hoist loads). H200, box-3d27p / heat-3d 512^3, `suite --seconds 0.5`, alternated in one
-// call (notes/cuda-core-tb.md): 32 rows 372.8 / 365.2 and 371.2 / 365.2, 24 rows 379.2 / 368.3 and 379.3 / 372.1,
-// 16 rows at four blocks per SM 374.8 / 367.4 GStencil/s. Not measured on an H100, nor in FP32 (kept at 32).
-template <typename S, int T> constexpr int rows_per_block() { return sizeof(S) == 8 && T == 2 ? 24 : 32; }
+// Rows of a block's cross-section (tb::sym3d_rows says which and why; the plan's text names them too).
+template <typename S, int T> constexpr int rows_per_block() { return tb::sym3d_rows(static_cast<int>(sizeof(S)), T); }
 // Planes a block streams through: measured per GPU (box-3d27p 512^3, `suite --seconds 0.5`, one call each,
 // notes/cuda-core-tb.md), and the two GPUs disagree. H100 80GB HBM3, at 64 / 32 / 16 / 8 planes: T = 2 FP64 247.9 /
 // 261.4 / 293.9 / 265.6 GStencil/s, FP32 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32
