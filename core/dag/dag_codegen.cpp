@@ -29,8 +29,15 @@ std::string coord(const char* var, int o, int n) {
   return fmt::format("wrapm({} + ({}), {})", var, o, n);
 }
 
-std::string index_expr(Off o, std::array<int, 3> d) {
-  return fmt::format("idx({}, {}, {})", coord("x", o[0], d[0]), coord("y", o[1], d[1]), coord("z", o[2], d[2]));
+// The index of the point at offset o from (x, y, z), whose own index is `c`: in a tile whose reach stays inside the
+// domain (W false) a constant offset from c, which the compiler folds into the load's address; otherwise each
+// coordinate wrapped. `reach` grows to cover o.
+std::string index_expr(Off o, std::array<int, 3> d, Off& reach) {
+  for (int k = 0; k < 3; ++k) reach[k] = std::max(reach[k], std::abs(o[k]));
+  if (o == Off{0, 0, 0}) return "c";
+  const long long off = o[0] + static_cast<long long>(d[0]) * (o[1] + static_cast<long long>(d[1]) * o[2]);
+  return fmt::format("(W ? idx({}, {}, {}) : c + ({}LL))", coord("x", o[0], d[0]), coord("y", o[1], d[1]),
+                     coord("z", o[2], d[2]), off);
 }
 
 std::string vname(int node, Off o) {
@@ -41,7 +48,7 @@ std::string vname(int node, Off o) {
 // The statements computing node `node` at offset `at`, into `target`. Reads of grids in `stored` are loads;
 // other reads refer to the variables of values computed before (producer-consumer).
 std::string emit_value(const Program& p, int node, Off at, const std::string& target, std::array<int, 3> d,
-                       const std::vector<bool>* stored, int& counter) {
+                       const std::vector<bool>* stored, int& counter, Off& reach) {
   const Node& n = p.nodes[node];
   const char* T = ctype(n.type);
   std::vector<std::string> t(n.expr.size());
@@ -55,7 +62,7 @@ std::string emit_value(const Program& p, int node, Off at, const std::string& ta
     case Op::Read: {
       const Off o{at[0] + e.off[0], at[1] + e.off[1], at[2] + e.off[2]};
       if (stored == nullptr || (*stored)[e.grid])
-        rhs = fmt::format("g{}[{}]", e.grid, index_expr(o, d));
+        rhs = fmt::format("g{}[{}]", e.grid, index_expr(o, d, reach));
       else
         rhs = vname(e.grid, o);
       break;
@@ -106,28 +113,43 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
       "#define NX {}\n#define NY {}\n#define NZ {}\n"
       "__device__ __forceinline__ int wrapi(int i, int n) {{ return i < 0 ? i + n : (i >= n ? i - n : i); }}\n"
       "__device__ __forceinline__ int wrapm(int i, int n) {{ i %= n; return i < 0 ? i + n : i; }}\n"
-      "__device__ __forceinline__ unsigned long long idx(int x, int y, int z) {{\n"
-      "  return ((unsigned long long)z * NY + y) * NX + x;\n}}\n",
-      p.name, to_string(s), d[0], d[1], d[2], p.nodes.size(), d[0], d[1], d[2]);
+      "typedef {} IDX; // 32-bit indices where the domain has fewer than 2^31 points (fewer registers, fewer instructions)\n"
+      "__device__ __forceinline__ IDX idx(int x, int y, int z) {{ return ((IDX)z * NY + y) * NX + x; }}\n",
+      p.name, to_string(s), d[0], d[1], d[2], p.nodes.size(), d[0], d[1], d[2],
+      static_cast<long long>(d[0]) * d[1] * d[2] <= 2147483647LL ? "int" : "unsigned long long");
   const int tiles_x = (d[0] + kTileX - 1) / kTileX, tiles_y = (d[1] + kTileY - 1) / kTileY;
-  src += fmt::format("#define TILES_X {}\n#define TILES_Y {}\n#define TILE_X {}\n#define TILE_Y {}\n\n", tiles_x, tiles_y,
+  src += fmt::format("#define TILES_X {}\n#define TILES_Y {}\n#define TILE_X {}\n#define TILE_Y {}\n", tiles_x, tiles_y,
                      kTileX, kTileY);
+  // A block's tile (x0, y0) of plane z, widened by the reach (rx, ry, rz) of its loads, inside the domain: every
+  // load is the point's index plus a constant (the W = false instantiation), no wrap and no index arithmetic.
+  src += "__device__ __forceinline__ bool inner(int x0, int y0, int z, int rx, int ry, int rz) {\n"
+         "  return x0 >= rx && x0 + TILE_X + rx <= NX && y0 >= ry && y0 + TILE_Y + ry <= NY && z >= rz && z + rz < NZ;\n"
+         "}\n\n";
   const Analysis a = analyse(p);
   const std::vector<int> st = p.stencils();
   std::map<int, int> kernel_of_node;
 
-  // One device function per stencil node: the point (x, y, z) of that operator (sequential, parallel, graph).
+  // One device function per stencil node: the point (x, y, z) of that operator (sequential, parallel, graph),
+  // with and without wrapped indices (W), and op_N_at, which takes the one the point's tile (x0, y0) needs.
   const auto op_function = [&](int node) {
-    std::string f = fmt::format("// {} = {}\n__device__ __forceinline__ void op_{}(const Ptrs& P, int x, int y, int z) {{\n",
+    std::string f = fmt::format("// {} = {}\ntemplate <bool W> __device__ __forceinline__ void op_{}(const Ptrs& P, int x, "
+                                "int y, int z) {{\n",
                                 p.nodes[node].name, print_expression(p, p.nodes[node]), node);
     f += pointer_decls(p, reads_of(p, node), node);
+    f += "  const IDX c = idx(x, y, z);\n";
     int counter = 0;
-    f += emit_value(p, node, {0, 0, 0}, "r", d, nullptr, counter);
-    f += "  out[idx(x, y, z)] = r;\n}\n\n";
+    Off reach{0, 0, 0};
+    f += emit_value(p, node, {0, 0, 0}, "r", d, nullptr, counter, reach);
+    f += "  out[c] = r;\n}\n";
+    f += fmt::format("__device__ __forceinline__ void op_{0}_at(const Ptrs& P, int x0, int y0, int x, int y, int z) {{\n"
+                     "  if (inner(x0, y0, z, {1}, {2}, {3})) op_{0}<false>(P, x, y, z);\n"
+                     "  else op_{0}<true>(P, x, y, z);\n}}\n\n",
+                     node, reach[0], reach[1], reach[2]);
     return f;
   };
   const std::string point_of_thread =
-      "  const int x = blockIdx.x * TILE_X + threadIdx.x, y = blockIdx.y * TILE_Y + threadIdx.y, z = blockIdx.z;\n"
+      "  const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y, z = blockIdx.z;\n"
+      "  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;\n"
       "  if (x >= NX || y >= NY) return;\n";
 
   if (s == Strategy::Sequential || s == Strategy::Graph || s == Strategy::Parallel) {
@@ -140,7 +162,7 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
       k.nodes = {node};
       for (int prod : a.info(node).stencil_producers) k.after.push_back(kernel_of_node.at(prod));
       kernel_of_node[node] = static_cast<int>(g.kernels.size());
-      src += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}  op_{}(P, x, y, z);\n}}\n\n",
+      src += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}  op_{}_at(P, x0, y0, x, y, z);\n}}\n\n",
                          kTileX * kTileY, k.name, point_of_thread, node);
       g.kernels.push_back(std::move(k));
     }
@@ -160,23 +182,23 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
                          "    const int2 task = tasks[t];\n"
                          "    const int tile = task.y, tx = tile % TILES_X, ty = (tile / TILES_X) % TILES_Y, "
                          "z = tile / (TILES_X * TILES_Y);\n"
-                         "    const int x = tx * TILE_X + threadIdx.x, y = ty * TILE_Y + threadIdx.y;\n"
+                         "    const int x0 = tx * TILE_X, y0 = ty * TILE_Y, x = x0 + threadIdx.x, y = y0 + threadIdx.y;\n"
                          "    if (x >= NX || y >= NY) continue;\n"
                          "    switch (task.x) {{\n",
                          kTileX * kTileY, k.name);
       for (std::size_t i = 0; i < k.nodes.size(); ++i)
-        src += fmt::format("    case {}: op_{}(P, x, y, z); break; // {}\n", i, k.nodes[i], p.nodes[k.nodes[i]].name);
+        src += fmt::format("    case {}: op_{}_at(P, x0, y0, x, y, z); break; // {}\n", i, k.nodes[i], p.nodes[k.nodes[i]].name);
       src += "    }\n  }\n}\n\n";
       k.direct_name = k.name + "_direct";
       src += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n"
                          "  const int op = blockIdx.x % {}, tile = blockIdx.x / {};\n"
                          "  const int tx = tile % TILES_X, ty = (tile / TILES_X) % TILES_Y, z = tile / (TILES_X * TILES_Y);\n"
-                         "  const int x = tx * TILE_X + threadIdx.x, y = ty * TILE_Y + threadIdx.y;\n"
+                         "  const int x0 = tx * TILE_X, y0 = ty * TILE_Y, x = x0 + threadIdx.x, y = y0 + threadIdx.y;\n"
                          "  if (x >= NX || y >= NY) return;\n"
                          "  switch (op) {{\n",
                          kTileX * kTileY, k.direct_name, k.nodes.size(), k.nodes.size());
       for (std::size_t i = 0; i < k.nodes.size(); ++i)
-        src += fmt::format("  case {}: op_{}(P, x, y, z); break;\n", i, k.nodes[i]);
+        src += fmt::format("  case {}: op_{}_at(P, x0, y0, x, y, z); break;\n", i, k.nodes[i]);
       src += "  }\n}\n\n";
       g.kernels.push_back(std::move(k));
     }
@@ -192,19 +214,27 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
       for (const auto& v : f.kernels[k])
         for (int r : reads_of(p, v.node))
           if (f.materialised[r]) loads.insert(r);
-      std::string body = fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}",
-                                     kTileX * kTileY, ki.name, point_of_thread);
+      // The fused body with and without wrapped indices (W); the kernel takes the one its tile needs.
+      std::string body = fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, "
+                                     "int z) {{\n",
+                                     ki.name);
       body += pointer_decls(p, loads, node);
+      body += "  const IDX c = idx(x, y, z);\n";
       std::map<int, int> count;
       for (const auto& v : f.kernels[k]) ++count[v.node];
       for (const auto& [n, c] : count)
         if (n != node) body += fmt::format("  // {} inlined, recomputed at {} offsets\n", p.nodes[n].name, c);
       int counter = 0;
+      Off reach{0, 0, 0};
       for (const auto& v : f.kernels[k]) {
         const bool own = v.node == node;
-        body += emit_value(p, v.node, v.off, own ? "r" : vname(v.node, v.off), d, &f.materialised, counter);
+        body += emit_value(p, v.node, v.off, own ? "r" : vname(v.node, v.off), d, &f.materialised, counter, reach);
       }
-      body += "  out[idx(x, y, z)] = r;\n}\n\n";
+      body += "  out[c] = r;\n}\n";
+      body += fmt::format("extern \"C\" __global__ void __launch_bounds__({0}) {1}(Ptrs P) {{\n{2}"
+                          "  if (inner(x0, y0, z, {3}, {4}, {5})) {1}_body<false>(P, x, y, z);\n"
+                          "  else {1}_body<true>(P, x, y, z);\n}}\n\n",
+                          kTileX * kTileY, ki.name, point_of_thread, reach[0], reach[1], reach[2]);
       src += body;
       g.kernels.push_back(std::move(ki));
     }
