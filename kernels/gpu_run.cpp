@@ -17,13 +17,17 @@ MethodTiming run_gpu_method(const GpuKernel& kernel, const MethodPlan& plan, Met
   stepper->upload(r.values); // fresh state; the output buffers are poisoned again
 
   // Chunks let the progress callback run (and cancel) between them; the sync between chunks costs a few
-  // microseconds against runs of about a second.
-  const int chunks = r.progress ? std::min(r.steps, 20) : 1;
+  // microseconds against runs of about a second. Every chunk but the last is a whole number of fused passes: a
+  // chunk of 41 steps on a kernel fusing 2 would end in a pass of depth 1, and a 16-step run in 16 chunks would
+  // time the depth-1 kernel alone.
+  const int fused = std::max(1, stepper->fused_steps());
+  const int chunks = r.progress ? std::clamp(r.steps / fused, 1, 20) : 1;
   CudaEvent start, stop;
   start.record(stepper->stream());
   int done = 0;
   for (int c = 1; c <= chunks && done < r.steps; ++c) {
-    const int target = static_cast<int>(static_cast<long long>(r.steps) * c / chunks);
+    const int target = c == chunks ? r.steps
+                                   : static_cast<int>(static_cast<long long>(r.steps) * c / chunks / fused * fused);
     stepper->advance(target - done);
     done = target;
     if (r.progress && c < chunks) {

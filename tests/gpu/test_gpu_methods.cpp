@@ -149,6 +149,25 @@ TEST_CASE("fused methods report the steps one launch advances and the passes the
   CHECK(timing_of("cuda-core-tb", BoundaryKind::Dirichlet, preset("heat-2d"), e2).fused_steps == 6);
   CHECK(timing_of("cuda-core-tb", BoundaryKind::Dirichlet, preset("heat-2d"), e2).passes == "1 x T=6, 1 x T=3");
   CHECK(timing_of("cuda-core-tb", BoundaryKind::Periodic, preset("box-3d27p"), parse_extent("30x20x18")).fused_steps == 2);
+  // With a progress callback (the CLI's bar, the app's runs) the run is cut into chunks; each chunk but the last is
+  // whole passes, so the chunks change no kernel: 16 steps were once 16 chunks of one step, all at depth 1.
+  const auto chunked = [&](const std::string& id, const Stencil& s, const Extent& e, int steps) {
+    const Method& m = find_method(methods, id, Backend::GPU);
+    MethodRun r;
+    r.stencil = s;
+    r.extent = e;
+    r.steps = steps;
+    r.values = initial_values(e, InitialCondition::Random, 6);
+    int calls = 0;
+    r.progress = [&calls](int, int) { return ++calls > 0; };
+    const MethodTiming t = m.run(*m.plan(s), r);
+    CHECK(calls >= 1);
+    CHECK(t.steps_done == steps);
+    return t.passes;
+  };
+  CHECK(chunked("cuda-core-tb", preset("box-3d27p"), parse_extent("30x20x18"), 16) == "8 x T=2");
+  CHECK(chunked("cuda-core-tb", preset("heat-2d"), e2, 48) == "8 x T=6");
+  CHECK(chunked("cuda-core-tb", preset("heat-2d"), e2, 9) == "1 x T=6, 1 x T=3");
   // LoRAStencil fuses 4 steps of heat-2d and ends 9 steps in the cost model's cheapest passes.
   const MethodTiming lora = timing_of("lorastencil", BoundaryKind::Dirichlet, preset("heat-2d"), e2);
   CHECK(lora.fused_steps == 4);
