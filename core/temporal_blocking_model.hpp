@@ -30,6 +30,28 @@ constexpr int kSteps3DSym = 2;    // its depth: the model's pick, see model_step
 // 512^3, `suite --seconds 0.5`, alternated in one call (notes/cuda-core-tb.md): 32 rows 371.9 / 370.4 and 371.9 /
 // 368.6, 24 rows 376.1 / 376.4 and 375.6 / 376.8 GStencil/s. Not measured on an H100, nor in FP32 (kept at 32).
 constexpr int sym3d_rows(int value_bytes, int steps) { return value_bytes == 8 && steps == 2 ? 24 : 32; }
+// Planes one block of that kernel streams along z. A block of P output planes streams P + halo planes (the
+// recomputed ones at its two ends: 2T at radius 1), and the grid's blocks run in waves of `slots` (SMs x blocks per
+// SM): the time is modelled as whole waves x (P + halo), and the P in min_planes..max_planes that minimises it is
+// taken (the larger P on a tie). `column_blocks` is the grid's blocks per plane (x times y). The model is a hard
+// one (a wave's last blocks run faster while it drains); it ranks the measured choices but one: H200, box-3d27p /
+// heat-3d 512^3, FP64 T = 2 (216 column blocks, 264 slots, halo 4), `suite --seconds 0.5`, in one call: 64 planes
+// (6.55 waves, model 476) 374.6 / 374.2 and 375.3 / 376.0 GStencil/s; 86 (4.91 waves, model 450, this rule's pick)
+// 380.9 / 380.2 and 380.9 / 379.1; 74 (5.73, 468) 378.3 / 379.6; 57 (7.36, 488) 377.7 / 377.7 (notes/cuda-core-tb.md).
+constexpr int wave_planes(int nz, long long column_blocks, long long slots, int halo, int min_planes, int max_planes) {
+  if (slots <= 0 || column_blocks <= 0) return max_planes;
+  int best = max_planes;
+  long long best_cost = -1;
+  for (int blocks_z = (nz + max_planes - 1) / max_planes; blocks_z <= nz; ++blocks_z) {
+    const int planes = (nz + blocks_z - 1) / blocks_z;
+    if (planes < min_planes) break;
+    if (planes > max_planes) continue;
+    const long long waves = (column_blocks * ((nz + planes - 1) / planes) + slots - 1) / slots;
+    const long long cost = waves * (planes + halo);
+    if (best_cost < 0 || cost < best_cost) { best_cost = cost; best = planes; }
+  }
+  return best;
+}
 constexpr int kQueueRegisters = 40; // 32-bit registers the 2D kernel may spend on its T x (2R+1) partial sums
 
 // Per SM and clock, H200 (132 SMs at the 1.755 GHz the suite's runs hold): device memory 4.26 TB/s = 18.4 bytes,

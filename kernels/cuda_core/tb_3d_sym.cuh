@@ -34,12 +34,13 @@ template <typename S, int T> constexpr int rows_per_block() { return tb::sym3d_r
 // 261.4 / 293.9 / 265.6 GStencil/s, FP32 463 / 532 / 525 / 434; T = 1 FP64 148.3 / 149.6 / 147.0 / 146.8, FP32
 // 283.5 / 283.7 / 281.5 / 294.2. H200, at 64 / 32 / 16: T = 2 FP64 371.2 / 364.6 / 332.6, FP32 655.9 / 612.6 /
 // 544.4; T = 1 FP64 195.0 / 197.6 / 197.0, FP32 372.2 / 378.2 / 382.2 (and 398.3 at 8, `--seconds 1`, the call
-// before). Any other GPU takes the H200's choice (64 planes at T >= 2, the kernel's original design); T = 3 (no
-// preset's model pick) takes T = 2's.
+// before). Any other GPU takes the H200's choice (64 planes at T >= 2 in FP32, the kernel's original design); T = 3
+// (no preset's model pick) takes T = 2's. 0: FP64 at T >= 2 off the H100, where the planes come from the grid's
+// waves of blocks (tb::wave_planes, 32 to 128 planes: 86 at 512^3 on the H200, +1.5% over 64).
 template <typename S, int T> int planes_per_block(bool h100) {
   constexpr bool fp64 = sizeof(S) == 8;
   if constexpr (T == 1) return fp64 ? 32 : 8;
-  else return h100 ? (fp64 ? 16 : 32) : 64;
+  else return h100 ? (fp64 ? 16 : 32) : (fp64 ? 0 : 64);
 }
 
 // Recomputed columns A each side ((T - 1) rounded so that blocks start on 16-byte chunks) and the staged columns
@@ -201,18 +202,24 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
 
 template <typename S, int T, bool kPeriodic, bool kTma>
 void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
-                   int planes, const CUtensorMap& map, cudaStream_t stream) {
+                   int planes, int sm_count, const CUtensorMap& map, cudaStream_t stream) {
   constexpr std::size_t smem = shared_bytes<S, T>();
-  static const bool opted_in = [] {
+  // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
+  static const int per_sm = [] {
     if (smem > 48 * 1024)
       SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    return true;
+    int n = 0;
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma>,
+                                                                kTX * (rows_per_block<S, T>() / kRY), smem));
+    return std::max(1, n);
   }();
-  (void)opted_in;
   constexpr int A = halo_x<S>(T), B = T - 1, kRows = rows_per_block<S, T>();
-  const dim3 grid(grid_blocks(L.n[0], kTX - 2 * A), grid_blocks(L.n[1], kRows - 2 * B),
-                  grid_blocks(L.n[2], planes));
+  const unsigned gx = grid_blocks(L.n[0], kTX - 2 * A), gy = grid_blocks(L.n[1], kRows - 2 * B);
+  if (planes == 0)
+    planes = tb::wave_planes(static_cast<int>(L.n[2]), static_cast<long long>(gx) * gy,
+                             static_cast<long long>(per_sm) * sm_count, 2 * T, 32, 128);
+  const dim3 grid(gx, gy, grid_blocks(L.n[2], planes));
   tb_3d_sym_kernel<S, T, kPeriodic, kTma><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
@@ -221,7 +228,7 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
 // the encoder), the cp.async kernel otherwise.
 template <typename S, int T, bool kPeriodic>
 void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
-            cudaStream_t stream) {
+            int sm_count, cudaStream_t stream) {
   static const int planes = planes_per_block<S, T>(device_is_h100());
   alignas(64) CUtensorMap map{};
   if constexpr (T == 1) {
@@ -232,11 +239,11 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
     const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
-      launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, map, stream);
+      launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, sm_count, map, stream);
       return;
     }
   }
-  launch_kernel<S, T, kPeriodic, false>(in, out, L, bval, c, planes, map, stream);
+  launch_kernel<S, T, kPeriodic, false>(in, out, L, bval, c, planes, sm_count, map, stream);
 }
 
 } // namespace se::sym3d
@@ -255,8 +262,8 @@ bool launch_tb_3d_sym(const TbLaunch& a, const S* in, S* out, const PaddedLayout
   const C bval = static_cast<C>(a.boundary);
   const auto go = [&](auto steps) {
     constexpr int T = decltype(steps)::value;
-    if (a.periodic) sym3d::launch<S, T, true>(in, out, L, bval, w, stream);
-    else sym3d::launch<S, T, false>(in, out, L, bval, w, stream);
+    if (a.periodic) sym3d::launch<S, T, true>(in, out, L, bval, w, a.sm_count, stream);
+    else sym3d::launch<S, T, false>(in, out, L, bval, w, a.sm_count, stream);
   };
   if (a.steps == 1) go(std::integral_constant<int, 1>());
   else if (a.steps == 2) go(std::integral_constant<int, 2>());
