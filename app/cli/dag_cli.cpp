@@ -153,6 +153,14 @@ int cmd_dag(const DagCliOptions& o) {
       std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
                   c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
     }
+    std::printf("producer-consumer plans by recomputation limit (the strategy uses %d; 0 inlines nothing):\n",
+                FusionPlan{}.max_recompute);
+    for (const int limit : {0, 1, 2, 4, 8, 16, 32, 64, 128, 1 << 30}) {
+      const Cost c = producer_consumer_cost(p, a, domain, limit);
+      std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n",
+                  limit == 1 << 30 ? "none" : std::to_string(limit).c_str(), c.bytes / 1e6, c.flops / 1e6,
+                  c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
+    }
   }
   if (printed("source"))
     for (Strategy s : strategies) {

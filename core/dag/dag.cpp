@@ -904,25 +904,29 @@ Strategy parse_strategy(std::string_view s) {
   throw InputError(fmt::format("unknown strategy '{}' (sequential, producer-consumer, parallel, graph, auto or all)", s));
 }
 
+Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int, 3> domain, int max_recompute) {
+  const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
+  Cost c;
+  const FusionPlan f = plan_producer_consumer(p, max_recompute);
+  for (std::size_t k = 0; k < f.kernels.size(); ++k) {
+    std::set<int> loads;
+    for (const auto& v : f.kernels[k]) {
+      const StencilInfo& si = a.info(v.node);
+      c.flops += si.flops * pts;
+      for (int g : si.reads)
+        if (f.materialised[g]) loads.insert(g);
+    }
+    for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
+    c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
+  }
+  c.launches = static_cast<int>(f.kernels.size());
+  return c;
+}
+
 Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain) {
   const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
   Cost c;
-  if (s == Strategy::ProducerConsumer) {
-    const FusionPlan f = plan_producer_consumer(p);
-    for (std::size_t k = 0; k < f.kernels.size(); ++k) {
-      std::set<int> loads;
-      for (const auto& v : f.kernels[k]) {
-        const StencilInfo& si = a.info(v.node);
-        c.flops += si.flops * pts;
-        for (int g : si.reads)
-          if (f.materialised[g]) loads.insert(g);
-      }
-      for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
-      c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
-    }
-    c.launches = static_cast<int>(f.kernels.size());
-    return c;
-  }
+  if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, FusionPlan{}.max_recompute);
   for (const auto& si : a.stencils) {
     c.flops += si.flops * pts;
     for (int g : si.reads) c.bytes += pts * size_of(p.nodes[g].type);

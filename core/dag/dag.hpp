@@ -210,6 +210,10 @@ struct Cost {
   int launches = 0;
 };
 Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain);
+// Producer-consumer fusion under another recomputation limit than the strategy's (8): the family of plans between
+// sequential's bytes (limit 0: nothing inlined) and the fewest bytes (no limit: every intermediate inlined, the
+// most FLOPs). `stencil-bench dag --print costs` lists it; notes/complex-stencils.md bounds the 2x goal with it.
+Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int, 3> domain, int max_recompute);
 
 // ---- CUDA source generation (compiled at run time with NVRTC by kernels/dag/) ------------------------------
 

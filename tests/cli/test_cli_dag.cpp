@@ -62,6 +62,8 @@ TEST_CASE("dag: --print shows buckets, tensors, fusion, costs and source without
   CHECK_THAT(r.output, Catch::Contains("bucket 0: wk") && Catch::Contains("bucket 1: uout vout"));
   CHECK_THAT(r.output, Catch::Contains("adjacency matrix") && Catch::Contains("uout = concat[5 grids]"));
   CHECK_THAT(r.output, Catch::Contains("__global__") && Catch::Contains("bucket_1"));
+  CHECK_THAT(r.output, Catch::Contains("producer-consumer plans by recomputation limit") &&
+                           Catch::Contains("  limit 0 ") && Catch::Contains("  limit none"));
   const auto only = bench("dag -f " + dags() + "p_grad_c.dag --print buckets");
   CHECK(only.exit_code == 0);
   CHECK_THAT(only.output, !Catch::Contains("strategy "));

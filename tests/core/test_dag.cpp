@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/dag/dag.hpp"
@@ -261,6 +262,30 @@ TEST_CASE("dag: generated CUDA source has one kernel per node, bucket or fused g
   CHECK(cp.bytes < cs.bytes);
   CHECK(cp.flops > cs.flops);
   CHECK(cs.bytes == 8.0 * 64 * 64 * 8 * (11 + 6)); // 11 edges read once, 6 grids written once
+}
+
+TEST_CASE("dag: producer-consumer plans by recomputation limit run from sequential's to outputs-only", "[dag]") {
+  const std::array<int, 3> d{32, 32, 32};
+  for (const auto& f : example_files()) {
+    const Program p = load_program(f);
+    const Analysis a = analyse(p);
+    INFO(f);
+    const Cost seq = strategy_cost(p, a, Strategy::Sequential, d);
+    const Cost none = producer_consumer_cost(p, a, d, 0);
+    CHECK(none.bytes == seq.bytes); // nothing inlined: every node its own kernel
+    CHECK(none.flops == seq.flops);
+    CHECK(none.launches == seq.launches);
+    CHECK(producer_consumer_cost(p, a, d, 8).bytes == strategy_cost(p, a, Strategy::ProducerConsumer, d).bytes);
+    // No limit: every intermediate inlined, one kernel per output (a stencil no other reads). Bytes are not
+    // monotone in the limit: an inlined producer's own inputs become loads of each consumer's kernel.
+    std::set<int> read;
+    for (const auto& si : a.stencils) read.insert(si.reads.begin(), si.reads.end());
+    int outputs = 0;
+    for (const auto& si : a.stencils) outputs += read.count(si.node) == 0 ? 1 : 0;
+    const Cost all = producer_consumer_cost(p, a, d, 1 << 30);
+    CHECK(all.launches == outputs);
+    CHECK(all.flops >= seq.flops);
+  }
 }
 
 TEST_CASE("dag: mangled programs are refused or parsed, never crash, and what parses round-trips", "[dag]") {
