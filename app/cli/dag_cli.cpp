@@ -63,6 +63,16 @@ std::uint64_t parse_seed_text(const std::string& text) {
   return seed;
 }
 
+// --recompute-limit: a whole number from 0 (inline nothing) to 1000000, or `none` (inline every intermediate).
+int parse_recompute_limit(const std::string& text) {
+  if (text == "none") return 1 << 30;
+  int v = -1;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v > 1000000)
+    throw InputError(fmt::format("--recompute-limit takes a whole number from 0 to 1000000 or 'none'; got '{}'", text));
+  return v;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -96,6 +106,11 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
   dag->add_option("--model", o.model, "fusion model weights for --strategy auto (default: assets/models/fusion_cnn_gcn.weights.json)");
   dag->add_option("--seed", o.seed_text, "seed of the random inputs, 0 to 2^64-1 (default 1)");
   dag->add_option("--seconds", o.seconds_text, "target time of each strategy's timed runs (GPU)")->capture_default_str();
+  dag->add_option("--recompute-limit", o.recompute_limit,
+                  "producer-consumer fusion inlines an intermediate while its recomputation stays within this many "
+                  "times its own work: 0 (inline nothing) to 1000000, or none (inline every intermediate); "
+                  "--print costs lists each limit's bytes and FLOPs")
+      ->capture_default_str();
   return dag;
 }
 
@@ -104,6 +119,7 @@ int cmd_dag(const DagCliOptions& o) {
   const Analysis a = analyse(p);
   const std::array<int, 3> domain = o.size.empty() ? p.domain : parse_dag_size(o.size);
   const std::uint64_t seed = o.seed_text.empty() ? 1 : parse_seed_text(o.seed_text);
+  const int limit = parse_recompute_limit(o.recompute_limit);
   double target = 0;
   {
     const auto r = std::from_chars(o.seconds_text.data(), o.seconds_text.data() + o.seconds_text.size(), target);
@@ -143,18 +159,18 @@ int cmd_dag(const DagCliOptions& o) {
   const auto printed = [&](const char* w) { return std::find(prints.begin(), prints.end(), w) != prints.end(); };
   if (printed("buckets")) std::printf("%s", format_buckets(p, a).c_str());
   if (printed("tensors")) std::printf("%s", format_tensors(p, a).c_str());
-  if (printed("fusion")) std::printf("%s", format_fusion(p, plan_producer_consumer(p)).c_str());
+  if (printed("fusion")) std::printf("%s", format_fusion(p, plan_producer_consumer(p, limit)).c_str());
   if (printed("costs")) {
     std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "
                 "once; FLOPs with recomputation):\n",
                 p.name.c_str(), domain[0], domain[1], domain[2]);
     for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
-      const Cost c = strategy_cost(p, a, s, domain);
+      const Cost c = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, limit) : strategy_cost(p, a, s, domain);
       std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
                   c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
     }
-    std::printf("producer-consumer plans by recomputation limit (the strategy uses %d; 0 inlines nothing):\n",
-                FusionPlan{}.max_recompute);
+    std::printf("producer-consumer plans by recomputation limit (this run: %s; the default %d; 0 inlines nothing):\n",
+                o.recompute_limit.c_str(), FusionPlan{}.max_recompute);
     for (const int limit : {0, 1, 2, 4, 8, 16, 32, 64, 128, 1 << 30}) {
       const Cost c = producer_consumer_cost(p, a, domain, limit);
       std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n",
@@ -164,7 +180,7 @@ int cmd_dag(const DagCliOptions& o) {
   }
   if (printed("source"))
     for (Strategy s : strategies) {
-      const GeneratedCode g = generate_cuda(p, s, domain);
+      const GeneratedCode g = generate_cuda(p, s, domain, limit);
       std::printf("// ===== strategy %s: %zu kernels =====\n%s", to_string(s), g.kernels.size(), g.source.c_str());
     }
   if (!prints.empty() && !o.strategy_given) return 0;
@@ -192,6 +208,9 @@ int cmd_dag(const DagCliOptions& o) {
   } else {
     std::printf("backend: cpu%s\n", gpu_why.empty() ? "" : fmt::format(" (GPU strategies unavailable: {})", gpu_why).c_str());
   }
+  if (std::find(strategies.begin(), strategies.end(), Strategy::ProducerConsumer) != strategies.end())
+    std::printf("producer-consumer: recomputation limit %s%s\n", o.recompute_limit.c_str(),
+                limit == FusionPlan{}.max_recompute ? " (the default)" : "");
   if (predicted)
     std::printf("auto: the fusion model picks %s (probability %.3f; producer-consumer %.3f, parallel %.3f) [%s]\n",
                 to_string(predicted->strategy), predicted->probability, predicted->probabilities[0],
@@ -216,10 +235,10 @@ int cmd_dag(const DagCliOptions& o) {
   for (Strategy s : strategies) {
     Row r;
     r.strategy = s;
-    r.cost = strategy_cost(p, a, s, domain);
+    r.cost = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, limit) : strategy_cost(p, a, s, domain);
     State result = inputs;
     if (gpu) {
-      const GpuTiming t = run_gpu(p, s, inputs, result, target);
+      const GpuTiming t = run_gpu(p, s, inputs, result, target, limit);
       r.seconds = t.seconds;
       r.min_seconds = t.min_seconds;
       r.repeats = t.repeats;
@@ -229,7 +248,7 @@ int cmd_dag(const DagCliOptions& o) {
       r.schedule = t.schedule;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
-      run_cpu(p, s, result);
+      run_cpu(p, s, result, limit);
       r.seconds = r.min_seconds = seconds_since(t0);
       r.repeats = 1;
       r.launches = r.cost.launches;
@@ -270,6 +289,7 @@ int cmd_dag(const DagCliOptions& o) {
     j["backend"] = gpu ? "gpu" : "cpu";
     j["device"] = device;
     j["seed"] = seed;
+    j["recompute_limit"] = limit == (1 << 30) ? nlohmann::json("none") : nlohmann::json(limit);
     j["stencil_nodes"] = a.stencils.size();
     j["inputs"] = p.inputs().size();
     j["edges"] = a.edges;

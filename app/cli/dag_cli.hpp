@@ -12,7 +12,7 @@ namespace se {
 
 struct DagCliOptions {
   std::string file, strategy = "auto", size, backend, json, print, model;
-  std::string seed_text, seconds_text = "0.3";
+  std::string seed_text, seconds_text = "0.3", recompute_limit = "8";
   bool strategy_given = false;
 };
 

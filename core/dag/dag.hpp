@@ -194,7 +194,9 @@ void interpret(const Program& p, State& s, const std::function<void(int, int)>& 
 // CPU versions of the strategies (Graph is GPU-only: InputError). Sequential is interpret(); ProducerConsumer
 // follows plan_producer_consumer (inlined nodes recomputed row by row, never stored); Parallel runs each
 // bucket's operators as one parallel loop over (operator, plane) tasks.
-void run_cpu(const Program& p, Strategy strategy, State& s);
+// `max_recompute` is producer-consumer fusion's recomputation limit (plan_producer_consumer); the other strategies
+// ignore it.
+void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute = FusionPlan{}.max_recompute);
 
 struct Compare {
   double rel_l2 = 0, max_abs = 0;
@@ -237,6 +239,8 @@ struct GeneratedCode {
   std::vector<KernelInfo> kernels; // in launch order
   int pointer_slots = 0;           // size of Ptrs::p
 };
-GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> domain);
+// Producer-consumer fusion follows plan_producer_consumer(p, max_recompute); the other strategies ignore it.
+GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> domain,
+                            int max_recompute = FusionPlan{}.max_recompute);
 
 } // namespace se::dag

@@ -103,7 +103,7 @@ std::set<int> reads_of(const Program& p, int node) {
 
 } // namespace
 
-GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) {
+GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, int max_recompute) {
   GeneratedCode g;
   g.strategy = s;
   g.pointer_slots = static_cast<int>(p.nodes.size());
@@ -203,7 +203,7 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d) 
       g.kernels.push_back(std::move(k));
     }
   } else { // producer-consumer
-    const FusionPlan f = plan_producer_consumer(p);
+    const FusionPlan f = plan_producer_consumer(p, max_recompute);
     for (std::size_t k = 0; k < f.kernels.size(); ++k) {
       const int node = f.kernel_node[k];
       KernelInfo ki;

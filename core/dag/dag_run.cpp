@@ -180,7 +180,7 @@ void interpret(const Program& p, State& s, const std::function<void(int, int)>& 
   }
 }
 
-void run_cpu(const Program& p, Strategy strategy, State& s) {
+void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute) {
   check_state(p, s);
   switch (strategy) {
   case Strategy::Sequential: interpret(p, s); return;
@@ -199,7 +199,7 @@ void run_cpu(const Program& p, Strategy strategy, State& s) {
     return;
   }
   case Strategy::ProducerConsumer: {
-    const FusionPlan f = plan_producer_consumer(p);
+    const FusionPlan f = plan_producer_consumer(p, max_recompute);
     for (int node : p.stencils())
       if (!f.materialised[node]) s.fields[node] = Field{p.nodes[node].type, {}, {}}; // inlined: never stored
     for (int node : f.kernel_node) {

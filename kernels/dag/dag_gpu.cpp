@@ -218,13 +218,14 @@ std::string gpu_strategies_unavailable_reason() {
   return {};
 }
 
-GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds) {
+GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds,
+                  int max_recompute) {
   if (const std::string why = gpu_strategies_unavailable_reason(); !why.empty())
     throw InputError(fmt::format("the GPU strategies cannot run: {}", why));
   const DeviceInfo dev = query_device();
   const std::array<int, 3> d = inputs.domain;
   const Analysis a = analyse(p);
-  const GeneratedCode g = generate_cuda(p, s == Strategy::Graph ? Strategy::Sequential : s, d);
+  const GeneratedCode g = generate_cuda(p, s == Strategy::Graph ? Strategy::Sequential : s, d, max_recompute);
   GpuTiming t;
   t.strategy = s;
   t.device = dev.name;

@@ -45,7 +45,9 @@ std::vector<KernelResources> ptxas_resources(const std::string& source, int cc_m
 std::vector<char> compile_to_cubin(const GeneratedCode& g, int cc_major, int cc_minor);
 
 // Uploads `inputs`' input fields, runs strategy `s` (warm-up, then timed runs for at least `target_seconds`),
-// and returns the timing; `result` receives every field the strategy writes (the outputs always).
-GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds = 0.3);
+// and returns the timing; `result` receives every field the strategy writes (the outputs always). `max_recompute`:
+// producer-consumer fusion's recomputation limit (generate_cuda).
+GpuTiming run_gpu(const Program& p, Strategy s, const State& inputs, State& result, double target_seconds = 0.3,
+                  int max_recompute = FusionPlan{}.max_recompute);
 
 } // namespace se::dag

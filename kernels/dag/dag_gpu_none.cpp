@@ -19,7 +19,7 @@ std::vector<KernelResources> ptxas_resources(const std::string&, int, int) {
   throw InputError("NVRTC: this build has no CUDA support");
 }
 
-GpuTiming run_gpu(const Program&, Strategy, const State&, State&, double) {
+GpuTiming run_gpu(const Program&, Strategy, const State&, State&, double, int) {
   throw InputError("the GPU strategies need a CUDA build; this build has no CUDA support");
 }
 

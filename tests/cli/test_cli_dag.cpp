@@ -35,6 +35,29 @@ TEST_CASE("dag: a refused program exits 2 with file, line and column", "[dag]") 
   CHECK(bench("dag -f " + dags() + "hdiff.dag --size 0").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --print everything").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy graph").exit_code == 2);
+  const auto limit = bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit -1");
+  CHECK(limit.exit_code == 2);
+  CHECK_THAT(limit.output, Catch::Contains("--recompute-limit takes a whole number from 0 to 1000000 or 'none'"));
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit lots").exit_code == 2);
+}
+
+TEST_CASE("dag: --recompute-limit changes producer-consumer's plan, and every plan matches the interpreter", "[dag]") {
+  const fs::path j = fs::temp_directory_path() / "se_test_cli_dag_limit.json";
+  for (const char* limit : {"0", "2", "none"}) {
+    INFO(limit);
+    const auto r = bench(std::string("dag --backend cpu -f ") + dags() + "cs14_k12_i6_e33.dag --size 12x10x9 " +
+                         "--strategy producer-consumer --recompute-limit " + limit + " --json " + j.string());
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains(std::string("recomputation limit ") + limit));
+    std::ifstream in(j);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    CHECK(doc["results"][0]["passed"] == true);
+    // Launches: 0 keeps every node a kernel (cs14: 12), none one per output.
+    if (std::string(limit) == "0") CHECK(doc["results"][0]["launches"] == 12);
+    if (std::string(limit) == "none") CHECK(doc["recompute_limit"] == "none");
+    else CHECK(doc["recompute_limit"] == std::stoi(limit));
+  }
+  fs::remove(j);
 }
 
 TEST_CASE("dag: the CPU strategies run, match the interpreter and write JSON", "[dag]") {

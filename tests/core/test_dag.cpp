@@ -221,6 +221,13 @@ TEST_CASE("dag: every CPU strategy gives the interpreter's outputs on every exam
     }
     State g = in;
     CHECK_THROWS_WITH(run_cpu(p, Strategy::Graph, g), Catch::Contains("GPU only"));
+    // Producer-consumer under every recomputation limit, from nothing inlined to everything.
+    for (const int limit : {0, 1, 4, 16, 64, 1 << 30}) {
+      State got = in;
+      run_cpu(p, Strategy::ProducerConsumer, got, limit);
+      INFO("recompute limit " << limit);
+      CHECK(compare_outputs(p, got, ref).rel_l2 < 1e-12);
+    }
   }
 }
 
