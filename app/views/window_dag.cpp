@@ -155,7 +155,8 @@ struct DagView {
   bool valid = false;
   dag::Program program;
   dag::Analysis analysis;
-  dag::FusionPlan fusion;
+  dag::FusionPlan fusion;               // producer-consumer's plan at the limit below
+  int limit_index = 4;                 // into kRecomputeLimits: producer-consumer's recomputation limit (8)
   std::vector<dag::Diagnostic> diagnostics;
   std::vector<std::string> item_errors; // per statement: its diagnostics, "" for none
   std::string header_errors;           // diagnostics on the header lines or unplaced
@@ -194,6 +195,12 @@ struct DagView {
 };
 
 constexpr int kRunSizes[] = {32, 64, 128, 0}; // 0: the program's own domain
+// Producer-consumer fusion's recomputation limits offered (`stencil-bench dag --recompute-limit`): 0 inlines nothing,
+// the last every intermediate.
+constexpr int kRecomputeLimits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 1 << 30};
+constexpr const char* kRecomputeLimitLabels[] = {"0 (inline nothing)", "1", "2", "4", "8 (default)", "16", "32", "64", "128",
+                                                 "none (inline everything)"};
+int recompute_limit(const DagView& v) { return kRecomputeLimits[v.limit_index]; }
 
 std::optional<std::filesystem::path> find_dags_dir() { return se::find_data_dir("dags"); }
 
@@ -229,7 +236,7 @@ void refresh(DagView& v) {
   v.roundtrip = false;
   if (v.valid) {
     v.analysis = dag::analyse(v.program);
-    v.fusion = dag::plan_producer_consumer(v.program);
+    v.fusion = dag::plan_producer_consumer(v.program, recompute_limit(v));
     v.last_bucket.clear();
     v.last_links.clear();
     for (int j : v.program.stencils()) {
@@ -364,7 +371,8 @@ void start_runs(DagView& v) {
   v.results = results;
   const dag::Program p = v.program;
   const bool gpu = v.gpu_reason.empty();
-  v.job.start("runs of " + p.name, [p, domain, gpu, results](BenchmarkJob::Control& c) {
+  const int limit = recompute_limit(v);
+  v.job.start("runs of " + p.name, [p, domain, gpu, results, limit](BenchmarkJob::Control& c) {
     using clock = std::chrono::steady_clock;
     const dag::Strategy cpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel};
     const dag::Strategy gpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel,
@@ -400,7 +408,7 @@ void start_runs(DagView& v) {
       c.progress(++done, total, std::string("CPU ") + dag::to_string(s));
       dag::State state = inputs;
       const auto t = clock::now();
-      dag::run_cpu(p, s, state);
+      dag::run_cpu(p, s, state, limit);
       RunRow row;
       row.label = std::string("CPU ") + dag::to_string(s);
       row.strategy = dag::to_string(s);
@@ -417,7 +425,7 @@ void start_runs(DagView& v) {
         row.gpu = true;
         try {
           dag::State state = inputs;
-          const dag::GpuTiming t = dag::run_gpu(p, s, inputs, state);
+          const dag::GpuTiming t = dag::run_gpu(p, s, inputs, state, 0.3, limit);
           row.seconds = t.seconds;
           row.detail = fmt::format("{} launches, NVRTC {:.2f} s, {} registers{}{}", t.launches, t.compile_seconds,
                                    t.registers, t.schedule.empty() ? "" : ", ", t.schedule);
@@ -846,8 +854,14 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
   ImGui::EndChild();
 }
 
+dag::Cost strategy_cost(const DagView& v, dag::Strategy s) {
+  return s == dag::Strategy::ProducerConsumer
+             ? dag::producer_consumer_cost(v.program, v.analysis, v.program.domain, recompute_limit(v))
+             : dag::strategy_cost(v.program, v.analysis, s, v.program.domain);
+}
+
 std::string cost_line(const DagView& v, dag::Strategy s) {
-  const dag::Cost c = dag::strategy_cost(v.program, v.analysis, s, v.program.domain);
+  const dag::Cost c = strategy_cost(v, s);
   const double points = static_cast<double>(v.program.domain[0]) * v.program.domain[1] * v.program.domain[2];
   return fmt::format("{}: {} launch{}, {:.1f} bytes and {:.1f} FLOPs per point", dag::to_string(s), c.launches,
                      c.launches == 1 ? "" : "es", c.bytes / points, c.flops / points);
@@ -862,10 +876,25 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
   ImGui::TextWrapped("Producer-consumer fusion (as OpenEarth does): a producer read only by later operators is inlined "
                      "into its consumers and never written to memory; each consumer recomputes it at every offset it "
                      "reads (the halo), so the fusion trades re-reading an intermediate grid for recomputing it. Outputs "
-                     "are always written; an intermediate stays materialised where recomputing would cost more than %d "
-                     "times its own work.",
-                     v.fusion.max_recompute);
+                     "are always written; an intermediate stays materialised where recomputing would cost more than the "
+                     "limit below times its own work.");
   ImGui::PopTextWrapPos();
+  ImGui::SetNextItemWidth(ui_px(220.0f));
+  const bool open = ImGui::BeginCombo("recomputation limit", kRecomputeLimitLabels[v.limit_index]);
+  probe_last_item(ctx.state, "dag.pc.limit");
+  if (open) {
+    for (int i = 0; i < static_cast<int>(sizeof kRecomputeLimits / sizeof kRecomputeLimits[0]); ++i) {
+      if (ImGui::Selectable(kRecomputeLimitLabels[i], i == v.limit_index) && i != v.limit_index) {
+        v.limit_index = i;
+        refresh(v);
+      }
+      probe_last_item(ctx.state, "dag.pc.limit." + std::to_string(i));
+    }
+    ImGui::EndCombo();
+  }
+  publish(ctx, "dag.pc.limit", std::to_string(recompute_limit(v)));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(the runs and the generated source follow it)");
   ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "%s", cost_line(v, dag::Strategy::Sequential).c_str());
   ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%s", cost_line(v, dag::Strategy::ProducerConsumer).c_str());
   int inlined = 0;
@@ -874,8 +903,8 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
     if (!v.fusion.materialised[s]) ++inlined, inlined_names += (inlined_names.empty() ? "" : ", ") + v.program.nodes[s].name;
   // The trade in this program's numbers: p_grad_c inlines wk = delpc, a copy, so its FLOPs stay equal while the tour's
   // caption says "more FLOPs" (issue 17).
-  const double seq_flops = dag::strategy_cost(v.program, v.analysis, dag::Strategy::Sequential, v.program.domain).flops;
-  const double pc_flops = dag::strategy_cost(v.program, v.analysis, dag::Strategy::ProducerConsumer, v.program.domain).flops;
+  const double seq_flops = strategy_cost(v, dag::Strategy::Sequential).flops;
+  const double pc_flops = strategy_cost(v, dag::Strategy::ProducerConsumer).flops;
   if (inlined > 0) {
     ImGui::PushTextWrapPos(0.0f);
     if (pc_flops <= seq_flops)
@@ -1111,7 +1140,8 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
     if (it == v.sources.end()) {
       std::string src;
       try {
-        const dag::GeneratedCode code = dag::generate_cuda(v.program, dag::parse_strategy(v.source_strategy), v.program.domain);
+        const dag::GeneratedCode code =
+            dag::generate_cuda(v.program, dag::parse_strategy(v.source_strategy), v.program.domain, recompute_limit(v));
         src = fmt::format("// {} kernel{} for {} on {}x{}x{}\n", code.kernels.size(), code.kernels.size() == 1 ? "" : "s",
                           v.program.name, v.program.domain[0], v.program.domain[1], v.program.domain[2]) + code.source;
       } catch (const std::exception& e) {

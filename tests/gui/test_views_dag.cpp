@@ -185,3 +185,24 @@ TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[
   }
   shot(ex, "lecture-run");
 }
+
+TEST_CASE("dag view: producer-consumer's recomputation limit changes its plan, costs and runs", "[gui][egl][dag-gui]") {
+  HeadlessExplorer ex(PlatformKind::Egl, dag_view());
+  ex.frames(2);
+  ex.click("dag.tab.producer-consumer");
+  ex.frames(1);
+  CHECK(ex.fact("dag.pc.limit") == "8");
+  const std::string kernels_at_8 = ex.fact("dag.pc.kernels");
+  ex.click("dag.pc.limit");
+  ex.frames(1);
+  ex.click("dag.pc.limit.0"); // 0: inline nothing
+  ex.frames(2);
+  CHECK(ex.fact("dag.pc.limit") == "0");
+  CHECK(ex.fact("dag.pc.inlined") == "0"); // p_grad_c: every node its own kernel
+  CHECK(std::stoi(ex.fact("dag.pc.kernels")) > std::stoi(kernels_at_8));
+  shot(ex, "pc_limit_0");
+  ex.click("dag.tab.run");
+  ex.click("dag.run");
+  ex.frames(2);
+  CHECK(ex.fact("dag.run.cpu.producer-consumer") == "pass");
+}
