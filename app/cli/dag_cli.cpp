@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/dag/dag.hpp"
@@ -63,13 +64,17 @@ std::uint64_t parse_seed_text(const std::string& text) {
   return seed;
 }
 
-// --recompute-limit: a whole number from 0 (inline nothing) to 1000000, or `none` (inline every intermediate).
+constexpr int kAutoLimit = -1;
+// --recompute-limit: a whole number from 0 (inline nothing) to 1000000, `none` (inline every intermediate) or
+// `auto` (kAutoLimit: time the distinct plans of limits 1 to 32, keep the fastest).
 int parse_recompute_limit(const std::string& text) {
   if (text == "none") return 1 << 30;
+  if (text == "auto") return kAutoLimit;
   int v = -1;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v > 1000000)
-    throw InputError(fmt::format("--recompute-limit takes a whole number from 0 to 1000000 or 'none'; got '{}'", text));
+    throw InputError(
+        fmt::format("--recompute-limit takes a whole number from 0 to 1000000, 'none' or 'auto'; got '{}'", text));
   return v;
 }
 
@@ -81,6 +86,7 @@ struct Row {
   Strategy strategy;
   double seconds = 0, min_seconds = 0, compile_seconds = 0;
   int repeats = 0, launches = 0, registers = 0;
+  int limit = 8; // producer-consumer's recomputation limit
   Cost cost;
   Compare cmp;
   bool passed = false;
@@ -108,8 +114,9 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
   dag->add_option("--seconds", o.seconds_text, "target time of each strategy's timed runs (GPU)")->capture_default_str();
   dag->add_option("--recompute-limit", o.recompute_limit,
                   "producer-consumer fusion inlines an intermediate while its recomputation stays within this many "
-                  "times its own work: 0 (inline nothing) to 1000000, or none (inline every intermediate); "
-                  "--print costs lists each limit's bytes and FLOPs")
+                  "times its own work: 0 (inline nothing) to 1000000, none (inline every intermediate) or auto (run "
+                  "the distinct plans of limits 1 to 32, keep the fastest); --print costs lists each limit's bytes "
+                  "and FLOPs")
       ->capture_default_str();
   return dag;
 }
@@ -119,7 +126,9 @@ int cmd_dag(const DagCliOptions& o) {
   const Analysis a = analyse(p);
   const std::array<int, 3> domain = o.size.empty() ? p.domain : parse_dag_size(o.size);
   const std::uint64_t seed = o.seed_text.empty() ? 1 : parse_seed_text(o.seed_text);
-  const int limit = parse_recompute_limit(o.recompute_limit);
+  const int limit_asked = parse_recompute_limit(o.recompute_limit);
+  // What printing, the generated source and the costs use under auto: the default plan.
+  const int limit = limit_asked == kAutoLimit ? FusionPlan{}.max_recompute : limit_asked;
   double target = 0;
   {
     const auto r = std::from_chars(o.seconds_text.data(), o.seconds_text.data() + o.seconds_text.size(), target);
@@ -210,7 +219,9 @@ int cmd_dag(const DagCliOptions& o) {
   }
   if (std::find(strategies.begin(), strategies.end(), Strategy::ProducerConsumer) != strategies.end())
     std::printf("producer-consumer: recomputation limit %s%s\n", o.recompute_limit.c_str(),
-                limit == FusionPlan{}.max_recompute ? " (the default)" : "");
+                limit_asked == kAutoLimit
+                    ? fmt::format(" (the fastest of limits {})", fmt::join(distinct_recompute_limits(p), ", ")).c_str()
+                    : (limit == FusionPlan{}.max_recompute ? " (the default)" : ""));
   if (predicted)
     std::printf("auto: the fusion model picks %s (probability %.3f; producer-consumer %.3f, parallel %.3f) [%s]\n",
                 to_string(predicted->strategy), predicted->probability, predicted->probabilities[0],
@@ -232,13 +243,16 @@ int cmd_dag(const DagCliOptions& o) {
 
   std::vector<Row> rows;
   int done = 0;
-  for (Strategy s : strategies) {
+  const double bound = p.nodes[p.outputs()[0]].type == Type::F64 ? 1e-12 : 1e-5;
+  // One strategy at one recomputation limit, timed and checked.
+  const auto run_one = [&](Strategy s, int lim) {
     Row r;
     r.strategy = s;
-    r.cost = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, limit) : strategy_cost(p, a, s, domain);
+    r.limit = lim;
+    r.cost = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, lim) : strategy_cost(p, a, s, domain);
     State result = inputs;
     if (gpu) {
-      const GpuTiming t = run_gpu(p, s, inputs, result, target, limit);
+      const GpuTiming t = run_gpu(p, s, inputs, result, target, lim);
       r.seconds = t.seconds;
       r.min_seconds = t.min_seconds;
       r.repeats = t.repeats;
@@ -248,14 +262,39 @@ int cmd_dag(const DagCliOptions& o) {
       r.schedule = t.schedule;
     } else {
       const auto t0 = std::chrono::steady_clock::now();
-      run_cpu(p, s, result, limit);
+      run_cpu(p, s, result, lim);
       r.seconds = r.min_seconds = seconds_since(t0);
       r.repeats = 1;
       r.launches = r.cost.launches;
     }
     r.cmp = compare_outputs(p, result, reference);
-    r.passed = r.cmp.finite && r.cmp.rel_l2 < (p.nodes[p.outputs()[0]].type == Type::F64 ? 1e-12 : 1e-5);
-    rows.push_back(r);
+    r.passed = r.cmp.finite && r.cmp.rel_l2 < bound;
+    return r;
+  };
+  for (Strategy s : strategies) {
+    if (s == Strategy::ProducerConsumer && limit_asked == kAutoLimit) {
+      // Every distinct plan runs and is checked; the fastest that passes is the strategy's row, and the schedule
+      // lists them all (a failed plan fails the row).
+      std::vector<Row> tries;
+      for (const int lim : distinct_recompute_limits(p)) tries.push_back(run_one(s, lim));
+      std::size_t best = 0;
+      for (std::size_t i = 1; i < tries.size(); ++i)
+        if (tries[i].passed && (!tries[best].passed || tries[i].seconds < tries[best].seconds)) best = i;
+      Row r = tries[best];
+      std::string list;
+      double compile = 0;
+      for (const Row& x : tries) {
+        list += fmt::format("{}limit {}: {:.4f} ms{}", list.empty() ? "" : ", ", x.limit, x.seconds * 1e3,
+                            x.passed ? "" : " FAILED");
+        compile += x.compile_seconds;
+        r.passed = r.passed && x.passed;
+      }
+      r.schedule = fmt::format("limit {} kept of {}", r.limit, list);
+      r.compile_seconds = compile;
+      rows.push_back(r);
+    } else {
+      rows.push_back(run_one(s, limit));
+    }
     ++done;
     if (strategies.size() > 1 && seconds_since(t_ref) > 2.0) // progress once the whole run has taken a while
       std::fprintf(stderr, "dag %s: %d/%zu strategies after %.1fs\n", p.name.c_str(), done, strategies.size(),
@@ -289,7 +328,9 @@ int cmd_dag(const DagCliOptions& o) {
     j["backend"] = gpu ? "gpu" : "cpu";
     j["device"] = device;
     j["seed"] = seed;
-    j["recompute_limit"] = limit == (1 << 30) ? nlohmann::json("none") : nlohmann::json(limit);
+    j["recompute_limit"] = limit_asked == kAutoLimit ? nlohmann::json("auto")
+                           : limit == (1 << 30)       ? nlohmann::json("none")
+                                                      : nlohmann::json(limit);
     j["stencil_nodes"] = a.stencils.size();
     j["inputs"] = p.inputs().size();
     j["edges"] = a.edges;
@@ -311,6 +352,9 @@ int cmd_dag(const DagCliOptions& o) {
                          {"compile_seconds", r.compile_seconds},
                          {"registers", r.registers},
                          {"schedule", r.schedule},
+                         {"recompute_limit", r.strategy != Strategy::ProducerConsumer ? nlohmann::json(nullptr)
+                                             : r.limit == (1 << 30)                   ? nlohmann::json("none")
+                                                                                      : nlohmann::json(r.limit)},
                          {"model_bytes", r.cost.bytes},
                          {"model_flops", r.cost.flops},
                          {"rel_l2_error", r.cmp.finite ? nlohmann::json(r.cmp.rel_l2) : nlohmann::json(nullptr)},

@@ -904,6 +904,14 @@ Strategy parse_strategy(std::string_view s) {
   throw InputError(fmt::format("unknown strategy '{}' (sequential, producer-consumer, parallel, graph, auto or all)", s));
 }
 
+std::vector<int> distinct_recompute_limits(const Program& p) {
+  std::vector<int> out;
+  std::set<std::vector<bool>> seen;
+  for (const int limit : {1, 2, 4, 8, 16, 32})
+    if (seen.insert(plan_producer_consumer(p, limit).materialised).second) out.push_back(limit);
+  return out;
+}
+
 Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int, 3> domain, int max_recompute) {
   const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
   Cost c;

@@ -161,6 +161,9 @@ struct FusionPlan {
   int max_recompute = 8;
 };
 FusionPlan plan_producer_consumer(const Program& p, int max_recompute = 8);
+// The limits 1, 2, 4, 8, 16 and 32 that give distinct plans (the smallest limit of each): what a producer-consumer
+// run with `--recompute-limit auto` times, keeping the fastest.
+std::vector<int> distinct_recompute_limits(const Program& p);
 std::string format_fusion(const Program& p, const FusionPlan& f);
 
 // ---- Data and execution ---------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ TEST_CASE("dag: a refused program exits 2 with file, line and column", "[dag]") 
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy graph").exit_code == 2);
   const auto limit = bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit -1");
   CHECK(limit.exit_code == 2);
-  CHECK_THAT(limit.output, Catch::Contains("--recompute-limit takes a whole number from 0 to 1000000 or 'none'"));
+  CHECK_THAT(limit.output, Catch::Contains("--recompute-limit takes a whole number from 0 to 1000000, 'none' or 'auto'"));
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit lots").exit_code == 2);
 }
 
@@ -57,6 +57,18 @@ TEST_CASE("dag: --recompute-limit changes producer-consumer's plan, and every pl
     if (std::string(limit) == "none") CHECK(doc["recompute_limit"] == "none");
     else CHECK(doc["recompute_limit"] == std::stoi(limit));
   }
+  // auto: every distinct plan of limits 1-32 runs and is checked; the fastest is the row, the others are listed.
+  const auto r = bench("dag --backend cpu -f " + dags() + "cs14_k12_i6_e33.dag --size 12x10x9 --strategy producer-consumer "
+                       "--recompute-limit auto --json " + j.string());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("the fastest of limits 1, 4, 8, 16, 32") && Catch::Contains(" kept of limit 1: "));
+  std::ifstream in(j);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  CHECK(doc["recompute_limit"] == "auto");
+  const auto& row = doc["results"][0];
+  CHECK(row["passed"] == true);
+  CHECK(row["recompute_limit"].is_number_integer());
+  CHECK_THAT(row["schedule"].get<std::string>(), Catch::Contains("limit 32: "));
   fs::remove(j);
 }
 

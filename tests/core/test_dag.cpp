@@ -292,6 +292,15 @@ TEST_CASE("dag: producer-consumer plans by recomputation limit run from sequenti
     const Cost all = producer_consumer_cost(p, a, d, 1 << 30);
     CHECK(all.launches == outputs);
     CHECK(all.flops >= seq.flops);
+    // The limits `--recompute-limit auto` tries: increasing, from 1, each a plan none before it made.
+    const std::vector<int> tried = distinct_recompute_limits(p);
+    REQUIRE_FALSE(tried.empty());
+    CHECK(tried.front() == 1);
+    std::set<std::vector<bool>> plans;
+    for (std::size_t i = 0; i < tried.size(); ++i) {
+      if (i > 0) CHECK(tried[i] > tried[i - 1]);
+      CHECK(plans.insert(plan_producer_consumer(p, tried[i]).materialised).second);
+    }
   }
 }
 
