@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Joins `stencil-bench dag-label` files of one GPU written by several calls (a relabelling run split by seed
+range to fit the device's per-call limit) into one dataset: the records in order, each program once, and one
+summary line (programs, failed runs, seconds and NVRTC CPU-seconds summed; the first call's date, device,
+sizes, repeats and placement, which must agree).
+
+  python3 scripts/merge_labels.py --out assets/dag_labels/NVIDIA_H200_DATE.jsonl.gz PART1.jsonl.gz PART2.jsonl.gz"""
+import argparse
+import gzip
+import json
+import sys
+
+
+def read(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    records, summary = [], None
+    with opener(path, "rt") as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("summary"):
+                summary = r
+            else:
+                records.append(r)
+    if summary is None:
+        sys.exit(f"{path}: no summary line (an interrupted call?)")
+    return records, summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("parts", nargs="+")
+    a = ap.parse_args()
+    records, summaries, seen = [], [], set()
+    for p in a.parts:
+        rs, s = read(p)
+        summaries.append(s)
+        for r in rs:
+            if r["name"] in seen:
+                continue  # the hand-written examples, when every call labelled them
+            seen.add(r["name"])
+            records.append(r)
+    first = summaries[0]
+    for s in summaries[1:]:
+        for k in ("device", "sizes", "repeats", "parallel_placement"):
+            if s.get(k) != first.get(k):
+                sys.exit(f"the parts disagree on {k}: {first.get(k)} against {s.get(k)}")
+    summary = dict(first)
+    summary["programs"] = len(records)
+    for k in ("failed_runs", "seconds", "compile_cpu_seconds"):
+        summary[k] = sum(s.get(k, 0) for s in summaries)
+    summary["parts"] = len(summaries)
+    opener = gzip.open if a.out.endswith(".gz") else open
+    with opener(a.out, "wt") as f:
+        for r in records:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+        f.write(json.dumps(summary, separators=(",", ":")) + "\n")
+    print(f"{len(records)} programs from {len(summaries)} parts -> {a.out}")
+
+
+if __name__ == "__main__":
+    main()
