@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Renders the GPU results recorded in assets/results/*.json (the JSON `stencil-bench suite` writes) as the
-README's results table, between the <!-- results:begin --> and <!-- results:end --> markers.
+"""Renders the GPU results recorded in assets/results/*.json (the JSON `stencil-bench suite` writes, and the
+complex-stencil records <GPU>_dag.json) as the README's results tables, between the <!-- results:begin --> and
+<!-- results:end --> markers.
 `--check` exits 1 when the README's table is not what the results give (a CTest runs it)."""
 import glob
 import json
@@ -27,11 +28,50 @@ def check(r):
     return verdict if checked == r.get("steps") else f"{verdict} ({checked} steps: {fmt_err(r.get('rel_l2_error'))})"
 
 
+STRATEGIES = ("sequential", "producer-consumer", "parallel", "graph")
+
+
+def render_dag(record, name):
+    """A complex-stencil record (`stencil-bench dag --strategy all --json` runs collected by
+    scripts/collect_dag_runs.py): each program and size, every strategy's median time, the fastest and its
+    speed-up over sequential, and whether every strategy matched the CPU interpreter."""
+    lines = [f"**{record.get('gpu', '?')}**, complex stencils — [{name}]({name})\n", f"- {record.get('what', '')}", ""]
+    lines.append("| program | size | sequential ms | producer-consumer ms | parallel ms | graph ms | fastest | speed-up "
+                 "over sequential | check |")
+    lines.append("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
+    speedups = {}
+    for p in record["programs"]:
+        t = {r["strategy"]: r for r in p["results"]}
+        ms = lambda s: f"{t[s]['seconds'] * 1e3:.4f}" if s in t else ""
+        ok = all(r["passed"] for r in p["results"])
+        passed = [r for r in p["results"] if r["passed"]]
+        best = min(passed, key=lambda r: r["seconds"]) if passed else None
+        up = t["sequential"]["seconds"] / best["seconds"] if best and "sequential" in t else None
+        size = "x".join(str(n) for n in p["domain"])
+        if up is not None:
+            speedups.setdefault(size, []).append(up)
+        lines.append(f"| {p['program']} | {size} | " + " | ".join(ms(s) for s in STRATEGIES)
+                     + f" | {best['strategy'] if best else ''} | {'' if up is None else f'{up:.2f}x'} | "
+                     + ("ok" if ok else "FAILED") + " |")
+    lines.append("")
+    for size, ups in speedups.items():
+        lines.append(f"Mean speed-up of the fastest strategy over sequential at {size}: {sum(ups) / len(ups):.2f}x "
+                     f"over {len(ups)} programs.")
+    lines.append("")
+    return lines
+
+
 def render():
     lines = []
     for path in sorted(glob.glob(os.path.join(ROOT, "assets", "results", "*.json"))):
         with open(path) as f:
             suite = json.load(f)
+        if "programs" in suite:
+            # A complex-stencil record: <GPU>_dag.json is the current one (the others are earlier partial runs that
+            # notes/complex-stencils.md cites).
+            if path.endswith("_dag.json"):
+                lines += render_dag(suite, os.path.relpath(path, ROOT))
+            continue
         rows = [r for r in suite.get("results", []) if r.get("backend") == "gpu"]
         if not rows:
             continue
