@@ -872,8 +872,10 @@ FusionPlan plan_producer_consumer(const Program& p, int max_recompute) {
 }
 
 std::string format_fusion(const Program& p, const FusionPlan& f) {
-  std::string out = fmt::format("producer-consumer fusion: {} kernels (inline when recomputed at most {} times)\n",
-                                f.kernels.size(), f.max_recompute);
+  std::string out = fmt::format("producer-consumer fusion: {} kernels ({})\n", f.kernels.size(),
+                                f.max_recompute >= (1 << 30) ? std::string("every intermediate inlined: no limit")
+                                                           : fmt::format("inline when recomputed at most {} times",
+                                                                         f.max_recompute));
   for (std::size_t k = 0; k < f.kernels.size(); ++k) {
     std::map<int, int> count;
     for (const auto& v : f.kernels[k]) ++count[v.node];
