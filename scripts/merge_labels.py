@@ -10,17 +10,11 @@ import gzip
 import json
 import sys
 
+from dag_label_file import load
+
 
 def read(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    records, summary = [], None
-    with opener(path, "rt") as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("summary"):
-                summary = r
-            else:
-                records.append(r)
+    records, summary = load(path)
     if summary is None:
         sys.exit(f"{path}: no summary line (an interrupted call?)")
     return records, summary

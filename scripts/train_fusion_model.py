@@ -31,7 +31,6 @@ Needs PyTorch and torch_geometric (on the GPU machine's image). Writes, under --
                          C++ inference test compares against them
 """
 import argparse
-import gzip
 import json
 import math
 import os
@@ -42,6 +41,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from dag_label_file import load  # noqa: F401  (also what eval_fusion_model.py and fusion_ptxas_study.py import from here)
 
 try:  # torch_geometric where it is installed (the GPU machine's image); the same layers in plain torch otherwise
     from torch_geometric.nn import GCNConv as PygGCNConv
@@ -125,19 +126,6 @@ SIDE = 7
 VOX = SIDE ** 3
 COUNT_KEYS = ["stencils", "inputs", "edges", "dependencies", "depth", "max_width"]
 CLASSES = ["producer-consumer", "parallel"]
-
-
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    records, summary = [], None
-    with opener(path, "rt") as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("summary"):
-                summary = r
-            else:
-                records.append(r)
-    return records, summary
 
 
 def split(records, summary, seed):
