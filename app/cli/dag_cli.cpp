@@ -68,7 +68,7 @@ constexpr int kAutoLimit = -1;
 // --recompute-limit: a whole number from 0 (inline nothing) to 1000000, `none` (inline every intermediate) or
 // `auto` (kAutoLimit: time the distinct plans of limits 1 to 32, keep the fastest).
 int parse_recompute_limit(const std::string& text) {
-  if (text == "none") return 1 << 30;
+  if (text == "none") return kNoRecomputeLimit;
   if (text == "auto") return kAutoLimit;
   int v = -1;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -76,6 +76,11 @@ int parse_recompute_limit(const std::string& text) {
     throw InputError(
         fmt::format("--recompute-limit takes a whole number from 0 to 1000000, 'none' or 'auto'; got '{}'", text));
   return v;
+}
+
+// A recomputation limit in the JSON: the number, or "none".
+nlohmann::json limit_json(int limit) {
+  return limit == kNoRecomputeLimit ? nlohmann::json("none") : nlohmann::json(limit);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -86,7 +91,7 @@ struct Row {
   Strategy strategy;
   double seconds = 0, min_seconds = 0, compile_seconds = 0;
   int repeats = 0, launches = 0, registers = 0;
-  int limit = 8; // producer-consumer's recomputation limit
+  int limit = FusionPlan{}.max_recompute; // producer-consumer's recomputation limit
   Cost cost;
   Compare cmp;
   bool passed = false;
@@ -174,17 +179,16 @@ int cmd_dag(const DagCliOptions& o) {
                 "once; FLOPs with recomputation):\n",
                 p.name.c_str(), domain[0], domain[1], domain[2]);
     for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
-      const Cost c = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, limit) : strategy_cost(p, a, s, domain);
+      const Cost c = strategy_cost(p, a, s, domain, limit);
       std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
                   c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
     }
     std::printf("producer-consumer plans by recomputation limit (this run: %s; the default %d; 0 inlines nothing):\n",
                 o.recompute_limit.c_str(), FusionPlan{}.max_recompute);
-    for (const int limit : {0, 1, 2, 4, 8, 16, 32, 64, 128, 1 << 30}) {
-      const Cost c = producer_consumer_cost(p, a, domain, limit);
-      std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n",
-                  limit == 1 << 30 ? "none" : std::to_string(limit).c_str(), c.bytes / 1e6, c.flops / 1e6,
-                  c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
+    for (const int step : kRecomputeLimitSteps) {
+      const Cost c = producer_consumer_cost(p, a, domain, step);
+      std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", recompute_limit_name(step).c_str(),
+                  c.bytes / 1e6, c.flops / 1e6, c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
     }
   }
   if (printed("source"))
@@ -249,7 +253,7 @@ int cmd_dag(const DagCliOptions& o) {
     Row r;
     r.strategy = s;
     r.limit = lim;
-    r.cost = s == Strategy::ProducerConsumer ? producer_consumer_cost(p, a, domain, lim) : strategy_cost(p, a, s, domain);
+    r.cost = strategy_cost(p, a, s, domain, lim);
     State result = inputs;
     if (gpu) {
       const GpuTiming t = run_gpu(p, s, inputs, result, target, lim);
@@ -328,9 +332,7 @@ int cmd_dag(const DagCliOptions& o) {
     j["backend"] = gpu ? "gpu" : "cpu";
     j["device"] = device;
     j["seed"] = seed;
-    j["recompute_limit"] = limit_asked == kAutoLimit ? nlohmann::json("auto")
-                           : limit == (1 << 30)       ? nlohmann::json("none")
-                                                      : nlohmann::json(limit);
+    j["recompute_limit"] = limit_asked == kAutoLimit ? nlohmann::json("auto") : limit_json(limit);
     j["stencil_nodes"] = a.stencils.size();
     j["inputs"] = p.inputs().size();
     j["edges"] = a.edges;
@@ -352,9 +354,8 @@ int cmd_dag(const DagCliOptions& o) {
                          {"compile_seconds", r.compile_seconds},
                          {"registers", r.registers},
                          {"schedule", r.schedule},
-                         {"recompute_limit", r.strategy != Strategy::ProducerConsumer ? nlohmann::json(nullptr)
-                                             : r.limit == (1 << 30)                   ? nlohmann::json("none")
-                                                                                      : nlohmann::json(r.limit)},
+                         {"recompute_limit",
+                          r.strategy == Strategy::ProducerConsumer ? limit_json(r.limit) : nlohmann::json(nullptr)},
                          {"model_bytes", r.cost.bytes},
                          {"model_flops", r.cost.flops},
                          {"rel_l2_error", r.cmp.finite ? nlohmann::json(r.cmp.rel_l2) : nlohmann::json(nullptr)},

@@ -156,7 +156,7 @@ struct DagView {
   dag::Program program;
   dag::Analysis analysis;
   dag::FusionPlan fusion;               // producer-consumer's plan at the limit below
-  int limit_index = 4;                 // into kRecomputeLimits: producer-consumer's recomputation limit (8)
+  int limit_index = 4;                 // into dag::kRecomputeLimitSteps: producer-consumer's recomputation limit (8)
   std::vector<dag::Diagnostic> diagnostics;
   std::vector<std::string> item_errors; // per statement: its diagnostics, "" for none
   std::string header_errors;           // diagnostics on the header lines or unplaced
@@ -197,10 +197,13 @@ struct DagView {
 constexpr int kRunSizes[] = {32, 64, 128, 0}; // 0: the program's own domain
 // Producer-consumer fusion's recomputation limits offered (`stencil-bench dag --recompute-limit`): 0 inlines nothing,
 // the last every intermediate.
-constexpr int kRecomputeLimits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 1 << 30};
-constexpr const char* kRecomputeLimitLabels[] = {"0 (inline nothing)", "1", "2", "4", "8 (default)", "16", "32", "64", "128",
-                                                 "none (inline everything)"};
-int recompute_limit(const DagView& v) { return kRecomputeLimits[v.limit_index]; }
+int recompute_limit(const DagView& v) { return dag::kRecomputeLimitSteps[v.limit_index]; }
+std::string recompute_limit_label(int limit) {
+  const std::string name = dag::recompute_limit_name(limit);
+  if (limit == 0) return name + " (inline nothing)";
+  if (limit == dag::kNoRecomputeLimit) return name + " (inline everything)";
+  return limit == dag::FusionPlan{}.max_recompute ? name + " (default)" : name;
+}
 
 std::optional<std::filesystem::path> find_dags_dir() { return se::find_data_dir("dags"); }
 
@@ -855,9 +858,7 @@ void draw_buckets_page(ViewContext& ctx, DagView& v) {
 }
 
 dag::Cost strategy_cost(const DagView& v, dag::Strategy s) {
-  return s == dag::Strategy::ProducerConsumer
-             ? dag::producer_consumer_cost(v.program, v.analysis, v.program.domain, recompute_limit(v))
-             : dag::strategy_cost(v.program, v.analysis, s, v.program.domain);
+  return dag::strategy_cost(v.program, v.analysis, s, v.program.domain, recompute_limit(v));
 }
 
 std::string cost_line(const DagView& v, dag::Strategy s) {
@@ -880,11 +881,12 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
                      "limit below times its own work.");
   ImGui::PopTextWrapPos();
   ImGui::SetNextItemWidth(ui_px(220.0f));
-  const bool open = ImGui::BeginCombo("recomputation limit", kRecomputeLimitLabels[v.limit_index]);
+  const bool open = ImGui::BeginCombo("recomputation limit", recompute_limit_label(recompute_limit(v)).c_str());
   probe_last_item(ctx.state, "dag.pc.limit");
   if (open) {
-    for (int i = 0; i < static_cast<int>(sizeof kRecomputeLimits / sizeof kRecomputeLimits[0]); ++i) {
-      if (ImGui::Selectable(kRecomputeLimitLabels[i], i == v.limit_index) && i != v.limit_index) {
+    for (int i = 0; i < static_cast<int>(std::size(dag::kRecomputeLimitSteps)); ++i) {
+      if (ImGui::Selectable(recompute_limit_label(dag::kRecomputeLimitSteps[i]).c_str(), i == v.limit_index) &&
+          i != v.limit_index) {
         v.limit_index = i;
         refresh(v);
       }

@@ -873,7 +873,7 @@ FusionPlan plan_producer_consumer(const Program& p, int max_recompute) {
 
 std::string format_fusion(const Program& p, const FusionPlan& f) {
   std::string out = fmt::format("producer-consumer fusion: {} kernels ({})\n", f.kernels.size(),
-                                f.max_recompute >= (1 << 30) ? std::string("every intermediate inlined: no limit")
+                                f.max_recompute >= kNoRecomputeLimit ? std::string("every intermediate inlined: no limit")
                                                            : fmt::format("inline when recomputed at most {} times",
                                                                          f.max_recompute));
   for (std::size_t k = 0; k < f.kernels.size(); ++k) {
@@ -933,10 +933,12 @@ Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int,
   return c;
 }
 
-Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain) {
+std::string recompute_limit_name(int limit) { return limit == kNoRecomputeLimit ? "none" : std::to_string(limit); }
+
+Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain, int max_recompute) {
   const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
   Cost c;
-  if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, FusionPlan{}.max_recompute);
+  if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, max_recompute);
   for (const auto& si : a.stencils) {
     c.flops += si.flops * pts;
     for (int g : si.reads) c.bytes += pts * size_of(p.nodes[g].type);

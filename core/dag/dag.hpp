@@ -161,6 +161,12 @@ struct FusionPlan {
   int max_recompute = 8;
 };
 FusionPlan plan_producer_consumer(const Program& p, int max_recompute = 8);
+// No recomputation limit: every intermediate inlined, one kernel per output.
+constexpr int kNoRecomputeLimit = 1 << 30;
+// The limits `stencil-bench dag --print costs` lists and the DAG view offers, from 0 (inline nothing) to none.
+constexpr int kRecomputeLimitSteps[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, kNoRecomputeLimit};
+// "none" for kNoRecomputeLimit, else the number.
+std::string recompute_limit_name(int limit);
 // The limits 1, 2, 4, 8, 16 and 32 that give distinct plans (the smallest limit of each): what a producer-consumer
 // run with `--recompute-limit auto` times, keeping the fastest.
 std::vector<int> distinct_recompute_limits(const Program& p);
@@ -214,7 +220,9 @@ struct Cost {
   double bytes = 0, flops = 0;
   int launches = 0;
 };
-Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain);
+// Producer-consumer follows plan_producer_consumer(p, max_recompute); the other strategies ignore it.
+Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain,
+                   int max_recompute = FusionPlan{}.max_recompute);
 // Producer-consumer fusion under another recomputation limit than the strategy's (8): the family of plans between
 // sequential's bytes (limit 0: nothing inlined) and the fewest bytes (no limit: every intermediate inlined, the
 // most FLOPs). `stencil-bench dag --print costs` lists it; notes/complex-stencils.md bounds the 2x goal with it.

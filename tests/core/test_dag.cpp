@@ -222,7 +222,7 @@ TEST_CASE("dag: every CPU strategy gives the interpreter's outputs on every exam
     State g = in;
     CHECK_THROWS_WITH(run_cpu(p, Strategy::Graph, g), Catch::Contains("GPU only"));
     // Producer-consumer under every recomputation limit, from nothing inlined to everything.
-    for (const int limit : {0, 1, 4, 16, 64, 1 << 30}) {
+    for (const int limit : {0, 1, 4, 16, 64, kNoRecomputeLimit}) {
       State got = in;
       run_cpu(p, Strategy::ProducerConsumer, got, limit);
       INFO("recompute limit " << limit);
@@ -289,7 +289,7 @@ TEST_CASE("dag: producer-consumer plans by recomputation limit run from sequenti
     for (const auto& si : a.stencils) read.insert(si.reads.begin(), si.reads.end());
     int outputs = 0;
     for (const auto& si : a.stencils) outputs += read.count(si.node) == 0 ? 1 : 0;
-    const Cost all = producer_consumer_cost(p, a, d, 1 << 30);
+    const Cost all = producer_consumer_cost(p, a, d, kNoRecomputeLimit);
     CHECK(all.launches == outputs);
     CHECK(all.flops >= seq.flops);
     // The limits `--recompute-limit auto` tries: increasing, from 1, each a plan none before it made.
