@@ -40,6 +40,13 @@ std::string index_expr(Off o, std::array<int, 3> d, Off& reach) {
                      coord("z", o[2], d[2]), off);
 }
 
+// The two instantiations of body `fn` (called with `args`), the one the block's tile (x0, y0) of plane z needs:
+// unwrapped (W = false) where the tile widened by the body's reach lies inside the domain (inner()).
+std::string path_dispatch(const std::string& fn, const char* args, Off reach) {
+  return fmt::format("  if (inner(x0, y0, z, {1}, {2}, {3})) {0}<false>({4});\n  else {0}<true>({4});\n", fn, reach[0],
+                     reach[1], reach[2], args);
+}
+
 std::string vname(int node, Off o) {
   const auto part = [](int v) { return v < 0 ? fmt::format("m{}", -v) : fmt::format("{}", v); };
   return fmt::format("v{}_{}_{}_{}", node, part(o[0]), part(o[1]), part(o[2]));
@@ -141,10 +148,9 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
     Off reach{0, 0, 0};
     f += emit_value(p, node, {0, 0, 0}, "r", d, nullptr, counter, reach);
     f += "  out[c] = r;\n}\n";
-    f += fmt::format("__device__ __forceinline__ void op_{0}_at(const Ptrs& P, int x0, int y0, int x, int y, int z) {{\n"
-                     "  if (inner(x0, y0, z, {1}, {2}, {3})) op_{0}<false>(P, x, y, z);\n"
-                     "  else op_{0}<true>(P, x, y, z);\n}}\n\n",
-                     node, reach[0], reach[1], reach[2]);
+    f += fmt::format("__device__ __forceinline__ void op_{}_at(const Ptrs& P, int x0, int y0, int x, int y, int z) {{\n",
+                     node) +
+         path_dispatch(fmt::format("op_{}", node), "P, x, y, z", reach) + "}\n\n";
     return f;
   };
   const std::string point_of_thread =
@@ -231,10 +237,9 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
         body += emit_value(p, v.node, v.off, own ? "r" : vname(v.node, v.off), d, &f.materialised, counter, reach);
       }
       body += "  out[c] = r;\n}\n";
-      body += fmt::format("extern \"C\" __global__ void __launch_bounds__({0}) {1}(Ptrs P) {{\n{2}"
-                          "  if (inner(x0, y0, z, {3}, {4}, {5})) {1}_body<false>(P, x, y, z);\n"
-                          "  else {1}_body<true>(P, x, y, z);\n}}\n\n",
-                          kTileX * kTileY, ki.name, point_of_thread, reach[0], reach[1], reach[2]);
+      body += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}", kTileX * kTileY, ki.name,
+                          point_of_thread) +
+              path_dispatch(ki.name + "_body", "P, x, y, z", reach) + "}\n\n";
       src += body;
       g.kernels.push_back(std::move(ki));
     }
