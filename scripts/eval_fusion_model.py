@@ -4,8 +4,8 @@
 its choice between producer-consumer and parallelism fusion is the faster one measured, and the mean slowdown of
 its choice against the faster.
 
-  python3 scripts/eval_fusion_model.py --data assets/dag_labels/NVIDIA_H200_2026-11-29_first600.jsonl.gz \\
-      [--model assets/models/fusion_cnn_gcn.weights.json] [--training-data assets/dag_labels/NVIDIA_H200_2026-11-25.jsonl.gz]
+  python3 scripts/eval_fusion_model.py --data LABELS.jsonl.gz \\
+      [--model assets/models/fusion_cnn_gcn.weights.json] [--training-data assets/dag_labels/NVIDIA_H200_2026-11-29.jsonl.gz]
 
 With --training-data (the dataset the model was trained on) the samples are also scored by the side of that
 dataset's split they fell on (train, validation, held out, hand-written), and the labels of the two files are

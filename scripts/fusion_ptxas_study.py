@@ -8,7 +8,7 @@ its program-level vectors (`aggregate`: counts, size, sums and maxima of the ver
 with and without a few numbers from ptxas; each is picked on the validation tenth and reported on the held-out
 programs, with the error of a regression of producer-consumer's and parallel's log time per point.
 
-  python3 scripts/fusion_ptxas_study.py --data assets/dag_labels/NVIDIA_H200_2026-11-25.jsonl.gz \\
+  python3 scripts/fusion_ptxas_study.py --data assets/dag_labels/NVIDIA_H200_2026-11-29.jsonl.gz \\
       --ptxas PTXAS.jsonl.gz --out notes/fusion-ptxas-study.json
 """
 import argparse
