@@ -288,15 +288,31 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   return 0;
 }
 
-int cmd_device(const std::string& json, int repeats) {
+int cmd_device(const std::string& json, int repeats, double sustain_s) {
   if (repeats < 1) throw InputError(fmt::format("--repeats must be at least 1; got {}", repeats));
   if (repeats > 1000) throw InputError(fmt::format("--repeats takes at most 1000; got {}", repeats));
+  if (sustain_s < 0 || sustain_s > 600)
+    throw InputError(fmt::format("--sustain takes 0 (off) to 600 seconds; got {}", sustain_s));
   if (!json.empty()) check_writable(json, "ceilings JSON");
   const DeviceInfo dev = query_device();
   if (!dev.available) throw InputError(fmt::format("no CUDA device: {}", dev.reason));
   const DeviceCeilings c = measure_device_ceilings(repeats);
   std::printf("%s", format_ceilings(c).c_str());
-  if (!json.empty()) write_file(json, to_json(c).dump(2) + "\n", "ceilings JSON");
+  nlohmann::json j = to_json(c);
+  if (sustain_s > 0) {
+    std::fprintf(stderr, "holding mma.m16n8k4.f64 for %.1f s ...\n", sustain_s);
+    const std::vector<SustainedWindow> w = measure_sustained_mma(sustain_s);
+    std::printf("\nmma.m16n8k4.f64 held for %.1f s (same operands every MMA: an upper bound for kernels whose operands "
+                "change):\n",
+                w.empty() ? 0.0 : w.back().end_s);
+    nlohmann::json windows = nlohmann::json::array();
+    for (const SustainedWindow& x : w) {
+      std::printf("  %6.2f - %6.2f s  %6.1f TFLOP/s\n", x.start_s, x.end_s, x.tflops);
+      windows.push_back({{"start_s", x.start_s}, {"end_s", x.end_s}, {"tflops", x.tflops}});
+    }
+    j["sustained_mma_m16n8k4_f64"] = windows;
+  }
+  if (!json.empty()) write_file(json, j.dump(2) + "\n", "ceilings JSON");
   return 0;
 }
 
@@ -426,6 +442,9 @@ int bench_main(int argc, char** argv) {
   device->add_option("--json", device_json, "write the measurements as JSON to this file");
   device->add_option("--repeats", device_repeats, "timed repeats per measurement (the median is reported)")
       ->capture_default_str();
+  double device_sustain = 0;
+  device->add_option("--sustain", device_sustain,
+                     "then hold mma.m16n8k4.f64 for this many seconds and print its rate per 0.25 s (the power cap)");
   SuiteCliOptions so;
   auto* suite = app.add_subcommand("suite", "run the papers' experiments and a size sweep for every available method");
   suite->add_flag("--quick", so.quick, "small grids and 4 steps (works without a GPU)");
@@ -485,7 +504,7 @@ int bench_main(int argc, char** argv) {
     if (show->parsed()) return cmd_show(show_name, show_json);
     if (plan->parsed()) return cmd_plan(methods, po);
     if (run->parsed()) return cmd_run(methods, ro);
-    if (device->parsed()) return cmd_device(device_json, device_repeats);
+    if (device->parsed()) return cmd_device(device_json, device_repeats, device_sustain);
     if (suite->parsed()) return cmd_suite(methods, so);
     if (dag->parsed()) {
       dago.strategy_given = dag->get_option("--strategy")->count() > 0;

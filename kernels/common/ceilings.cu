@@ -225,6 +225,46 @@ DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
   return c;
 }
 
+std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s) {
+  if (!(seconds > 0) || seconds > 600) throw InputError("the sustained MMA probe runs for more than 0 and at most 600 seconds");
+  if (!(window_s > 0) || window_s > seconds) throw InputError("the sustained MMA probe's window must be in (0, seconds]");
+  const DeviceInfo device = query_device(0);
+  if (!device.available) throw InputError("no CUDA device: " + device.reason);
+  if (device.cc_major < 9) throw InputError("mma.m16n8k4.f64 needs a Hopper GPU (sm_90)");
+  SE_CUDA_CHECK(cudaSetDevice(0));
+  CudaStream stream;
+  const int blocks = device.sm_count * 4;
+  DeviceBuffer<double> sink(static_cast<std::size_t>(blocks) * kWarpsPerBlock * 32, "MMA benchmark");
+  const double warps = static_cast<double>(blocks) * kWarpsPerBlock, flops = 2.0 * 16 * 8 * 4;
+  // Launches of about 2 ms (at 66 TFLOP/s), so a window holds many and its events bracket whole launches.
+  const int iters = std::max(1, static_cast<int>(1.3e11 / (warps * kChains * flops)));
+  const double work = warps * kChains * iters * flops / 1e12; // TFLOP per launch
+  const auto launch = [&] { launch_shape(Shape::F64_M16N8K4, blocks, iters, sink.get(), stream.get()); };
+  // Calibrate on one launch (after a warm-up), then queue every window's launches between two events.
+  launch();
+  CudaEvent c0, c1;
+  c0.record(stream.get());
+  launch();
+  c1.record(stream.get());
+  const double launch_s = std::max(1e-5, c1.seconds_since(c0));
+  const int per_window = std::max(1, static_cast<int>(window_s / launch_s + 0.5));
+  const int windows = std::max(1, static_cast<int>(seconds / (per_window * launch_s) + 0.5));
+  std::vector<CudaEvent> marks(static_cast<std::size_t>(windows) + 1);
+  marks[0].record(stream.get());
+  for (int w = 0; w < windows; ++w) {
+    for (int i = 0; i < per_window; ++i) launch();
+    marks[static_cast<std::size_t>(w) + 1].record(stream.get());
+  }
+  std::vector<SustainedWindow> out;
+  double t = 0;
+  for (int w = 0; w < windows; ++w) {
+    const double s = marks[static_cast<std::size_t>(w) + 1].seconds_since(marks[static_cast<std::size_t>(w)]);
+    out.push_back({t, t + s, per_window * work / s});
+    t += s;
+  }
+  return out;
+}
+
 double measure_mma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared, int repeats) {
   const DeviceInfo device = query_device(0);
   if (!device.available) throw InputError("no CUDA device: " + device.reason);

@@ -117,4 +117,10 @@ TEST_CASE("GPU methods without a device: listed as unavailable, and running one 
   const CommandResult dev = bench("device");
   CHECK(dev.exit_code == 2);
   CHECK_THAT(dev.output, Catch::Contains("no CUDA device"));
+  const CommandResult held = bench("device --sustain 2");
+  CHECK(held.exit_code == 2);
+  CHECK_THAT(held.output, Catch::Contains("no CUDA device"));
+  const CommandResult too_long = bench("device --sustain 700");
+  CHECK(too_long.exit_code == 2);
+  CHECK_THAT(too_long.output, Catch::Contains("--sustain takes 0 (off) to 600 seconds; got 700"));
 }
