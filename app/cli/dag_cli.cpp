@@ -105,7 +105,7 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
                                         "check them against the CPU interpreter");
   dag->add_option("--file,-f", o.file, "program in the text format (assets/dags/*.dag)")->required();
   dag->add_option("--strategy", o.strategy,
-                  "sequential, producer-consumer, parallel, graph, auto (the learned fusion choice of "
+                  "sequential, producer-consumer, parallel, graph, horizontal, auto (the learned fusion choice of "
                   "assets/models picks producer-consumer or parallel; without a model as all) or all (run all, "
                   "report the fastest)")
       ->capture_default_str();
@@ -163,7 +163,7 @@ int cmd_dag(const DagCliOptions& o) {
   if (predicted)
     strategies = {predicted->strategy};
   else if (run_all)
-    strategies = {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph};
+    strategies.assign(std::begin(kStrategies), std::end(kStrategies));
   else
     strategies = {parse_strategy(o.strategy)};
   if (!o.backend.empty() && o.backend != "cpu" && o.backend != "gpu")
@@ -178,7 +178,7 @@ int cmd_dag(const DagCliOptions& o) {
     std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "
                 "once; FLOPs with recomputation):\n",
                 p.name.c_str(), domain[0], domain[1], domain[2]);
-    for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
+    for (Strategy s : kStrategies) {
       const Cost c = strategy_cost(p, a, s, domain, limit);
       std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
                   c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
@@ -205,7 +205,9 @@ int cmd_dag(const DagCliOptions& o) {
   if (!gpu && !run_all && strategies[0] == Strategy::Graph)
     throw InputError("the graph strategy is a CUDA graph of the sequential kernels: it runs on the GPU only "
                      "(--backend gpu)");
-  if (!gpu && run_all) strategies.pop_back(); // no graph on the CPU
+  if (!gpu && run_all) // no graph on the CPU
+    strategies.erase(std::remove_if(strategies.begin(), strategies.end(), [](Strategy s) { return !runs_on_cpu(s); }),
+                     strategies.end());
   const std::size_t points = static_cast<std::size_t>(domain[0]) * domain[1] * domain[2];
   std::size_t bytes_per_point = 0;
   for (const Node& n : p.nodes) bytes_per_point += size_of(n.type);

@@ -377,10 +377,11 @@ void start_runs(DagView& v) {
   const int limit = recompute_limit(v);
   v.job.start("runs of " + p.name, [p, domain, gpu, results, limit](BenchmarkJob::Control& c) {
     using clock = std::chrono::steady_clock;
-    const dag::Strategy cpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel};
-    const dag::Strategy gpu_strategies[] = {dag::Strategy::Sequential, dag::Strategy::ProducerConsumer, dag::Strategy::Parallel,
-                                            dag::Strategy::Graph};
-    const int total = 1 + 3 + (gpu ? 4 : 0);
+    std::vector<dag::Strategy> cpu_strategies;
+    for (dag::Strategy s : dag::kStrategies)
+      if (dag::runs_on_cpu(s)) cpu_strategies.push_back(s);
+    const auto& gpu_strategies = dag::kStrategies;
+    const int total = 1 + static_cast<int>(cpu_strategies.size()) + (gpu ? static_cast<int>(std::size(gpu_strategies)) : 0);
     int done = 0;
     c.progress(done, total, "interpreter");
     const dag::State inputs = dag::make_inputs(p, domain, 7);
@@ -967,6 +968,14 @@ void draw_parallel_page(ViewContext& ctx, DagView& v) {
   ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.55f, 1.0f), "%s", cost_line(v, dag::Strategy::Sequential).c_str());
   ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1.0f), "%s", cost_line(v, dag::Strategy::Parallel).c_str());
   ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f), "%s", cost_line(v, dag::Strategy::Graph).c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Horizontal fusion goes one step further with the same buckets: one launch per bucket in which every "
+                     "thread computes all the bucket's operators at its point and loads each (grid, offset) they read "
+                     "once, so a grid several operators of a bucket read crosses memory once (below, per launch: the grids "
+                     "read by more than one of its operators).");
+  ImGui::PopTextWrapPos();
+  ImGui::TextColored(ImVec4(0.85f, 0.6f, 1.0f, 1.0f), "%s", cost_line(v, dag::Strategy::Horizontal).c_str());
+  publish(ctx, "dag.parallel.horizontal_cost", cost_line(v, dag::Strategy::Horizontal));
   publish(ctx, "dag.parallel.launches", std::to_string(v.analysis.buckets.size()));
   ImGui::BeginChild("##par", ImVec2(0, 0), true);
   const float sw = ImGui::GetTextLineHeight();
@@ -992,6 +1001,18 @@ void draw_parallel_page(ViewContext& ctx, DagView& v) {
       ImGui::TextDisabled("re-reads from memory what earlier launches wrote: %s", rereads.c_str());
       ImGui::Unindent(sw + ImGui::GetStyle().ItemSpacing.x);
     }
+    std::map<int, int> readers; // grid -> operators of the bucket reading it
+    for (int n : v.analysis.buckets[b])
+      for (int g : v.analysis.info(n).reads) ++readers[g];
+    std::string shared;
+    for (const auto& [g, count] : readers)
+      if (count > 1) shared += fmt::format("{}{} ({}x)", shared.empty() ? "" : ", ", v.program.nodes[g].name, count);
+    if (!shared.empty()) {
+      ImGui::Indent(sw + ImGui::GetStyle().ItemSpacing.x);
+      ImGui::TextColored(ImVec4(0.85f, 0.6f, 1.0f, 1.0f), "horizontal fusion loads once: %s", shared.c_str());
+      ImGui::Unindent(sw + ImGui::GetStyle().ItemSpacing.x);
+    }
+    publish(ctx, fmt::format("dag.parallel.shared.{}", b), shared.empty() ? "-" : shared);
   }
   ImGui::EndChild();
 }
@@ -1132,7 +1153,8 @@ void draw_run_page(ViewContext& ctx, DagView& v) {
   // The generated source of a strategy (read-only).
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Generated CUDA:");
-  for (const char* s : {"sequential", "producer-consumer", "parallel", "graph"}) {
+  for (const dag::Strategy strategy : dag::kStrategies) {
+    const char* s = dag::to_string(strategy);
     same_line_if_fits(check_width(s));
     if (ImGui::RadioButton(s, v.source_strategy == s)) v.source_strategy = s;
     probe_last_item(ctx.state, std::string("dag.source.") + s);

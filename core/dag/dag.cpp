@@ -896,14 +896,18 @@ const char* to_string(Strategy s) {
   case Strategy::ProducerConsumer: return "producer-consumer";
   case Strategy::Parallel: return "parallel";
   case Strategy::Graph: return "graph";
+  case Strategy::Horizontal: return "horizontal";
   }
   return "?";
 }
 
 Strategy parse_strategy(std::string_view s) {
-  for (Strategy x : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph})
+  std::string names;
+  for (Strategy x : kStrategies) {
     if (s == to_string(x)) return x;
-  throw InputError(fmt::format("unknown strategy '{}' (sequential, producer-consumer, parallel, graph, auto or all)", s));
+    names += std::string(to_string(x)) + ", ";
+  }
+  throw InputError(fmt::format("unknown strategy '{}' ({}auto or all)", s, names));
 }
 
 std::vector<int> distinct_recompute_limits(const Program& p) {
@@ -941,11 +945,18 @@ Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<i
   if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, max_recompute);
   for (const auto& si : a.stencils) {
     c.flops += si.flops * pts;
-    for (int g : si.reads) c.bytes += pts * size_of(p.nodes[g].type);
     c.bytes += pts * size_of(p.nodes[si.node].type);
+    if (s != Strategy::Horizontal)
+      for (int g : si.reads) c.bytes += pts * size_of(p.nodes[g].type);
   }
-  c.launches = s == Strategy::Parallel ? static_cast<int>(a.buckets.size())
-                                       : (s == Strategy::Graph ? 1 : static_cast<int>(a.stencils.size()));
+  if (s == Strategy::Horizontal) // each grid a bucket reads crosses memory once for the whole bucket
+    for (const auto& bucket : a.buckets) {
+      std::set<int> reads;
+      for (int node : bucket) reads.insert(a.info(node).reads.begin(), a.info(node).reads.end());
+      for (int g : reads) c.bytes += pts * size_of(p.nodes[g].type);
+    }
+  c.launches = s == Strategy::Parallel || s == Strategy::Horizontal ? static_cast<int>(a.buckets.size())
+                                                                     : (s == Strategy::Graph ? 1 : static_cast<int>(a.stencils.size()));
   return c;
 }
 

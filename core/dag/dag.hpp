@@ -193,16 +193,27 @@ struct State {
 // Inputs with deterministic pseudo-random values in [0.5, 1.5) (divisions by sums of them stay finite).
 State make_inputs(const Program& p, std::array<int, 3> domain, std::uint64_t seed);
 
-enum class Strategy { Sequential, ProducerConsumer, Parallel, Graph };
+// The execution strategies. Sequential: one kernel per stencil node. ProducerConsumer: producers inlined into their
+// consumers (plan_producer_consumer). Parallel: one launch per bucket whose blocks are mTasks of the bucket's
+// operators (Plasticine's parallelism fusion). Graph: the sequential kernels as a CUDA graph (GPU only).
+// Horizontal: one launch per bucket in which every thread computes all the bucket's operators at its point and
+// loads each (grid, offset) they read once, so a grid that several operators of a bucket read crosses memory once.
+enum class Strategy { Sequential, ProducerConsumer, Parallel, Graph, Horizontal };
+// Every strategy, in the order the CLI, the GUI and `--strategy all` list and run them.
+constexpr Strategy kStrategies[] = {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph,
+                                    Strategy::Horizontal};
 const char* to_string(Strategy s);
 Strategy parse_strategy(std::string_view s); // throws InputError naming the choices
+// Whether the strategy has a CPU version (run_cpu): all but Graph.
+inline bool runs_on_cpu(Strategy s) { return s != Strategy::Graph; }
 
 // The reference: every stencil node in program order, over the whole domain, row by row. Fills every field.
 // `progress(done, total)` is called after each stencil node.
 void interpret(const Program& p, State& s, const std::function<void(int, int)>& progress = {});
 // CPU versions of the strategies (Graph is GPU-only: InputError). Sequential is interpret(); ProducerConsumer
 // follows plan_producer_consumer (inlined nodes recomputed row by row, never stored); Parallel runs each
-// bucket's operators as one parallel loop over (operator, plane) tasks.
+// bucket's operators as one parallel loop over (operator, plane) tasks; Horizontal as one parallel loop over
+// planes, each task computing every operator of the bucket on its plane.
 // `max_recompute` is producer-consumer fusion's recomputation limit (plan_producer_consumer); the other strategies
 // ignore it.
 void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute = FusionPlan{}.max_recompute);
@@ -235,7 +246,7 @@ constexpr int kTileX = 32, kTileY = 8;
 
 struct KernelInfo {
   std::string name;            // extern "C" symbol
-  std::vector<int> nodes;      // the stencil nodes it writes (one, or a bucket's for the parallel strategy)
+  std::vector<int> nodes;      // the stencil nodes it writes (one, or a bucket's for the parallel and horizontal strategies)
   std::vector<int> after;      // kernels (indices into GeneratedCode::kernels) it must follow (graph edges)
   bool task_table = false;     // parallel strategy: launched over vEUs with (task_begin, tasks) arguments
   std::string direct_name;     // parallel strategy: the same bucket with block b = mTask (operator b % ops,

@@ -157,6 +157,13 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
       "  const int x0 = blockIdx.x * TILE_X, y0 = blockIdx.y * TILE_Y, z = blockIdx.z;\n"
       "  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;\n"
       "  if (x >= NX || y >= NY) return;\n";
+  // The kernel NAME over the tiles of every plane, one point a thread, calling NAME_body<W> with the index path its
+  // tile needs (`reach`: the body's largest offsets).
+  const auto body_kernel = [&](const std::string& name, Off reach) {
+    return fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}", kTileX * kTileY, name,
+                       point_of_thread) +
+           path_dispatch(name + "_body", "P, x, y, z", reach) + "}\n\n";
+  };
 
   if (s == Strategy::Sequential || s == Strategy::Graph || s == Strategy::Parallel) {
     for (int node : st) src += op_function(node);
@@ -208,6 +215,57 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
       src += "  }\n}\n\n";
       g.kernels.push_back(std::move(k));
     }
+  } else if (s == Strategy::Horizontal) {
+    // One kernel per bucket; each thread computes every operator of the bucket at its point. The bucket's
+    // operators do not read each other (a bucket's nodes depend only on earlier buckets), so each distinct
+    // (grid, offset) value they read is loaded once, before the first operator that reads it, and every later
+    // operator's expression uses the same variable.
+    const std::vector<bool> none_stored(p.nodes.size(), false); // every read refers to a loaded variable
+    for (std::size_t b = 0; b < a.buckets.size(); ++b) {
+      KernelInfo k;
+      k.name = fmt::format("hbucket_{}", b);
+      k.nodes = a.buckets[b];
+      if (b > 0) k.after = {static_cast<int>(b) - 1};
+      std::vector<std::pair<int, Off>> loads; // first-read order
+      std::set<std::pair<int, Off>> seen;
+      std::set<int> grids;
+      for (int node : k.nodes)
+        for (const Expr& e : p.nodes[node].expr)
+          if (e.op == Op::Read && seen.insert({e.grid, e.off}).second) {
+            loads.push_back({e.grid, e.off});
+            grids.insert(e.grid);
+          }
+      std::string body = "// bucket " + std::to_string(b) + ":";
+      for (int node : k.nodes) body += " " + p.nodes[node].name;
+      body += fmt::format(" ({} operators, {} distinct loads)\n", k.nodes.size(), loads.size());
+      body += fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, int z) {{\n",
+                          k.name);
+      for (int g : grids)
+        body += fmt::format("  const {}* __restrict__ g{} = (const {}*)P.p[{}];\n", ctype(p.nodes[g].type), g,
+                            ctype(p.nodes[g].type), g);
+      for (int node : k.nodes)
+        body += fmt::format("  {}* __restrict__ o{} = ({}*)P.p[{}];\n", ctype(p.nodes[node].type), node,
+                            ctype(p.nodes[node].type), node);
+      body += "  const IDX c = idx(x, y, z);\n";
+      Off reach{0, 0, 0};
+      std::set<std::pair<int, Off>> loaded;
+      int counter = 0;
+      for (int node : k.nodes) {
+        body += fmt::format("  // {} = {}\n", p.nodes[node].name, print_expression(p, p.nodes[node]));
+        // The values this operator reads that no operator before it in the bucket loaded.
+        for (const Expr& e : p.nodes[node].expr)
+          if (e.op == Op::Read && loaded.insert({e.grid, e.off}).second)
+            body += fmt::format("  const {} {} = g{}[{}];\n", ctype(p.nodes[e.grid].type), vname(e.grid, e.off), e.grid,
+                                index_expr(e.off, d, reach));
+        const std::string r = fmt::format("r{}", node);
+        body += emit_value(p, node, {0, 0, 0}, r, d, &none_stored, counter, reach);
+        body += fmt::format("  o{}[c] = {};\n", node, r);
+      }
+      body += "}\n";
+      body += body_kernel(k.name, reach);
+      src += body;
+      g.kernels.push_back(std::move(k));
+    }
   } else { // producer-consumer
     const FusionPlan f = plan_producer_consumer(p, max_recompute);
     for (std::size_t k = 0; k < f.kernels.size(); ++k) {
@@ -237,9 +295,7 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
         body += emit_value(p, v.node, v.off, own ? "r" : vname(v.node, v.off), d, &f.materialised, counter, reach);
       }
       body += "  out[c] = r;\n}\n";
-      body += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}(Ptrs P) {{\n{}", kTileX * kTileY, ki.name,
-                          point_of_thread) +
-              path_dispatch(ki.name + "_body", "P, x, y, z", reach) + "}\n\n";
+      body += body_kernel(ki.name, reach);
       src += body;
       g.kernels.push_back(std::move(ki));
     }

@@ -198,6 +198,18 @@ void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute) {
     }
     return;
   }
+  case Strategy::Horizontal: {
+    // One parallel loop per bucket over planes: each task computes every operator of the bucket on its plane.
+    const Analysis a = analyse(p);
+    const RowContext c{&p, s.domain, &s};
+    for (const auto& bucket : a.buckets) {
+      for (int node : bucket) allocate(p, s, node);
+#pragma omp parallel for schedule(static)
+      for (int z = 0; z < s.domain[2]; ++z)
+        for (int node : bucket) run_plane(c, s, node, z);
+    }
+    return;
+  }
   case Strategy::ProducerConsumer: {
     const FusionPlan f = plan_producer_consumer(p, max_recompute);
     for (int node : p.stencils())

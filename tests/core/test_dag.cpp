@@ -211,7 +211,8 @@ TEST_CASE("dag: every CPU strategy gives the interpreter's outputs on every exam
     const State in = make_inputs(p, d, 11);
     State ref = in;
     interpret(p, ref);
-    for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel}) {
+    for (Strategy s : kStrategies) {
+      if (!runs_on_cpu(s)) continue;
       State got = in;
       run_cpu(p, s, got);
       const Compare c = compare_outputs(p, got, ref);
@@ -269,6 +270,51 @@ TEST_CASE("dag: generated CUDA source has one kernel per node, bucket or fused g
   CHECK(cp.bytes < cs.bytes);
   CHECK(cp.flops > cs.flops);
   CHECK(cs.bytes == 8.0 * 64 * 64 * 8 * (11 + 6)); // 11 edges read once, 6 grids written once
+  // Horizontal fusion: one kernel per bucket writing all its operators, each (grid, offset) loaded once. hdiff's
+  // buckets and the grids each reads: lap (in) | flx fly (lap) | flxl flyl (flx, fly, in) | out (in, coeff, flxl, flyl).
+  const GeneratedCode hz = generate_cuda(p, Strategy::Horizontal, d);
+  REQUIRE(hz.kernels.size() == 4);
+  CHECK(hz.kernels[1].nodes.size() == 2);
+  CHECK(!hz.kernels[1].task_table);
+  CHECK(hz.kernels[2].after == std::vector<int>{1});
+  CHECK_THAT(hz.source, Catch::Contains("hbucket_1(Ptrs P)") && Catch::Contains("bucket 1: flx fly"));
+  const Cost ch = strategy_cost(p, a, Strategy::Horizontal, d);
+  CHECK(ch.flops == cs.flops);
+  CHECK(ch.launches == 4);
+  CHECK(ch.bytes == 8.0 * 64 * 64 * 8 * (1 + 1 + 3 + 4 + 6)); // 9 bucket reads (11 edges) + 6 grids written
+}
+
+TEST_CASE("dag: horizontal fusion loads each (grid, offset) of a bucket once", "[dag]") {
+  // b and c both read a at (0,0,0) and (1,0,0); c also reads a at (0,1,0): four loads of a become three.
+  const Program p = parse_program("domain 16 8 4\ninput a f64\nb = a + a[1,0,0]\nc = 2.0 * a[1,0,0] - a + a[0,1,0]\n"
+                                  "d = b[0,0,-1] + c\n");
+  const GeneratedCode g = generate_cuda(p, Strategy::Horizontal, {16, 8, 4});
+  REQUIRE(g.kernels.size() == 2);
+  const std::string& src = g.source;
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = src.find(what); at != std::string::npos; at = src.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("= g0[") == 3); // a at (0,0,0), (1,0,0), (0,1,0): once each for b and c together
+  CHECK_THAT(src, Catch::Contains("bucket 0: b c (2 operators, 3 distinct loads)"));
+  CHECK_THAT(src, Catch::Contains("o1[c] = r1;") && Catch::Contains("o2[c] = r2;")); // b and c in one kernel
+  CHECK(g.kernels[0].nodes == std::vector<int>{1, 2});
+  const Analysis a = analyse(p);
+  const double pts = 16.0 * 8 * 4;
+  CHECK(strategy_cost(p, a, Strategy::Horizontal, {16, 8, 4}).bytes == 8 * pts * (1 + 2 + 2 + 1)); // a | b, c + 3 writes
+  CHECK(strategy_cost(p, a, Strategy::Sequential, {16, 8, 4}).bytes == 8 * pts * (1 + 1 + 2 + 3));
+  State in = make_inputs(p, p.domain, 3), ref = in, got = in;
+  interpret(p, ref);
+  run_cpu(p, Strategy::Horizontal, got);
+  CHECK(compare_outputs(p, got, ref).max_abs == 0.0);
+}
+
+TEST_CASE("dag: strategies parse by name, and an unknown one names every choice", "[dag]") {
+  for (Strategy s : kStrategies) CHECK(parse_strategy(to_string(s)) == s);
+  CHECK_THROWS_WITH(parse_strategy("diagonal"),
+                    Catch::Contains("unknown strategy 'diagonal' (sequential, producer-consumer, parallel, graph, "
+                                    "horizontal, auto or all)"));
 }
 
 TEST_CASE("dag: producer-consumer plans by recomputation limit run from sequential's to outputs-only", "[dag]") {

@@ -39,7 +39,7 @@ TEST_CASE("gpu dag: every strategy matches the interpreter on every example", "[
       const State in = make_inputs(p, d, 5);
       State ref = in;
       interpret(p, ref);
-      for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
+      for (Strategy s : kStrategies) {
         INFO(f << " " << to_string(s) << " " << d[0] << "x" << d[1] << "x" << d[2]);
         State got = in;
         const GpuTiming t = run_gpu(p, s, in, got, 0.001);
@@ -60,7 +60,7 @@ TEST_CASE("gpu dag: FP32 programs run in FP32", "[dag]") {
   const State in = make_inputs(p, p.domain, 2);
   State ref = in;
   interpret(p, ref);
-  for (Strategy s : {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph}) {
+  for (Strategy s : kStrategies) {
     State got = in;
     run_gpu(p, s, in, got, 0.001);
     INFO(to_string(s));

@@ -80,6 +80,28 @@ TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui
   CHECK(dag::print_program(back) == dag::print_program(dag::load_program(kDags + "hdiff.dag")));
 }
 
+TEST_CASE("dag view's parallelism page names what horizontal fusion loads once per bucket", "[gui][egl][dag-gui]") {
+  HeadlessExplorer ex(PlatformKind::Egl, dag_view());
+  ex.frames(2);
+  ex.replace_text("dag.path", kDags + "hdiff.dag");
+  ex.click("dag.load");
+  REQUIRE(ex.fact("dag.program") == "hdiff");
+  const WidgetRect tab = ex.probe("dag.tab.parallel");
+  ex.input().move_mouse(tab.center_x(), tab.center_y()); // off the Load button first: the tab bar takes the next click
+  ex.frames(1);
+  ex.click("dag.tab.parallel");
+  ex.frames(2);
+  REQUIRE(ex.fact("dag.page") == "parallel");
+  // hdiff's buckets: lap | flx fly (both read lap) | flxl flyl (both read in) | out.
+  CHECK(ex.fact("dag.parallel.shared.0") == "-");
+  CHECK(ex.fact("dag.parallel.shared.1") == "lap (2x)");
+  CHECK(ex.fact("dag.parallel.shared.2") == "in (2x)");
+  CHECK(ex.fact("dag.parallel.shared.3") == "-");
+  // 9 grid reads (one per bucket and grid) and 6 writes: 15 passes of 8 bytes, against sequential's 17.
+  CHECK(ex.fact("dag.parallel.horizontal_cost") == "horizontal: 4 launches, 120.0 bytes and 27.0 FLOPs per point");
+  shot(ex, "parallel-page");
+}
+
 TEST_CASE("dag view shows a parse error in place and keeps the text and undo restores", "[gui][egl][dag-gui]") {
   HeadlessExplorer ex(PlatformKind::Egl, dag_view());
   ex.frames(2);
@@ -126,7 +148,7 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
   ex.click("dag.run");
   ex.frames(2); // headless: the frame waits for the background job
   CHECK(ex.fact("dag.run.cpu.interpreter") == "reference");
-  for (const char* s : {"sequential", "producer-consumer", "parallel"}) {
+  for (const char* s : {"sequential", "producer-consumer", "parallel", "horizontal"}) {
     INFO(s);
     CHECK(ex.fact(std::string("dag.run.cpu.") + s) == "pass");
   }
