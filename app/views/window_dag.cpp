@@ -974,8 +974,9 @@ void draw_parallel_page(ViewContext& ctx, DagView& v) {
                      "once, so a grid several operators of a bucket read crosses memory once (below, per launch: the grids "
                      "read by more than one of its operators).");
   ImGui::PopTextWrapPos();
-  ImGui::TextColored(ImVec4(0.85f, 0.6f, 1.0f, 1.0f), "%s", cost_line(v, dag::Strategy::Horizontal).c_str());
-  publish(ctx, "dag.parallel.horizontal_cost", cost_line(v, dag::Strategy::Horizontal));
+  const std::string horizontal = cost_line(v, dag::Strategy::Horizontal);
+  ImGui::TextColored(ImVec4(0.85f, 0.6f, 1.0f, 1.0f), "%s", horizontal.c_str());
+  publish(ctx, "dag.parallel.horizontal_cost", horizontal);
   publish(ctx, "dag.parallel.launches", std::to_string(v.analysis.buckets.size()));
   ImGui::BeginChild("##par", ImVec2(0, 0), true);
   const float sw = ImGui::GetTextLineHeight();

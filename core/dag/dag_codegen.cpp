@@ -91,14 +91,23 @@ std::string emit_value(const Program& p, int node, Off at, const std::string& ta
   return out;
 }
 
-std::string pointer_decls(const Program& p, const std::set<int>& grids, int written) {
+// `const T* gN` for every grid N read.
+std::string grid_decls(const Program& p, const std::set<int>& grids) {
   std::string out;
   for (int g : grids)
     out += fmt::format("  const {}* __restrict__ g{} = (const {}*)P.p[{}];\n", ctype(p.nodes[g].type), g,
                        ctype(p.nodes[g].type), g);
-  out += fmt::format("  {}* __restrict__ out = ({}*)P.p[{}];\n", ctype(p.nodes[written].type),
-                     ctype(p.nodes[written].type), written);
   return out;
+}
+
+// `T* name` for the grid `written`.
+std::string out_decl(const Program& p, int written, const std::string& name) {
+  return fmt::format("  {}* __restrict__ {} = ({}*)P.p[{}];\n", ctype(p.nodes[written].type), name,
+                     ctype(p.nodes[written].type), written);
+}
+
+std::string pointer_decls(const Program& p, const std::set<int>& grids, int written) {
+  return grid_decls(p, grids) + out_decl(p, written, "out");
 }
 
 std::set<int> reads_of(const Program& p, int node) {
@@ -226,41 +235,33 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
       k.name = fmt::format("hbucket_{}", b);
       k.nodes = a.buckets[b];
       if (b > 0) k.after = {static_cast<int>(b) - 1};
-      std::vector<std::pair<int, Off>> loads; // first-read order
-      std::set<std::pair<int, Off>> seen;
-      std::set<int> grids;
-      for (int node : k.nodes)
-        for (const Expr& e : p.nodes[node].expr)
-          if (e.op == Op::Read && seen.insert({e.grid, e.off}).second) {
-            loads.push_back({e.grid, e.off});
-            grids.insert(e.grid);
-          }
-      std::string body = "// bucket " + std::to_string(b) + ":";
-      for (int node : k.nodes) body += " " + p.nodes[node].name;
-      body += fmt::format(" ({} operators, {} distinct loads)\n", k.nodes.size(), loads.size());
-      body += fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, int z) {{\n",
-                          k.name);
-      for (int g : grids)
-        body += fmt::format("  const {}* __restrict__ g{} = (const {}*)P.p[{}];\n", ctype(p.nodes[g].type), g,
-                            ctype(p.nodes[g].type), g);
-      for (int node : k.nodes)
-        body += fmt::format("  {}* __restrict__ o{} = ({}*)P.p[{}];\n", ctype(p.nodes[node].type), node,
-                            ctype(p.nodes[node].type), node);
-      body += "  const IDX c = idx(x, y, z);\n";
-      Off reach{0, 0, 0};
+      // One pass over the operators: each one's loads (the values no operator before it in the bucket loaded),
+      // its statements and its store; the header, which names the grids read, is written after.
       std::set<std::pair<int, Off>> loaded;
+      std::set<int> grids;
+      std::string statements;
+      Off reach{0, 0, 0};
       int counter = 0;
       for (int node : k.nodes) {
-        body += fmt::format("  // {} = {}\n", p.nodes[node].name, print_expression(p, p.nodes[node]));
-        // The values this operator reads that no operator before it in the bucket loaded.
+        statements += fmt::format("  // {} = {}\n", p.nodes[node].name, print_expression(p, p.nodes[node]));
         for (const Expr& e : p.nodes[node].expr)
-          if (e.op == Op::Read && loaded.insert({e.grid, e.off}).second)
-            body += fmt::format("  const {} {} = g{}[{}];\n", ctype(p.nodes[e.grid].type), vname(e.grid, e.off), e.grid,
-                                index_expr(e.off, d, reach));
+          if (e.op == Op::Read && loaded.insert({e.grid, e.off}).second) {
+            grids.insert(e.grid);
+            statements += fmt::format("  const {} {} = g{}[{}];\n", ctype(p.nodes[e.grid].type), vname(e.grid, e.off),
+                                      e.grid, index_expr(e.off, d, reach));
+          }
         const std::string r = fmt::format("r{}", node);
-        body += emit_value(p, node, {0, 0, 0}, r, d, &none_stored, counter, reach);
-        body += fmt::format("  o{}[c] = {};\n", node, r);
+        statements += emit_value(p, node, {0, 0, 0}, r, d, &none_stored, counter, reach);
+        statements += fmt::format("  o{}[c] = {};\n", node, r);
       }
+      std::string body = "// bucket " + std::to_string(b) + ":";
+      for (int node : k.nodes) body += " " + p.nodes[node].name;
+      body += fmt::format(" ({} operators, {} distinct loads)\n", k.nodes.size(), loaded.size());
+      body += fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, int z) {{\n",
+                          k.name);
+      body += grid_decls(p, grids);
+      for (int node : k.nodes) body += out_decl(p, node, fmt::format("o{}", node));
+      body += "  const IDX c = idx(x, y, z);\n" + statements;
       body += "}\n";
       body += body_kernel(k.name, reach);
       src += body;
