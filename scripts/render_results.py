@@ -28,7 +28,7 @@ def check(r):
     return verdict if checked == r.get("steps") else f"{verdict} ({checked} steps: {fmt_err(r.get('rel_l2_error'))})"
 
 
-STRATEGIES = ("sequential", "producer-consumer", "parallel", "graph", "horizontal")
+STRATEGIES = ("sequential", "producer-consumer", "parallel", "graph", "horizontal", "hybrid")
 
 
 def render_dag(record, name):
@@ -36,7 +36,7 @@ def render_dag(record, name):
     scripts/collect_dag_runs.py): each program and size, every strategy's median time, the fastest and its
     speed-up over sequential, and whether every strategy matched the CPU interpreter."""
     lines = [f"**{record.get('gpu', '?')}**, complex stencils — [{name}]({name})\n", f"- {record.get('what', '')}", ""]
-    # The strategies the record ran (horizontal fusion came later than the first records).
+    # The strategies the record ran (horizontal and hybrid fusion came later than the first records).
     strategies = [s for s in STRATEGIES if any(r["strategy"] == s for p in record["programs"] for r in p["results"])]
     lines.append("| program | size | " + " | ".join(f"{s} ms" for s in strategies) + " | fastest | speed-up "
                  "over sequential | check |")

@@ -105,7 +105,7 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
                                         "check them against the CPU interpreter");
   dag->add_option("--file,-f", o.file, "program in the text format (assets/dags/*.dag)")->required();
   dag->add_option("--strategy", o.strategy,
-                  "sequential, producer-consumer, parallel, graph, horizontal, auto (the learned fusion choice of "
+                  "sequential, producer-consumer, parallel, graph, horizontal, hybrid, auto (the learned fusion choice of "
                   "assets/models picks producer-consumer or parallel; without a model as all) or all (run all, "
                   "report the fastest)")
       ->capture_default_str();
@@ -173,7 +173,18 @@ int cmd_dag(const DagCliOptions& o) {
   const auto printed = [&](const char* w) { return std::find(prints.begin(), prints.end(), w) != prints.end(); };
   if (printed("buckets")) std::printf("%s", format_buckets(p, a).c_str());
   if (printed("tensors")) std::printf("%s", format_tensors(p, a).c_str());
-  if (printed("fusion")) std::printf("%s", format_fusion(p, plan_producer_consumer(p, limit)).c_str());
+  if (printed("fusion")) {
+    std::printf("%s", format_fusion(p, plan_producer_consumer(p, limit)).c_str());
+    const FusionPlan h = plan_producer_consumer(p, kHybridRecomputeLimit);
+    std::string levels;
+    for (const auto& level : fusion_levels(p, h)) {
+      std::string names;
+      for (int k : level) names += (names.empty() ? "" : " + ") + p.nodes[h.kernel_node[k]].name;
+      levels += (levels.empty() ? "" : " | ") + names;
+    }
+    std::printf("hybrid fusion (the plan at limit %d, its kernels fused by level): %s\n", kHybridRecomputeLimit,
+                levels.c_str());
+  }
   if (printed("costs")) {
     std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "
                 "once; FLOPs with recomputation):\n",

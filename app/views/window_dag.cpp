@@ -156,6 +156,7 @@ struct DagView {
   dag::Program program;
   dag::Analysis analysis;
   dag::FusionPlan fusion;               // producer-consumer's plan at the limit below
+  std::string hybrid_levels;           // hybrid fusion's launches: "a + b | c" (its plan's kernels by level)
   int limit_index = 4;                 // into dag::kRecomputeLimitSteps: producer-consumer's recomputation limit (8)
   std::vector<dag::Diagnostic> diagnostics;
   std::vector<std::string> item_errors; // per statement: its diagnostics, "" for none
@@ -235,11 +236,18 @@ void refresh(DagView& v) {
   v.sources.clear();
   v.analysis = {};
   v.fusion = {};
+  v.hybrid_levels.clear();
   v.canonical.clear();
   v.roundtrip = false;
   if (v.valid) {
     v.analysis = dag::analyse(v.program);
     v.fusion = dag::plan_producer_consumer(v.program, recompute_limit(v));
+    const dag::FusionPlan hybrid = dag::plan_producer_consumer(v.program, dag::kHybridRecomputeLimit);
+    for (const auto& level : dag::fusion_levels(v.program, hybrid)) {
+      std::string names;
+      for (int k : level) names += (names.empty() ? "" : " + ") + v.program.nodes[hybrid.kernel_node[k]].name;
+      v.hybrid_levels += (v.hybrid_levels.empty() ? "" : " | ") + names;
+    }
     v.last_bucket.clear();
     v.last_links.clear();
     for (int j : v.program.stencils()) {
@@ -917,6 +925,17 @@ void draw_pc_page(ViewContext& ctx, DagView& v) {
                           100.0 * (pc_flops / std::max(seq_flops, 1.0) - 1.0));
     ImGui::PopTextWrapPos();
   }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextWrapped("Hybrid fusion takes both fusions without recomputing anything: producer-consumer's plan at limit 1 (an "
+                     "intermediate is inlined only where one kernel reads it at one offset), then its kernels of one "
+                     "dependency level fused horizontally, one launch per level that loads each (grid, offset) once.");
+  ImGui::PopTextWrapPos();
+  const std::string hybrid = cost_line(v, dag::Strategy::Hybrid);
+  ImGui::TextColored(ImVec4(0.85f, 0.6f, 1.0f, 1.0f), "%s", hybrid.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("launches: %s", v.hybrid_levels.c_str());
+  publish(ctx, "dag.pc.hybrid_cost", hybrid);
+  publish(ctx, "dag.pc.hybrid_levels", v.hybrid_levels);
   publish(ctx, "dag.pc.kernels", std::to_string(v.fusion.kernels.size()));
   publish(ctx, "dag.pc.inlined", std::to_string(inlined));
   ImGui::BeginChild("##pc_kernels", ImVec2(0, 0), true);

@@ -871,6 +871,22 @@ FusionPlan plan_producer_consumer(const Program& p, int max_recompute) {
   return f;
 }
 
+std::vector<std::vector<int>> fusion_levels(const Program& p, const FusionPlan& f) {
+  std::vector<int> level_of_node(p.nodes.size(), -1); // the level of the kernel writing a node
+  std::vector<std::vector<int>> levels;
+  for (std::size_t k = 0; k < f.kernels.size(); ++k) {
+    int level = 0;
+    for (const auto& v : f.kernels[k])
+      for (const Expr& e : p.nodes[v.node].expr)
+        if (e.op == Op::Read && f.materialised[e.grid] && level_of_node[e.grid] >= 0)
+          level = std::max(level, level_of_node[e.grid] + 1);
+    level_of_node[f.kernel_node[k]] = level;
+    if (static_cast<int>(levels.size()) <= level) levels.resize(level + 1);
+    levels[level].push_back(static_cast<int>(k));
+  }
+  return levels;
+}
+
 std::string format_fusion(const Program& p, const FusionPlan& f) {
   std::string out = fmt::format("producer-consumer fusion: {} kernels ({})\n", f.kernels.size(),
                                 f.max_recompute >= kNoRecomputeLimit ? std::string("every intermediate inlined: no limit")
@@ -897,6 +913,7 @@ const char* to_string(Strategy s) {
   case Strategy::Parallel: return "parallel";
   case Strategy::Graph: return "graph";
   case Strategy::Horizontal: return "horizontal";
+  case Strategy::Hybrid: return "hybrid";
   }
   return "?";
 }
@@ -943,6 +960,24 @@ Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<i
   const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
   Cost c;
   if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, max_recompute);
+  if (s == Strategy::Hybrid) { // per level: each grid its kernels load crosses memory once, and each kernel's write
+    const FusionPlan f = plan_producer_consumer(p, kHybridRecomputeLimit);
+    for (const auto& level : fusion_levels(p, f)) {
+      std::set<int> loads;
+      for (int k : level) {
+        for (const auto& v : f.kernels[k]) {
+          const StencilInfo& si = a.info(v.node);
+          c.flops += si.flops * pts;
+          for (int g : si.reads)
+            if (f.materialised[g]) loads.insert(g);
+        }
+        c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
+      }
+      for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
+      ++c.launches;
+    }
+    return c;
+  }
   for (const auto& si : a.stencils) {
     c.flops += si.flops * pts;
     c.bytes += pts * size_of(p.nodes[si.node].type);

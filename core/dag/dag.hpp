@@ -171,6 +171,13 @@ std::string recompute_limit_name(int limit);
 // run with `--recompute-limit auto` times, keeping the fastest.
 std::vector<int> distinct_recompute_limits(const Program& p);
 std::string format_fusion(const Program& p, const FusionPlan& f);
+// The plan's kernels by dependency level: level 0 loads only inputs and grids no kernel of the plan writes... i.e.
+// a kernel's level is one more than the highest level of the kernels whose grids it loads. Kernels of one level are
+// independent. Indices into FusionPlan::kernels, in plan order within a level.
+std::vector<std::vector<int>> fusion_levels(const Program& p, const FusionPlan& f);
+// Hybrid fusion's plan: producer-consumer fusion without recomputation (limit 1: an intermediate is inlined only
+// where one kernel needs it at one offset, so every value is still computed once per point).
+constexpr int kHybridRecomputeLimit = 1;
 
 // ---- Data and execution ---------------------------------------------------------------------------------
 
@@ -198,10 +205,12 @@ State make_inputs(const Program& p, std::array<int, 3> domain, std::uint64_t see
 // operators (Plasticine's parallelism fusion). Graph: the sequential kernels as a CUDA graph (GPU only).
 // Horizontal: one launch per bucket in which every thread computes all the bucket's operators at its point and
 // loads each (grid, offset) they read once, so a grid that several operators of a bucket read crosses memory once.
-enum class Strategy { Sequential, ProducerConsumer, Parallel, Graph, Horizontal };
+// Hybrid: both fusions, without recomputation: producer-consumer's plan at kHybridRecomputeLimit, its kernels of
+// one dependency level (fusion_levels) fused horizontally, one launch per level.
+enum class Strategy { Sequential, ProducerConsumer, Parallel, Graph, Horizontal, Hybrid };
 // Every strategy, in the order the CLI, the GUI and `--strategy all` list and run them.
 constexpr Strategy kStrategies[] = {Strategy::Sequential, Strategy::ProducerConsumer, Strategy::Parallel, Strategy::Graph,
-                                    Strategy::Horizontal};
+                                    Strategy::Horizontal, Strategy::Hybrid};
 const char* to_string(Strategy s);
 Strategy parse_strategy(std::string_view s); // throws InputError naming the choices
 // Whether the strategy has a CPU version (run_cpu): all but Graph.
@@ -213,9 +222,9 @@ void interpret(const Program& p, State& s, const std::function<void(int, int)>& 
 // CPU versions of the strategies (Graph is GPU-only: InputError). Sequential is interpret(); ProducerConsumer
 // follows plan_producer_consumer (inlined nodes recomputed row by row, never stored); Parallel runs each
 // bucket's operators as one parallel loop over (operator, plane) tasks; Horizontal as one parallel loop over
-// planes, each task computing every operator of the bucket on its plane.
+// planes, each task computing every operator of the bucket on its plane; Hybrid likewise per level of its plan.
 // `max_recompute` is producer-consumer fusion's recomputation limit (plan_producer_consumer); the other strategies
-// ignore it.
+// ignore it (hybrid fusion's is always kHybridRecomputeLimit).
 void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute = FusionPlan{}.max_recompute);
 
 struct Compare {
@@ -246,7 +255,8 @@ constexpr int kTileX = 32, kTileY = 8;
 
 struct KernelInfo {
   std::string name;            // extern "C" symbol
-  std::vector<int> nodes;      // the stencil nodes it writes (one, or a bucket's for the parallel and horizontal strategies)
+  std::vector<int> nodes;      // the stencil nodes it writes (one, a bucket's for the parallel and horizontal
+                               // strategies, a level's for the hybrid one)
   std::vector<int> after;      // kernels (indices into GeneratedCode::kernels) it must follow (graph edges)
   bool task_table = false;     // parallel strategy: launched over vEUs with (task_begin, tasks) arguments
   std::string direct_name;     // parallel strategy: the same bucket with block b = mTask (operator b % ops,

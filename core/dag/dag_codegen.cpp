@@ -110,6 +110,59 @@ std::string pointer_decls(const Program& p, const std::set<int>& grids, int writ
   return grid_decls(p, grids) + out_decl(p, written, "out");
 }
 
+// One part of a fused kernel: the grid it writes and the values it computes, in dependency order, its own last at
+// offset 0 (a producer-consumer kernel's values; a single operator's is just its own).
+struct FusedPart {
+  int writes;
+  std::vector<FusionPlan::Value> values;
+};
+
+// A kernel in which each thread computes every part at its point (horizontal fusion of a bucket's operators, or of
+// a level of producer-consumer kernels): each (grid, offset) of a `loaded` grid the parts read is loaded once,
+// before the first value that reads it, and inlined values (grids not `loaded`) are variables named like loads
+// (vname), so every expression refers to variables only. `body_kernel(name, reach)` writes the kernel around the
+// body `name`_body.
+template <typename BodyKernel>
+std::string fused_kernel(const Program& p, const std::string& name, const std::string& title, const char* unit,
+                         const std::vector<FusedPart>& parts, const std::vector<bool>& loaded_grids,
+                         std::array<int, 3> d, const BodyKernel& body_kernel) {
+  const std::vector<bool> none_stored(p.nodes.size(), false);
+  std::set<std::pair<int, Off>> loaded, computed;
+  std::set<int> grids;
+  std::string statements;
+  Off reach{0, 0, 0};
+  int counter = 0;
+  for (const FusedPart& part : parts) {
+    statements += fmt::format("  // {} = {}\n", p.nodes[part.writes].name, print_expression(p, p.nodes[part.writes]));
+    for (const auto& v : part.values) {
+      const bool own = v.node == part.writes;
+      if (!own && !computed.insert({v.node, v.off}).second) continue; // an inlined value another part computed
+      for (const Expr& e : p.nodes[v.node].expr) {
+        const Off o{v.off[0] + e.off[0], v.off[1] + e.off[1], v.off[2] + e.off[2]};
+        if (e.op == Op::Read && loaded_grids[e.grid] && loaded.insert({e.grid, o}).second) {
+          grids.insert(e.grid);
+          statements += fmt::format("  const {} {} = g{}[{}];\n", ctype(p.nodes[e.grid].type), vname(e.grid, o), e.grid,
+                                    index_expr(o, d, reach));
+        }
+      }
+      if (!own)
+        statements += fmt::format("  // {} inlined at ({}, {}, {})\n", p.nodes[v.node].name, v.off[0], v.off[1], v.off[2]);
+      const std::string target = own ? fmt::format("r{}", part.writes) : vname(v.node, v.off);
+      statements += emit_value(p, v.node, v.off, target, d, &none_stored, counter, reach);
+    }
+    statements += fmt::format("  o{0}[c] = r{0};\n", part.writes);
+  }
+  std::string body = "// " + title + ":";
+  for (const FusedPart& part : parts) body += " " + p.nodes[part.writes].name;
+  body += fmt::format(" ({} {}, {} distinct loads)\n", parts.size(), unit, loaded.size());
+  body += fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, int z) {{\n",
+                      name);
+  body += grid_decls(p, grids);
+  for (const FusedPart& part : parts) body += out_decl(p, part.writes, fmt::format("o{}", part.writes));
+  body += "  const IDX c = idx(x, y, z);\n" + statements + "}\n";
+  return body + body_kernel(name, reach);
+}
+
 std::set<int> reads_of(const Program& p, int node) {
   std::set<int> s;
   for (const Expr& e : p.nodes[node].expr)
@@ -229,42 +282,34 @@ GeneratedCode generate_cuda(const Program& p, Strategy s, std::array<int, 3> d, 
     // operators do not read each other (a bucket's nodes depend only on earlier buckets), so each distinct
     // (grid, offset) value they read is loaded once, before the first operator that reads it, and every later
     // operator's expression uses the same variable.
-    const std::vector<bool> none_stored(p.nodes.size(), false); // every read refers to a loaded variable
+    const std::vector<bool> every_grid_loaded(p.nodes.size(), true);
     for (std::size_t b = 0; b < a.buckets.size(); ++b) {
       KernelInfo k;
       k.name = fmt::format("hbucket_{}", b);
       k.nodes = a.buckets[b];
       if (b > 0) k.after = {static_cast<int>(b) - 1};
-      // One pass over the operators: each one's loads (the values no operator before it in the bucket loaded),
-      // its statements and its store; the header, which names the grids read, is written after.
-      std::set<std::pair<int, Off>> loaded;
-      std::set<int> grids;
-      std::string statements;
-      Off reach{0, 0, 0};
-      int counter = 0;
-      for (int node : k.nodes) {
-        statements += fmt::format("  // {} = {}\n", p.nodes[node].name, print_expression(p, p.nodes[node]));
-        for (const Expr& e : p.nodes[node].expr)
-          if (e.op == Op::Read && loaded.insert({e.grid, e.off}).second) {
-            grids.insert(e.grid);
-            statements += fmt::format("  const {} {} = g{}[{}];\n", ctype(p.nodes[e.grid].type), vname(e.grid, e.off),
-                                      e.grid, index_expr(e.off, d, reach));
-          }
-        const std::string r = fmt::format("r{}", node);
-        statements += emit_value(p, node, {0, 0, 0}, r, d, &none_stored, counter, reach);
-        statements += fmt::format("  o{}[c] = {};\n", node, r);
+      std::vector<FusedPart> parts;
+      for (int node : k.nodes) parts.push_back({node, {{node, {0, 0, 0}}}});
+      src += fused_kernel(p, k.name, fmt::format("bucket {}", b), "operators", parts, every_grid_loaded, d,
+                          body_kernel);
+      g.kernels.push_back(std::move(k));
+    }
+  } else if (s == Strategy::Hybrid) {
+    // Producer-consumer's plan without recomputation, its kernels of one level fused horizontally: one kernel per
+    // level; each thread computes every kernel of the level at its point, inlined values included, each
+    // (grid, offset) the level loads loaded once.
+    const FusionPlan f = plan_producer_consumer(p, kHybridRecomputeLimit);
+    const auto levels = fusion_levels(p, f);
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      KernelInfo k;
+      k.name = fmt::format("level_{}", l);
+      std::vector<FusedPart> parts;
+      for (int pk : levels[l]) {
+        k.nodes.push_back(f.kernel_node[pk]);
+        parts.push_back({f.kernel_node[pk], f.kernels[pk]});
       }
-      std::string body = "// bucket " + std::to_string(b) + ":";
-      for (int node : k.nodes) body += " " + p.nodes[node].name;
-      body += fmt::format(" ({} operators, {} distinct loads)\n", k.nodes.size(), loaded.size());
-      body += fmt::format("template <bool W> __device__ __forceinline__ void {}_body(const Ptrs& P, int x, int y, int z) {{\n",
-                          k.name);
-      body += grid_decls(p, grids);
-      for (int node : k.nodes) body += out_decl(p, node, fmt::format("o{}", node));
-      body += "  const IDX c = idx(x, y, z);\n" + statements;
-      body += "}\n";
-      body += body_kernel(k.name, reach);
-      src += body;
+      if (l > 0) k.after = {static_cast<int>(l) - 1};
+      src += fused_kernel(p, k.name, fmt::format("level {}", l), "kernels", parts, f.materialised, d, body_kernel);
       g.kernels.push_back(std::move(k));
     }
   } else { // producer-consumer

@@ -119,7 +119,7 @@ void allocate(const Program& p, State& s, int node) {
     f.f32.assign(s.points(), 0.0f);
 }
 
-// One plane z of stencil `node` into its field.
+// One plane z of stencil `node` into its field (with producer-consumer's row caches, inlined values recomputed).
 void run_plane(const RowContext& c, State& s, int node, int z) {
   const std::size_t row = static_cast<std::size_t>(c.d[0]);
   for (int y = 0; y < c.d[1]; ++y) {
@@ -128,7 +128,16 @@ void run_plane(const RowContext& c, State& s, int node, int z) {
       eval_row<double>(c, node, y, z, s.fields[node].f64.data() + at);
     else
       eval_row<float>(c, node, y, z, s.fields[node].f32.data() + at);
+    // Rows of another y are not needed again after a few rows; keep the cache small.
+    if (c.cache64 && c.cache64->size() + c.cache32->size() > 4096) c.cache64->clear(), c.cache32->clear();
   }
+}
+
+// Plane z of the fused kernel of plan `f` that writes `node`: its inlined values recomputed row by row (never stored).
+void run_fused_plane(const Program& p, const FusionPlan& f, State& s, int node, int z) {
+  std::map<std::tuple<int, int, int>, std::vector<double>> c64;
+  std::map<std::tuple<int, int, int>, std::vector<float>> c32;
+  run_plane(RowContext{&p, s.domain, &s, &f.materialised, &c64, &c32}, s, node, z);
 }
 
 void check_state(const Program& p, const State& s) {
@@ -217,21 +226,21 @@ void run_cpu(const Program& p, Strategy strategy, State& s, int max_recompute) {
     for (int node : f.kernel_node) {
       allocate(p, s, node);
 #pragma omp parallel for schedule(static)
-      for (int z = 0; z < s.domain[2]; ++z) {
-        std::map<std::tuple<int, int, int>, std::vector<double>> c64;
-        std::map<std::tuple<int, int, int>, std::vector<float>> c32;
-        RowContext c{&p, s.domain, &s, &f.materialised, &c64, &c32};
-        const std::size_t row = static_cast<std::size_t>(s.domain[0]);
-        for (int y = 0; y < s.domain[1]; ++y) {
-          const std::size_t at = (static_cast<std::size_t>(z) * s.domain[1] + y) * row;
-          if (s.fields[node].type == Type::F64)
-            eval_row<double>(c, node, y, z, s.fields[node].f64.data() + at);
-          else
-            eval_row<float>(c, node, y, z, s.fields[node].f32.data() + at);
-          // Rows of another y are not needed again after a few rows; keep the cache small.
-          if (c64.size() + c32.size() > 4096) c64.clear(), c32.clear();
-        }
-      }
+      for (int z = 0; z < s.domain[2]; ++z) run_fused_plane(p, f, s, node, z);
+    }
+    return;
+  }
+  case Strategy::Hybrid: {
+    // Producer-consumer's plan without recomputation, one parallel loop over planes per level of it: each task
+    // computes every kernel of the level on its plane.
+    const FusionPlan f = plan_producer_consumer(p, kHybridRecomputeLimit);
+    for (int node : p.stencils())
+      if (!f.materialised[node]) s.fields[node] = Field{p.nodes[node].type, {}, {}}; // inlined: never stored
+    for (const auto& level : fusion_levels(p, f)) {
+      for (int k : level) allocate(p, s, f.kernel_node[k]);
+#pragma omp parallel for schedule(static)
+      for (int z = 0; z < s.domain[2]; ++z)
+        for (int k : level) run_fused_plane(p, f, s, f.kernel_node[k], z);
     }
     return;
   }

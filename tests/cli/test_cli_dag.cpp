@@ -82,8 +82,9 @@ TEST_CASE("dag: the CPU strategies run, match the interpreter and write JSON", "
   CHECK(doc["program"] == "hdiff");
   CHECK(doc["domain"] == nlohmann::json::array({16, 12, 8}));
   CHECK(doc["buckets"].size() == 4);
-  REQUIRE(doc["results"].size() == 4); // no graph on the CPU
+  REQUIRE(doc["results"].size() == 5); // no graph on the CPU
   CHECK(doc["results"][3]["strategy"] == "horizontal");
+  CHECK(doc["results"][4]["strategy"] == "hybrid");
   for (const auto& x : doc["results"]) {
     CHECK(x["passed"] == true);
     CHECK(x["rel_l2_error"].get<double>() < 1e-12);
@@ -100,6 +101,7 @@ TEST_CASE("dag: --print shows buckets, tensors, fusion, costs and source without
   CHECK_THAT(r.output, Catch::Contains("__global__") && Catch::Contains("bucket_1"));
   CHECK_THAT(r.output, Catch::Contains("producer-consumer plans by recomputation limit") &&
                            Catch::Contains("  limit 0 ") && Catch::Contains("  limit none"));
+  CHECK_THAT(r.output, Catch::Contains("hybrid fusion (the plan at limit 1, its kernels fused by level): "));
   const auto only = bench("dag -f " + dags() + "p_grad_c.dag --print buckets");
   CHECK(only.exit_code == 0);
   CHECK_THAT(only.output, !Catch::Contains("strategy "));

@@ -310,11 +310,68 @@ TEST_CASE("dag: horizontal fusion loads each (grid, offset) of a bucket once", "
   CHECK(compare_outputs(p, got, ref).max_abs == 0.0);
 }
 
+TEST_CASE("dag: hybrid fusion fuses producer-consumer's limit-1 kernels level by level", "[dag]") {
+  const Program p = load_program(std::string(SE_SOURCE_DIR) + "/assets/dags/hdiff.dag");
+  const Analysis a = analyse(p);
+  const FusionPlan f = plan_producer_consumer(p, kHybridRecomputeLimit);
+  // flx and fly are read once, at the reader's own point: inlined; lap (read at two offsets) and flxl, flyl stay.
+  const auto node = [&](const char* n) { return p.find(n); };
+  CHECK_FALSE(f.materialised[node("flx")]);
+  CHECK_FALSE(f.materialised[node("fly")]);
+  CHECK(f.materialised[node("lap")]);
+  const auto levels = fusion_levels(p, f);
+  REQUIRE(levels.size() == 3);
+  const auto writes = [&](const std::vector<int>& level) {
+    std::vector<std::string> out;
+    for (int k : level) out.push_back(p.nodes[f.kernel_node[k]].name);
+    return out;
+  };
+  CHECK(writes(levels[0]) == std::vector<std::string>{"lap"});
+  CHECK(writes(levels[1]) == std::vector<std::string>{"flxl", "flyl"});
+  CHECK(writes(levels[2]) == std::vector<std::string>{"out"});
+  const std::array<int, 3> d{32, 16, 8};
+  const GeneratedCode g = generate_cuda(p, Strategy::Hybrid, d);
+  REQUIRE(g.kernels.size() == 3);
+  CHECK(g.kernels[1].nodes == std::vector<int>{node("flxl"), node("flyl")});
+  CHECK(g.kernels[2].after == std::vector<int>{1});
+  CHECK_THAT(g.source, Catch::Contains("flx inlined at (0, 0, 0)") && Catch::Contains("level_1(Ptrs P)"));
+  // lap is loaded only by level 1, at (0,0,0), (1,0,0) and (0,1,0): once each for both kernels.
+  std::size_t lap_loads = 0;
+  const std::string lap_load = "= g" + std::to_string(node("lap")) + "[";
+  for (std::size_t at = g.source.find(lap_load); at != std::string::npos; at = g.source.find(lap_load, at + 1)) ++lap_loads;
+  CHECK(lap_loads == 3);
+  const double pts = 32.0 * 16 * 8;
+  const Cost c = strategy_cost(p, a, Strategy::Hybrid, d);
+  CHECK(c.launches == 3);
+  CHECK(c.bytes == 8 * pts * (2 + 4 + 5)); // in, lap | lap, in, flxl, flyl | in, coeff, flxl, flyl, out
+  CHECK(c.flops == strategy_cost(p, a, Strategy::Sequential, d).flops); // nothing recomputed
+  State in = make_inputs(p, d, 5), ref = in, got = in;
+  interpret(p, ref);
+  run_cpu(p, Strategy::Hybrid, got);
+  CHECK(compare_outputs(p, got, ref).rel_l2 < 1e-15);
+}
+
+TEST_CASE("dag: hybrid fusion never moves more than producer-consumer's limit-1 plan, nor recomputes", "[dag]") {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SE_SOURCE_DIR) + "/assets/dags")) {
+    if (entry.path().extension() != ".dag") continue;
+    const Program p = load_program(entry.path().string());
+    INFO(p.name);
+    const Analysis a = analyse(p);
+    const std::array<int, 3> d{16, 16, 16};
+    const Cost hy = strategy_cost(p, a, Strategy::Hybrid, d);
+    const Cost pc1 = producer_consumer_cost(p, a, d, kHybridRecomputeLimit);
+    CHECK(hy.bytes <= pc1.bytes);
+    CHECK(hy.flops == strategy_cost(p, a, Strategy::Sequential, d).flops);
+    CHECK(hy.launches == static_cast<int>(fusion_levels(p, plan_producer_consumer(p, kHybridRecomputeLimit)).size()));
+    CHECK(generate_cuda(p, Strategy::Hybrid, d).kernels.size() == static_cast<std::size_t>(hy.launches));
+  }
+}
+
 TEST_CASE("dag: strategies parse by name, and an unknown one names every choice", "[dag]") {
   for (Strategy s : kStrategies) CHECK(parse_strategy(to_string(s)) == s);
   CHECK_THROWS_WITH(parse_strategy("diagonal"),
                     Catch::Contains("unknown strategy 'diagonal' (sequential, producer-consumer, parallel, graph, "
-                                    "horizontal, auto or all)"));
+                                    "horizontal, hybrid, auto or all)"));
 }
 
 TEST_CASE("dag: producer-consumer plans by recomputation limit run from sequential's to outputs-only", "[dag]") {

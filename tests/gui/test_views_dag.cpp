@@ -40,6 +40,20 @@ void ctrl(HeadlessExplorer& ex, int key) {
 
 } // namespace
 
+// Loads assets/dags/`file` through the view's path box and opens the page `tab` (dag.tab.<tab>).
+void open_page(HeadlessExplorer& ex, const std::string& file, const std::string& program, const std::string& tab) {
+  ex.frames(2);
+  ex.replace_text("dag.path", kDags + file);
+  ex.click("dag.load");
+  REQUIRE(ex.fact("dag.program") == program);
+  const WidgetRect t = ex.probe("dag.tab." + tab);
+  ex.input().move_mouse(t.center_x(), t.center_y()); // off the Load button first: the tab bar takes the next click
+  ex.frames(1);
+  ex.click("dag.tab." + tab);
+  ex.frames(2);
+  REQUIRE(ex.fact("dag.page") == tab);
+}
+
 TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui]") {
   HeadlessExplorer ex(PlatformKind::Egl, dag_view());
   ex.frames(2);
@@ -82,16 +96,7 @@ TEST_CASE("dag view loads p_grad_c and colours its buckets", "[gui][egl][dag-gui
 
 TEST_CASE("dag view's parallelism page names what horizontal fusion loads once per bucket", "[gui][egl][dag-gui]") {
   HeadlessExplorer ex(PlatformKind::Egl, dag_view());
-  ex.frames(2);
-  ex.replace_text("dag.path", kDags + "hdiff.dag");
-  ex.click("dag.load");
-  REQUIRE(ex.fact("dag.program") == "hdiff");
-  const WidgetRect tab = ex.probe("dag.tab.parallel");
-  ex.input().move_mouse(tab.center_x(), tab.center_y()); // off the Load button first: the tab bar takes the next click
-  ex.frames(1);
-  ex.click("dag.tab.parallel");
-  ex.frames(2);
-  REQUIRE(ex.fact("dag.page") == "parallel");
+  open_page(ex, "hdiff.dag", "hdiff", "parallel");
   // hdiff's buckets: lap | flx fly (both read lap) | flxl flyl (both read in) | out.
   CHECK(ex.fact("dag.parallel.shared.0") == "-");
   CHECK(ex.fact("dag.parallel.shared.1") == "lap (2x)");
@@ -148,7 +153,7 @@ TEST_CASE("dag view runs the CPU strategies and each passes the check against th
   ex.click("dag.run");
   ex.frames(2); // headless: the frame waits for the background job
   CHECK(ex.fact("dag.run.cpu.interpreter") == "reference");
-  for (const char* s : {"sequential", "producer-consumer", "parallel", "horizontal"}) {
+  for (const char* s : {"sequential", "producer-consumer", "parallel", "horizontal", "hybrid"}) {
     INFO(s);
     CHECK(ex.fact(std::string("dag.run.cpu.") + s) == "pass");
   }
@@ -206,6 +211,22 @@ TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[
     CHECK(r.y1 <= window.y1);
   }
   shot(ex, "lecture-run");
+}
+
+TEST_CASE("dag view's producer-consumer page shows hybrid fusion's launches and cost", "[gui][egl][dag-gui]") {
+  HeadlessExplorer ex(PlatformKind::Egl, dag_view());
+  open_page(ex, "hdiff.dag", "hdiff", "producer-consumer");
+  // At limit 1 flx and fly (each read once, at its own point) are inlined into flxl and flyl, which share a level.
+  CHECK(ex.fact("dag.pc.hybrid_levels") == "lap | flxl + flyl | out");
+  // in + lap | lap, in + flxl, flyl | in, coeff, flxl, flyl + out: 11 passes of 8 bytes, no FLOP recomputed.
+  CHECK(ex.fact("dag.pc.hybrid_cost") == "hybrid: 3 launches, 88.0 bytes and 27.0 FLOPs per point");
+  // It does not follow the page's limit (hybrid fusion never recomputes).
+  ex.click("dag.pc.limit");
+  ex.frames(1);
+  ex.click("dag.pc.limit.0");
+  ex.frames(2);
+  CHECK(ex.fact("dag.pc.hybrid_levels") == "lap | flxl + flyl | out");
+  shot(ex, "pc-page-hybrid");
 }
 
 TEST_CASE("dag view: producer-consumer's recomputation limit changes its plan, costs and runs", "[gui][egl][dag-gui]") {
