@@ -197,8 +197,8 @@ TEST_CASE("dag view pages lie inside the window at 1280x720 in lecture mode", "[
     shot(ex, "lecture-editor");
     ex.click("dag.show_text");
   }
-  CHECK(seen == 4); // the editor, the buckets and the two fusions
-  // The Strategies page (no tour step) after a run.
+  CHECK(seen == 5); // the editor, the buckets, the two fusions and the strategies
+  // The Strategies page after a run.
   ex.click("dag.tab.run");
   ex.click("dag.run");
   ex.frames(2);
