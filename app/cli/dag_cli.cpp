@@ -187,19 +187,20 @@ int cmd_dag(const DagCliOptions& o) {
   }
   if (printed("costs")) {
     std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "
-                "once; FLOPs with recomputation):\n",
+                "once; FLOPs with recomputation; L2: the tiles' sectors between L2 and L1):\n",
                 p.name.c_str(), domain[0], domain[1], domain[2]);
     for (Strategy s : kStrategies) {
       const Cost c = strategy_cost(p, a, s, domain, limit);
-      std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", to_string(s), c.bytes / 1e6, c.flops / 1e6,
-                  c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
+      std::printf("  %-18s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches %9.1f L2 MB\n", to_string(s), c.bytes / 1e6,
+                  c.flops / 1e6, c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches, c.l2_bytes / 1e6);
     }
     std::printf("producer-consumer plans by recomputation limit (this run: %s; the default %d; 0 inlines nothing):\n",
                 o.recompute_limit.c_str(), FusionPlan{}.max_recompute);
     for (const int step : kRecomputeLimitSteps) {
       const Cost c = producer_consumer_cost(p, a, domain, step);
-      std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches\n", recompute_limit_name(step).c_str(),
-                  c.bytes / 1e6, c.flops / 1e6, c.bytes > 0 ? c.flops / c.bytes : 0.0, c.launches);
+      std::printf("  limit %-11s %9.1f MB %9.1f MFLOP %6.2f FLOP/B %3d launches %9.1f L2 MB\n",
+                  recompute_limit_name(step).c_str(), c.bytes / 1e6, c.flops / 1e6, c.bytes > 0 ? c.flops / c.bytes : 0.0,
+                  c.launches, c.l2_bytes / 1e6);
     }
   }
   if (printed("source"))

@@ -935,6 +935,68 @@ std::vector<int> distinct_recompute_limits(const Program& p) {
   return out;
 }
 
+namespace {
+
+// The (grid, offset) values one kernel loads, and the grids it writes.
+struct KernelLoads {
+  std::set<std::pair<int, std::array<int, 3>>> loads;
+  std::vector<int> writes;
+};
+
+// Cost::l2_bytes of a list of kernels over `pts` points.
+double l2_traffic(const Program& p, const std::vector<KernelLoads>& kernels, double pts) {
+  double per_point = 0;
+  for (const KernelLoads& k : kernels) {
+    // Per (grid, dz): the offsets' extents in x and y.
+    std::map<std::pair<int, int>, std::array<int, 4>> box; // min dx, max dx, min dy, max dy
+    for (const auto& [g, o] : k.loads) {
+      auto [it, fresh] = box.insert({{g, o[2]}, {o[0], o[0], o[1], o[1]}});
+      auto& b = it->second;
+      if (!fresh) b = {std::min(b[0], o[0]), std::max(b[1], o[0]), std::min(b[2], o[1]), std::max(b[3], o[1])};
+    }
+    for (const auto& [key, b] : box) {
+      const double size = static_cast<double>(size_of(p.nodes[key.first].type));
+      const double sectors = kTileX * size / 32.0 + (b[0] < 0) + (b[1] > 0); // 32-byte sectors of a tile row
+      const double rows = kTileY + (b[3] - b[2]);
+      per_point += rows * sectors * 32.0 / (kTileX * kTileY);
+    }
+    for (int w : k.writes) per_point += static_cast<double>(size_of(p.nodes[w].type));
+  }
+  return per_point * pts;
+}
+
+// The loads of producer-consumer plan `f`'s kernels (materialised grids at the offsets its values read them).
+std::vector<KernelLoads> plan_loads(const Program& p, const FusionPlan& f) {
+  std::vector<KernelLoads> out;
+  for (std::size_t k = 0; k < f.kernels.size(); ++k) {
+    KernelLoads kl;
+    kl.writes = {f.kernel_node[k]};
+    for (const auto& v : f.kernels[k])
+      for (const Expr& e : p.nodes[v.node].expr)
+        if (e.op == Op::Read && f.materialised[e.grid])
+          kl.loads.insert({e.grid, {v.off[0] + e.off[0], v.off[1] + e.off[1], v.off[2] + e.off[2]}});
+    out.push_back(std::move(kl));
+  }
+  return out;
+}
+
+// One kernel per group of stencil nodes (each its own group for sequential, a bucket for horizontal fusion).
+std::vector<KernelLoads> group_loads(const Program& p, const std::vector<std::vector<int>>& groups) {
+  std::vector<KernelLoads> out;
+  for (const auto& group : groups) {
+    KernelLoads kl;
+    for (int node : group) {
+      kl.writes.push_back(node);
+      for (const Expr& e : p.nodes[node].expr)
+        if (e.op == Op::Read) kl.loads.insert({e.grid, e.off});
+    }
+    out.push_back(std::move(kl));
+  }
+  return out;
+}
+
+} // namespace
+
 Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int, 3> domain, int max_recompute) {
   const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
   Cost c;
@@ -951,6 +1013,7 @@ Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int,
     c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
   }
   c.launches = static_cast<int>(f.kernels.size());
+  c.l2_bytes = l2_traffic(p, plan_loads(p, f), pts);
   return c;
 }
 
@@ -976,6 +1039,18 @@ Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<i
       for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
       ++c.launches;
     }
+    // A level's kernels share their loads (one kernel).
+    const std::vector<KernelLoads> kernels = plan_loads(p, f);
+    std::vector<KernelLoads> levels;
+    for (const auto& level : fusion_levels(p, f)) {
+      KernelLoads kl;
+      for (int k : level) {
+        kl.loads.insert(kernels[k].loads.begin(), kernels[k].loads.end());
+        kl.writes.push_back(f.kernel_node[k]);
+      }
+      levels.push_back(std::move(kl));
+    }
+    c.l2_bytes = l2_traffic(p, levels, pts);
     return c;
   }
   for (const auto& si : a.stencils) {
@@ -990,6 +1065,12 @@ Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<i
       for (int node : bucket) reads.insert(a.info(node).reads.begin(), a.info(node).reads.end());
       for (int g : reads) c.bytes += pts * size_of(p.nodes[g].type);
     }
+  std::vector<std::vector<int>> groups;
+  if (s == Strategy::Horizontal)
+    groups = a.buckets;
+  else
+    for (const auto& si : a.stencils) groups.push_back({si.node});
+  c.l2_bytes = l2_traffic(p, group_loads(p, groups), pts);
   c.launches = s == Strategy::Parallel || s == Strategy::Horizontal ? static_cast<int>(a.buckets.size())
                                                                      : (s == Strategy::Graph ? 1 : static_cast<int>(a.stencils.size()));
   return c;

@@ -239,6 +239,11 @@ Compare compare_outputs(const Program& p, const State& got, const State& want);
 struct Cost {
   double bytes = 0, flops = 0;
   int launches = 0;
+  // The traffic between L2 and the SMs' L1 of the generated kernels (each block one kTileX x kTileY tile of one
+  // plane): per kernel, grid and z offset read, the tile's rows widened by the y offsets times its 32-byte sectors
+  // widened by one sector where x offsets reach out, per point; plus the writes. The generated kernels are bound
+  // by it on the H200 (notes/complex-stencils.md, "What limits the fused kernels").
+  double l2_bytes = 0;
 };
 // Producer-consumer follows plan_producer_consumer(p, max_recompute); the other strategies ignore it.
 Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain,
