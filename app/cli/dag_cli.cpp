@@ -175,15 +175,8 @@ int cmd_dag(const DagCliOptions& o) {
   if (printed("tensors")) std::printf("%s", format_tensors(p, a).c_str());
   if (printed("fusion")) {
     std::printf("%s", format_fusion(p, plan_producer_consumer(p, limit)).c_str());
-    const FusionPlan h = plan_producer_consumer(p, kHybridRecomputeLimit);
-    std::string levels;
-    for (const auto& level : fusion_levels(p, h)) {
-      std::string names;
-      for (int k : level) names += (names.empty() ? "" : " + ") + p.nodes[h.kernel_node[k]].name;
-      levels += (levels.empty() ? "" : " | ") + names;
-    }
     std::printf("hybrid fusion (the plan at limit %d, its kernels fused by level): %s\n", kHybridRecomputeLimit,
-                levels.c_str());
+                format_levels(p, plan_producer_consumer(p, kHybridRecomputeLimit)).c_str());
   }
   if (printed("costs")) {
     std::printf("model per run of %s at %dx%dx%d (compulsory traffic: each grid a kernel reads once, each it writes "

@@ -242,12 +242,7 @@ void refresh(DagView& v) {
   if (v.valid) {
     v.analysis = dag::analyse(v.program);
     v.fusion = dag::plan_producer_consumer(v.program, recompute_limit(v));
-    const dag::FusionPlan hybrid = dag::plan_producer_consumer(v.program, dag::kHybridRecomputeLimit);
-    for (const auto& level : dag::fusion_levels(v.program, hybrid)) {
-      std::string names;
-      for (int k : level) names += (names.empty() ? "" : " + ") + v.program.nodes[hybrid.kernel_node[k]].name;
-      v.hybrid_levels += (v.hybrid_levels.empty() ? "" : " | ") + names;
-    }
+    v.hybrid_levels = dag::format_levels(v.program, dag::plan_producer_consumer(v.program, dag::kHybridRecomputeLimit));
     v.last_bucket.clear();
     v.last_links.clear();
     for (int j : v.program.stencils()) {

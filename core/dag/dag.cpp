@@ -887,6 +887,16 @@ std::vector<std::vector<int>> fusion_levels(const Program& p, const FusionPlan& 
   return levels;
 }
 
+std::string format_levels(const Program& p, const FusionPlan& f) {
+  std::string out;
+  for (const auto& level : fusion_levels(p, f)) {
+    std::string names;
+    for (int k : level) names += (names.empty() ? "" : " + ") + p.nodes[f.kernel_node[k]].name;
+    out += (out.empty() ? "" : " | ") + names;
+  }
+  return out;
+}
+
 std::string format_fusion(const Program& p, const FusionPlan& f) {
   std::string out = fmt::format("producer-consumer fusion: {} kernels ({})\n", f.kernels.size(),
                                 f.max_recompute >= kNoRecomputeLimit ? std::string("every intermediate inlined: no limit")
@@ -937,56 +947,69 @@ std::vector<int> distinct_recompute_limits(const Program& p) {
 
 namespace {
 
-// The (grid, offset) values one kernel loads, and the grids it writes.
+// One generated kernel as the cost model sees it: the (grid, offset) values it loads, the grids it writes and the
+// FLOPs per point of the values it computes.
 struct KernelLoads {
   std::set<std::pair<int, std::array<int, 3>>> loads;
   std::vector<int> writes;
+  double flops = 0;
 };
 
-// Cost::l2_bytes of a list of kernels over `pts` points.
-double l2_traffic(const Program& p, const std::vector<KernelLoads>& kernels, double pts) {
-  double per_point = 0;
+// The Cost of a list of kernels over `pts` points (launches left to the strategy): each grid a kernel loads crosses
+// memory once and each it writes once; l2_bytes per kernel, grid and z offset read, the tile's rows widened by the y
+// extent of the offsets times its 32-byte sectors, widened by one at each side where x offsets reach out.
+Cost kernels_cost(const Program& p, const std::vector<KernelLoads>& kernels, double pts) {
+  Cost c;
   for (const KernelLoads& k : kernels) {
-    // Per (grid, dz): the offsets' extents in x and y.
-    std::map<std::pair<int, int>, std::array<int, 4>> box; // min dx, max dx, min dy, max dy
+    c.flops += k.flops * pts;
+    std::set<int> grids;
+    std::map<std::pair<int, int>, std::array<int, 4>> box; // per (grid, dz): min dx, max dx, min dy, max dy
     for (const auto& [g, o] : k.loads) {
+      grids.insert(g);
       auto [it, fresh] = box.insert({{g, o[2]}, {o[0], o[0], o[1], o[1]}});
       auto& b = it->second;
       if (!fresh) b = {std::min(b[0], o[0]), std::max(b[1], o[0]), std::min(b[2], o[1]), std::max(b[3], o[1])};
     }
+    for (int g : grids) c.bytes += pts * size_of(p.nodes[g].type);
     for (const auto& [key, b] : box) {
       const double size = static_cast<double>(size_of(p.nodes[key.first].type));
       const double sectors = kTileX * size / 32.0 + (b[0] < 0) + (b[1] > 0); // 32-byte sectors of a tile row
       const double rows = kTileY + (b[3] - b[2]);
-      per_point += rows * sectors * 32.0 / (kTileX * kTileY);
+      c.l2_bytes += pts * rows * sectors * 32.0 / (kTileX * kTileY);
     }
-    for (int w : k.writes) per_point += static_cast<double>(size_of(p.nodes[w].type));
+    for (int w : k.writes) {
+      c.bytes += pts * size_of(p.nodes[w].type);
+      c.l2_bytes += pts * size_of(p.nodes[w].type);
+    }
   }
-  return per_point * pts;
+  return c;
 }
 
-// The loads of producer-consumer plan `f`'s kernels (materialised grids at the offsets its values read them).
-std::vector<KernelLoads> plan_loads(const Program& p, const FusionPlan& f) {
+// The kernels of producer-consumer plan `f` (materialised grids loaded at the offsets its values read them).
+std::vector<KernelLoads> plan_loads(const Program& p, const Analysis& a, const FusionPlan& f) {
   std::vector<KernelLoads> out;
   for (std::size_t k = 0; k < f.kernels.size(); ++k) {
     KernelLoads kl;
     kl.writes = {f.kernel_node[k]};
-    for (const auto& v : f.kernels[k])
+    for (const auto& v : f.kernels[k]) {
+      kl.flops += a.info(v.node).flops;
       for (const Expr& e : p.nodes[v.node].expr)
         if (e.op == Op::Read && f.materialised[e.grid])
           kl.loads.insert({e.grid, {v.off[0] + e.off[0], v.off[1] + e.off[1], v.off[2] + e.off[2]}});
+    }
     out.push_back(std::move(kl));
   }
   return out;
 }
 
 // One kernel per group of stencil nodes (each its own group for sequential, a bucket for horizontal fusion).
-std::vector<KernelLoads> group_loads(const Program& p, const std::vector<std::vector<int>>& groups) {
+std::vector<KernelLoads> group_loads(const Program& p, const Analysis& a, const std::vector<std::vector<int>>& groups) {
   std::vector<KernelLoads> out;
   for (const auto& group : groups) {
     KernelLoads kl;
     for (int node : group) {
       kl.writes.push_back(node);
+      kl.flops += a.info(node).flops;
       for (const Expr& e : p.nodes[node].expr)
         if (e.op == Op::Read) kl.loads.insert({e.grid, e.off});
     }
@@ -995,84 +1018,45 @@ std::vector<KernelLoads> group_loads(const Program& p, const std::vector<std::ve
   return out;
 }
 
+double points_of(std::array<int, 3> domain) { return static_cast<double>(domain[0]) * domain[1] * domain[2]; }
+
 } // namespace
 
 Cost producer_consumer_cost(const Program& p, const Analysis& a, std::array<int, 3> domain, int max_recompute) {
-  const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
-  Cost c;
-  const FusionPlan f = plan_producer_consumer(p, max_recompute);
-  for (std::size_t k = 0; k < f.kernels.size(); ++k) {
-    std::set<int> loads;
-    for (const auto& v : f.kernels[k]) {
-      const StencilInfo& si = a.info(v.node);
-      c.flops += si.flops * pts;
-      for (int g : si.reads)
-        if (f.materialised[g]) loads.insert(g);
-    }
-    for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
-    c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
-  }
-  c.launches = static_cast<int>(f.kernels.size());
-  c.l2_bytes = l2_traffic(p, plan_loads(p, f), pts);
+  const std::vector<KernelLoads> kernels = plan_loads(p, a, plan_producer_consumer(p, max_recompute));
+  Cost c = kernels_cost(p, kernels, points_of(domain));
+  c.launches = static_cast<int>(kernels.size());
   return c;
 }
 
 std::string recompute_limit_name(int limit) { return limit == kNoRecomputeLimit ? "none" : std::to_string(limit); }
 
 Cost strategy_cost(const Program& p, const Analysis& a, Strategy s, std::array<int, 3> domain, int max_recompute) {
-  const double pts = static_cast<double>(domain[0]) * domain[1] * domain[2];
-  Cost c;
   if (s == Strategy::ProducerConsumer) return producer_consumer_cost(p, a, domain, max_recompute);
-  if (s == Strategy::Hybrid) { // per level: each grid its kernels load crosses memory once, and each kernel's write
+  std::vector<KernelLoads> kernels;
+  if (s == Strategy::Hybrid) { // one kernel per level of the plan, its kernels' loads shared
     const FusionPlan f = plan_producer_consumer(p, kHybridRecomputeLimit);
-    for (const auto& level : fusion_levels(p, f)) {
-      std::set<int> loads;
-      for (int k : level) {
-        for (const auto& v : f.kernels[k]) {
-          const StencilInfo& si = a.info(v.node);
-          c.flops += si.flops * pts;
-          for (int g : si.reads)
-            if (f.materialised[g]) loads.insert(g);
-        }
-        c.bytes += pts * size_of(p.nodes[f.kernel_node[k]].type);
-      }
-      for (int g : loads) c.bytes += pts * size_of(p.nodes[g].type);
-      ++c.launches;
-    }
-    // A level's kernels share their loads (one kernel).
-    const std::vector<KernelLoads> kernels = plan_loads(p, f);
-    std::vector<KernelLoads> levels;
+    const std::vector<KernelLoads> plan = plan_loads(p, a, f);
     for (const auto& level : fusion_levels(p, f)) {
       KernelLoads kl;
       for (int k : level) {
-        kl.loads.insert(kernels[k].loads.begin(), kernels[k].loads.end());
+        kl.loads.insert(plan[k].loads.begin(), plan[k].loads.end());
         kl.writes.push_back(f.kernel_node[k]);
+        kl.flops += plan[k].flops;
       }
-      levels.push_back(std::move(kl));
+      kernels.push_back(std::move(kl));
     }
-    c.l2_bytes = l2_traffic(p, levels, pts);
-    return c;
-  }
-  for (const auto& si : a.stencils) {
-    c.flops += si.flops * pts;
-    c.bytes += pts * size_of(p.nodes[si.node].type);
-    if (s != Strategy::Horizontal)
-      for (int g : si.reads) c.bytes += pts * size_of(p.nodes[g].type);
-  }
-  if (s == Strategy::Horizontal) // each grid a bucket reads crosses memory once for the whole bucket
-    for (const auto& bucket : a.buckets) {
-      std::set<int> reads;
-      for (int node : bucket) reads.insert(a.info(node).reads.begin(), a.info(node).reads.end());
-      for (int g : reads) c.bytes += pts * size_of(p.nodes[g].type);
-    }
-  std::vector<std::vector<int>> groups;
-  if (s == Strategy::Horizontal)
-    groups = a.buckets;
-  else
+  } else if (s == Strategy::Horizontal) { // one kernel per bucket: a grid its operators read crosses memory once
+    kernels = group_loads(p, a, a.buckets);
+  } else { // sequential, parallel and graph: each operator's tiles load their own grids
+    std::vector<std::vector<int>> groups;
     for (const auto& si : a.stencils) groups.push_back({si.node});
-  c.l2_bytes = l2_traffic(p, group_loads(p, groups), pts);
-  c.launches = s == Strategy::Parallel || s == Strategy::Horizontal ? static_cast<int>(a.buckets.size())
-                                                                     : (s == Strategy::Graph ? 1 : static_cast<int>(a.stencils.size()));
+    kernels = group_loads(p, a, groups);
+  }
+  Cost c = kernels_cost(p, kernels, points_of(domain));
+  c.launches = s == Strategy::Parallel ? static_cast<int>(a.buckets.size())
+               : s == Strategy::Graph  ? 1
+                                       : static_cast<int>(kernels.size());
   return c;
 }
 

@@ -171,10 +171,12 @@ std::string recompute_limit_name(int limit);
 // run with `--recompute-limit auto` times, keeping the fastest.
 std::vector<int> distinct_recompute_limits(const Program& p);
 std::string format_fusion(const Program& p, const FusionPlan& f);
-// The plan's kernels by dependency level: level 0 loads only inputs and grids no kernel of the plan writes... i.e.
-// a kernel's level is one more than the highest level of the kernels whose grids it loads. Kernels of one level are
-// independent. Indices into FusionPlan::kernels, in plan order within a level.
+// The plan's kernels by dependency level: a kernel's level is one more than the highest level of the kernels whose
+// grids it loads (0 when it loads none). Kernels of one level are independent. Indices into FusionPlan::kernels, in
+// plan order within a level.
 std::vector<std::vector<int>> fusion_levels(const Program& p, const FusionPlan& f);
+// The levels by the grids their kernels write: "lap | flxl + flyl | out".
+std::string format_levels(const Program& p, const FusionPlan& f);
 // Hybrid fusion's plan: producer-consumer fusion without recomputation (limit 1: an intermediate is inlined only
 // where one kernel needs it at one offset, so every value is still computed once per point).
 constexpr int kHybridRecomputeLimit = 1;
