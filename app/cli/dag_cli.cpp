@@ -105,9 +105,9 @@ CLI::App* add_dag_subcommand(CLI::App& app, DagCliOptions& o) {
                                         "check them against the CPU interpreter");
   dag->add_option("--file,-f", o.file, "program in the text format (assets/dags/*.dag)")->required();
   dag->add_option("--strategy", o.strategy,
-                  "sequential, producer-consumer, parallel, graph, horizontal, hybrid, auto (the learned fusion choice of "
-                  "assets/models picks producer-consumer or parallel; without a model as all) or all (run all, "
-                  "report the fastest)")
+                  "sequential, producer-consumer, parallel, graph, horizontal or hybrid (or several, comma-separated), "
+                  "auto (the learned fusion choice of assets/models picks producer-consumer or parallel; without a "
+                  "model as all) or all (run all, report the fastest)")
       ->capture_default_str();
   dag->add_option("--size", o.size, "domain: N (a cube) or NXxNYxNZ (default: the program's)");
   dag->add_option("--backend,-b", o.backend, "cpu or gpu (default: gpu where the GPU strategies can run, else cpu)");
@@ -164,8 +164,13 @@ int cmd_dag(const DagCliOptions& o) {
     strategies = {predicted->strategy};
   else if (run_all)
     strategies.assign(std::begin(kStrategies), std::end(kStrategies));
-  else
-    strategies = {parse_strategy(o.strategy)};
+  else // one strategy, or several comma-separated (each once, in the order given)
+    for (std::size_t pos = 0; pos <= o.strategy.size();) {
+      const std::size_t end = std::min(o.strategy.find(',', pos), o.strategy.size());
+      const Strategy s = parse_strategy(o.strategy.substr(pos, end - pos));
+      if (std::find(strategies.begin(), strategies.end(), s) == strategies.end()) strategies.push_back(s);
+      pos = end + 1;
+    }
   if (!o.backend.empty() && o.backend != "cpu" && o.backend != "gpu")
     throw InputError(fmt::format("--backend takes cpu or gpu; got '{}'", o.backend));
   if (!o.json.empty()) check_writable(o.json, "result JSON");
@@ -207,7 +212,7 @@ int cmd_dag(const DagCliOptions& o) {
   const std::string gpu_why = gpu_strategies_unavailable_reason();
   const bool gpu = o.backend.empty() ? gpu_why.empty() : o.backend == "gpu";
   if (gpu && !gpu_why.empty()) throw InputError(fmt::format("the GPU strategies cannot run: {}", gpu_why));
-  if (!gpu && !run_all && strategies[0] == Strategy::Graph)
+  if (!gpu && !run_all && std::find(strategies.begin(), strategies.end(), Strategy::Graph) != strategies.end())
     throw InputError("the graph strategy is a CUDA graph of the sequential kernels: it runs on the GPU only "
                      "(--backend gpu)");
   if (!gpu && run_all) // no graph on the CPU

@@ -35,6 +35,8 @@ TEST_CASE("dag: a refused program exits 2 with file, line and column", "[dag]") 
   CHECK(bench("dag -f " + dags() + "hdiff.dag --size 0").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --print everything").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy graph").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy hybrid,graph").exit_code == 2);
+  CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy sequential,,hybrid").exit_code == 2);
   const auto limit = bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit -1");
   CHECK(limit.exit_code == 2);
   CHECK_THAT(limit.output, Catch::Contains("--recompute-limit takes a whole number from 0 to 1000000, 'none' or 'auto'"));
@@ -89,6 +91,20 @@ TEST_CASE("dag: the CPU strategies run, match the interpreter and write JSON", "
     CHECK(x["passed"] == true);
     CHECK(x["rel_l2_error"].get<double>() < 1e-12);
   }
+  fs::remove(j);
+}
+
+TEST_CASE("dag: --strategy takes several, comma-separated, each run once in the order given", "[dag]") {
+  const fs::path j = fs::temp_directory_path() / "se_test_cli_dag_list.json";
+  const auto r = bench("dag --backend cpu -f " + dags() + "hdiff.dag --size 16x12x8 --strategy hybrid,sequential,hybrid --json " +
+                       j.string());
+  REQUIRE(r.exit_code == 0);
+  std::ifstream in(j);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  REQUIRE(doc["results"].size() == 2);
+  CHECK(doc["results"][0]["strategy"] == "hybrid");
+  CHECK(doc["results"][1]["strategy"] == "sequential");
+  for (const auto& x : doc["results"]) CHECK(x["passed"] == true);
   fs::remove(j);
 }
 
