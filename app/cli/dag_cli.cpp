@@ -167,7 +167,10 @@ int cmd_dag(const DagCliOptions& o) {
   else // one strategy, or several comma-separated (each once, in the order given)
     for (std::size_t pos = 0; pos <= o.strategy.size();) {
       const std::size_t end = std::min(o.strategy.find(',', pos), o.strategy.size());
-      const Strategy s = parse_strategy(o.strategy.substr(pos, end - pos));
+      const std::string name = o.strategy.substr(pos, end - pos);
+      if (name == "all" || name == "auto")
+        throw InputError(fmt::format("--strategy: '{}' stands alone, not in a list ('{}')", name, o.strategy));
+      const Strategy s = parse_strategy(name);
       if (std::find(strategies.begin(), strategies.end(), s) == strategies.end()) strategies.push_back(s);
       pos = end + 1;
     }

@@ -37,6 +37,9 @@ TEST_CASE("dag: a refused program exits 2 with file, line and column", "[dag]") 
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy graph").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy hybrid,graph").exit_code == 2);
   CHECK(bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy sequential,,hybrid").exit_code == 2);
+  const auto listed_all = bench("dag -f " + dags() + "hdiff.dag --backend cpu --strategy hybrid,all");
+  CHECK(listed_all.exit_code == 2);
+  CHECK_THAT(listed_all.output, Catch::Contains("'all' stands alone, not in a list"));
   const auto limit = bench("dag -f " + dags() + "hdiff.dag --backend cpu --recompute-limit -1");
   CHECK(limit.exit_code == 2);
   CHECK_THAT(limit.output, Catch::Contains("--recompute-limit takes a whole number from 0 to 1000000, 'none' or 'auto'"));
