@@ -69,8 +69,6 @@ template <typename C> struct Weights {
   C c0, c1, c2, c3;
 };
 
-// kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
-// thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks (cp.async).
 // A 16-byte cp.async whose L2 miss fetches the whole 128-byte line (the L2::128B prefetch hint) instead of the
 // default 64 bytes: the ring's rows are read whole, so the rest of the line is used. H200, T = 2, 512^3, FP64:
 // heat-3d 376.6 -> 384.0, box-3d27p 376.4 -> 384.4 GStencil/s (FP32 +0.4%); the device-wide
@@ -80,6 +78,9 @@ __device__ __forceinline__ void cp_async16_l2_128(void* smem, const void* gmem) 
   asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
 }
 
+// kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
+// thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks
+// (cp_async16_l2_128).
 template <typename S, int T, bool kPeriodic, bool kTma>
 __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
