@@ -16,6 +16,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/mma_ptx.cuh"
 #include "kernels/convstencil/cs_pass_args.hpp"
 
@@ -94,8 +95,7 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
 #pragma unroll
       for (int j = 0; j < SLOTS; ++j) {
         if (cols[j] >= 0) {
-          const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst + lane + 32 * j));
-          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src + cols[j]) : "memory");
+          cp_async8(dst + lane + 32 * j, src + cols[j]);
         } else {
           dst[lane + 32 * j] = 0.0;
         }
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(32 * cs_warps_y(K, DIMS) * cs_warps_z(K, DIMS)
       for (int j = 0; j < SLOTS; ++j) dst[lane + 32 * j] = cols[j] >= 0 ? cs_load(a, gx0 + cols[j], gy, gz) : 0.0;
     }
   }
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
+  cp_async_wait_all();
   __syncthreads();
 
   // 2. dual tessellation on the tensor cores.

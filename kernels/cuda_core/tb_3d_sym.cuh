@@ -17,6 +17,7 @@
 // At T = 2 the box lost (FP64 303.3 -> 295.8, FP32 564.7 -> 463.8), so deeper kernels keep cp.async.
 #pragma once
 #include "core/temporal_blocking_model.hpp"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/cuda_core/step_common.cuh"
@@ -69,18 +70,9 @@ template <typename C> struct Weights {
   C c0, c1, c2, c3;
 };
 
-// A 16-byte cp.async whose L2 miss fetches the whole 128-byte line (the L2::128B prefetch hint) instead of the
-// default 64 bytes: the ring's rows are read whole, so the rest of the line is used. H200, T = 2, 512^3, FP64:
-// heat-3d 376.6 -> 384.0, box-3d27p 376.4 -> 384.4 GStencil/s (FP32 +0.4%); the device-wide
-// cudaLimitMaxL2FetchGranularity of 128 did the same for this kernel (notes/cuda-core-tb.md, session 44).
-__device__ __forceinline__ void cp_async16_l2_128(void* smem, const void* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
-}
-
 // kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
 // thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks
-// (cp_async16_l2_128).
+// (cp_async16_l2_128 of kernels/common/cp_async.cuh: whole 128-byte lines into L2).
 template <typename S, int T, bool kPeriodic, bool kTma>
 __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,

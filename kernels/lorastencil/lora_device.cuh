@@ -1,4 +1,4 @@
-// Device building blocks of the LoRAStencil kernels: cp.async wrappers, staging a tile (with the boundary rule)
+// Device building blocks of the LoRAStencil kernels: staging a tile (with the boundary rule)
 // into shared memory, and one warp's 8x32 output tile for each kind of rank-1 term. The MMAs are the checked
 // wrappers of kernels/common/mma_ptx.cuh; lanes address their operands by core/fragment/lane_coords.hpp.
 #pragma once
@@ -6,31 +6,12 @@
 #include <cuda_runtime.h>
 
 #include "core/fragment/lane_coords.hpp"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/mma_ptx.cuh"
 #include "kernels/common/tma.cuh"
 #include "kernels/lorastencil/lora_pass_args.hpp"
 
 namespace se::lora_gpu {
-
-__device__ __forceinline__ void cp_async16(double* shared, const double* global) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global));
-}
-// The same 16-byte copy to a shared-memory address already converted (one conversion per plane, not per copy).
-__device__ __forceinline__ void cp_async16_at(unsigned shared, const double* global) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared), "l"(global));
-}
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void cp_async8(double* shared, const double* global) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(s), "l"(global));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
-template <int Pending> __device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(Pending));
-}
 
 __device__ __forceinline__ long long wrap_index(long long i, long long n) {
   const long long m = i % n;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/device_grid.hpp"
 #include "kernels/common/mma_ptx.cuh"
 #include "kernels/common/tma.cuh"
@@ -66,12 +67,6 @@ template <int R, int TY> struct Fp16Smem {
   static constexpr std::size_t STRIP = sizeof(__half) * 16 * G::BY; // one warp's strip
   static constexpr std::size_t bytes(bool tma) { return STAGE + (tma ? G::WX * STRIP : LANE_STAGE); }
 };
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem) : "memory");
-}
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 // Four 8x8 b16 matrices, row addresses from lanes 8i..8i+7 for matrix i; TRANS delivers each transposed (the
 // B operand from a row-major k x n tile).
