@@ -33,42 +33,61 @@ bool is_star_r1(const std::vector<double>& w) {
   return true;
 }
 
-template <typename S, int kPoints, bool kPeriodic>
-__global__ void __launch_bounds__(kThreadsX * kThreadsY)
-    star_r1_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
+// One column part of kPoints planes from z0 at (x, y). kInside: every plane z0 .. z0 + kPoints - 1 lies in the grid, so
+// no load or store needs a guard.
+template <typename S, int kPoints, bool kPeriodic, bool kInside>
+__device__ __forceinline__ void star_r1_part(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L,
+                                             KernelWeights<compute_t<S>, 7> w, std::int64_t x, std::int64_t y,
+                                             std::int64_t z0) {
   using C = compute_t<S>;
+  const S* p = in + L.index(x, y, z0);
+  // Every load issued before the first FMA: the column's kPoints + 2 planes and each plane's 4 xy neighbours, all
+  // independent requests in flight per thread. Of the planes past the grid's end only the halo plane n_z is read,
+  // and outputs past it are not stored.
+  C col[kPoints + 2], nb[kPoints][4];
+#pragma unroll
+  for (int k = 0; k < kPoints + 2; ++k)
+    col[k] = (kInside || k < 2 || z0 + k - 1 <= L.n[2]) ? load_as<C>(__ldg(p + (k - 1) * L.pitch_z)) : C(0);
+#pragma unroll
+  for (int k = 0; k < kPoints; ++k) {
+    const S* q = p + k * L.pitch_z;
+    const bool in_grid = kInside || k == 0 || z0 + k < L.n[2];
+    nb[k][0] = in_grid ? load_as<C>(__ldg(q - 1)) : C(0);
+    nb[k][1] = in_grid ? load_as<C>(__ldg(q + 1)) : C(0);
+    nb[k][2] = in_grid ? load_as<C>(__ldg(q - L.pitch_y)) : C(0);
+    nb[k][3] = in_grid ? load_as<C>(__ldg(q + L.pitch_y)) : C(0);
+  }
+#pragma unroll
+  for (int k = 0; k < kPoints; ++k) {
+    C s = w.w[0] * col[k + 1];
+    s = fma(w.w[1], nb[k][0], s);
+    s = fma(w.w[2], nb[k][1], s);
+    s = fma(w.w[3], nb[k][2], s);
+    s = fma(w.w[4], nb[k][3], s);
+    s = fma(w.w[5], col[k], s);
+    s = fma(w.w[6], col[k + 2], s);
+    if (kInside || k == 0 || z0 + k < L.n[2]) store_with_images(out, L, kPeriodic, x, y, z0 + k, store_as<S>(s));
+  }
+}
+
+// kFast (the Dirichlet kernel off the H100): a column part whose kPoints planes all lie inside the grid takes the
+// unguarded body (only the grid's last part, n_z not a multiple of kPoints, is guarded), held to 32 registers (8
+// blocks of 256 threads per SM, no spill). H200, heat-3d 512^3 FP64, `suite --seconds 0.5`, two calls alternated with
+// the guarded kernel (32 registers): 223.3 / 223.2 / 223.4 / 223.5 -> 224.3 / 224.4 / 224.4 / 224.4 GStencil/s. The
+// unguarded body without the register limit took 56 registers and lost (217.3); a 40-register limit 220.4; 32-bit
+// plane offsets at 64, 40 and 32 registers (spilling) 215.9, 214.3, 211.6; the y neighbours through shared memory
+// (one barrier per part) 147 (notes/cuda-core-tb.md, session 45). The guarded kernels keep no minimum (0): an explicit
+// minimum of 1 block lets ptxas take more registers (FP64 kZ = 4: 58 -> 64).
+template <typename S, int kPoints, bool kPeriodic, bool kFast>
+__global__ void __launch_bounds__(kThreadsX * kThreadsY, kFast ? 8 : 0)
+    star_r1_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * kThreadsX + threadIdx.x;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * kThreadsY + threadIdx.y;
   if (x >= L.n[0] || y >= L.n[1]) return;
-  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2]; z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
-    const S* p = in + L.index(x, y, z0);
-    // Every load issued before the first FMA: the column's kPoints + 2 planes and each plane's 4 xy neighbours, all
-    // independent requests in flight per thread. Of the planes past the grid's end only the halo plane n_z is read,
-    // and outputs past it are not stored.
-    C col[kPoints + 2], nb[kPoints][4];
-#pragma unroll
-    for (int k = 0; k < kPoints + 2; ++k)
-      col[k] = (k < 2 || z0 + k - 1 <= L.n[2]) ? load_as<C>(__ldg(p + (k - 1) * L.pitch_z)) : C(0); // plane n: halo
-#pragma unroll
-    for (int k = 0; k < kPoints; ++k) {
-      const S* q = p + k * L.pitch_z;
-      const bool in_grid = k == 0 || z0 + k < L.n[2];
-      nb[k][0] = in_grid ? load_as<C>(__ldg(q - 1)) : C(0);
-      nb[k][1] = in_grid ? load_as<C>(__ldg(q + 1)) : C(0);
-      nb[k][2] = in_grid ? load_as<C>(__ldg(q - L.pitch_y)) : C(0);
-      nb[k][3] = in_grid ? load_as<C>(__ldg(q + L.pitch_y)) : C(0);
-    }
-#pragma unroll
-    for (int k = 0; k < kPoints; ++k) {
-      C s = w.w[0] * col[k + 1];
-      s = fma(w.w[1], nb[k][0], s);
-      s = fma(w.w[2], nb[k][1], s);
-      s = fma(w.w[3], nb[k][2], s);
-      s = fma(w.w[4], nb[k][3], s);
-      s = fma(w.w[5], col[k], s);
-      s = fma(w.w[6], col[k + 2], s);
-      if (k == 0 || z0 + k < L.n[2]) store_with_images(out, L, kPeriodic, x, y, z0 + k, store_as<S>(s));
-    }
+  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2];
+       z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
+    if (kFast && z0 + kPoints <= L.n[2]) star_r1_part<S, kPoints, kPeriodic, true>(in, out, L, w, x, y, z0);
+    else star_r1_part<S, kPoints, kPeriodic, false>(in, out, L, w, x, y, z0);
   }
 }
 
@@ -155,11 +174,14 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
                 static_cast<unsigned>(z_blocks < 65535 ? z_blocks : 65535));
   };
   const dim3 block(kThreadsX, kThreadsY);
+  // The H100 keeps its measured guarded kernel at kZ = 4 (58 registers); periodic grids keep the guarded body (the
+  // register limit would spill store_with_images' image stores).
   const auto go = [&](auto points) {
     constexpr int Z = decltype(points)::value;
+    constexpr bool kFast = Z == 3;
     const dim3 grid = grid_for(Z, 1);
-    if (periodic) star_r1_kernel<S, Z, true><<<grid, block, 0, stream>>>(in, out, L, w);
-    else star_r1_kernel<S, Z, false><<<grid, block, 0, stream>>>(in, out, L, w);
+    if (periodic) star_r1_kernel<S, Z, true, false><<<grid, block, 0, stream>>>(in, out, L, w);
+    else star_r1_kernel<S, Z, false, kFast><<<grid, block, 0, stream>>>(in, out, L, w);
   };
   const auto pair = [&](auto points) {
     constexpr int Z = decltype(points)::value;
