@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/dag_cli.hpp"
+#include "core/common/comma_list.hpp"
 #include "core/common/nearest_name.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -325,22 +326,11 @@ struct SuiteCliOptions {
   bool seed_given = false;
 };
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t pos = 0;
-  while (pos <= text.size() && !text.empty()) {
-    const std::size_t end = std::min(text.find(',', pos), text.size());
-    if (end > pos) out.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
 int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
   SuiteOptions o;
   o.quick = c.quick;
-  o.method_ids = split_list(c.methods);
-  o.stencils = split_list(c.stencils);
+  o.method_ids = split_comma_list(c.methods, "--methods");
+  o.stencils = split_comma_list(c.stencils, "--stencils");
   o.seconds = c.seconds;
   o.boundary.kind = parse_boundary(c.boundary);
   o.sweep = !c.no_sweep;

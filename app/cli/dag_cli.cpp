@@ -19,6 +19,7 @@
 #include "core/dag/dag.hpp"
 #include "core/dag/dag_generate.hpp"
 #include "core/dag/dag_model.hpp"
+#include "core/common/comma_list.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/grid.hpp"
@@ -140,16 +141,11 @@ int cmd_dag(const DagCliOptions& o) {
     if (r.ec != std::errc() || r.ptr != o.seconds_text.data() + o.seconds_text.size() || !(target > 0) || target > 600)
       throw InputError(fmt::format("--seconds takes a number above 0 and at most 600; got '{}'", o.seconds_text));
   }
-  std::vector<std::string> prints;
-  for (std::size_t pos = 0; pos < o.print.size();) {
-    const std::size_t end = std::min(o.print.find(',', pos), o.print.size());
-    const std::string w = o.print.substr(pos, end - pos);
+  const std::vector<std::string> prints = split_comma_list(o.print, "--print");
+  for (const std::string& w : prints)
     if (w != "buckets" && w != "tensors" && w != "source" && w != "fusion" && w != "costs")
       throw InputError(
           fmt::format("--print takes buckets, tensors, fusion, costs or source (comma-separated); got '{}'", w));
-    prints.push_back(w);
-    pos = end + 1;
-  }
   std::vector<Strategy> strategies;
   // auto: the learned fusion choice (assets/models) picks producer-consumer or parallel fusion and only that runs;
   // without a model file, every strategy runs and the fastest measured is reported (as `all`).
@@ -165,15 +161,13 @@ int cmd_dag(const DagCliOptions& o) {
   else if (run_all)
     strategies.assign(std::begin(kStrategies), std::end(kStrategies));
   else // one strategy, or several comma-separated (each once, in the order given)
-    for (std::size_t pos = 0; pos <= o.strategy.size();) {
-      const std::size_t end = std::min(o.strategy.find(',', pos), o.strategy.size());
-      const std::string name = o.strategy.substr(pos, end - pos);
+    for (const std::string& name : split_comma_list(o.strategy, "--strategy")) {
       if (name == "all" || name == "auto")
         throw InputError(fmt::format("--strategy: '{}' stands alone, not in a list ('{}')", name, o.strategy));
       const Strategy s = parse_strategy(name);
       if (std::find(strategies.begin(), strategies.end(), s) == strategies.end()) strategies.push_back(s);
-      pos = end + 1;
     }
+  if (strategies.empty()) throw InputError("--strategy needs a strategy, a comma-separated list of them, all or auto");
   if (!o.backend.empty() && o.backend != "cpu" && o.backend != "gpu")
     throw InputError(fmt::format("--backend takes cpu or gpu; got '{}'", o.backend));
   if (!o.json.empty()) check_writable(o.json, "result JSON");
@@ -507,11 +501,8 @@ int cmd_dag_label(const DagLabelCliOptions& o) {
   if (o.count < 0 || o.count > 100000) throw InputError(fmt::format("--count takes 0 to 100000; got {}", o.count));
   LabelOptions lo;
   lo.sizes.clear();
-  for (std::size_t pos = 0; pos < o.sizes.size();) {
-    const std::size_t end = std::min(o.sizes.find(',', pos), o.sizes.size());
-    lo.sizes.push_back(parse_dag_size(o.sizes.substr(pos, end - pos))[0]);
-    pos = end + 1;
-  }
+  for (const std::string& size : split_comma_list(o.sizes, "--sizes")) lo.sizes.push_back(parse_dag_size(size)[0]);
+  if (lo.sizes.empty()) throw InputError("--sizes needs at least one cube size (e.g. 128,256)");
   lo.repeats = o.repeats;
   lo.threads = o.threads;
   lo.max_seconds = o.max_seconds;

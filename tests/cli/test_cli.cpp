@@ -92,6 +92,13 @@ TEST_CASE("bad input exits with code 2 and a one-line message") {
       {"run --stencil " + (dir / "missing.json").string(), "cannot open"},
       {"run --size 64x64 --boundary reflect", "unknown boundary"},
       {"run --backend quantum", "unknown backend"},
+      // One rule for every comma-separated option (core/common/comma_list.hpp): a stray comma is refused.
+      {"suite --quick --methods cuda-core,,lorastencil", "--methods: an empty item in 'cuda-core,,lorastencil'"},
+      {"suite --quick --stencils heat-2d,", "--stencils: an empty item in 'heat-2d,'"},
+      {"dag -f " + std::string(SE_SOURCE_DIR) + "/assets/dags/hdiff.dag --print buckets,", "--print: an empty item"},
+      {"dag -f " + std::string(SE_SOURCE_DIR) + "/assets/dags/hdiff.dag --backend cpu --strategy ''",
+       "--strategy needs a strategy"},
+      {"dag-label --features-only -o " + (dir / "l.jsonl").string() + " --sizes ,128", "--sizes: an empty item in ',128'"},
       {"frobnicate", ""},
       {"", ""},
   };
