@@ -4,6 +4,8 @@
 #pragma once
 #include <cuda.h>
 
+#include "kernels/common/cp_async.cuh" // shared_address
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define SE_TMA 1
 #else
@@ -12,12 +14,10 @@
 
 namespace se::tma {
 
-__device__ __forceinline__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-
 // `count` arrivals complete a phase. Make the initialisation visible (a block barrier) before any use.
 __device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned count) {
 #if SE_TMA
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #endif
 }
@@ -25,7 +25,7 @@ __device__ __forceinline__ void barrier_init(unsigned long long* bar, unsigned c
 // Waits until the phase of `bar` with this parity has completed.
 __device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned parity) {
 #if SE_TMA
-  const unsigned b = smem(bar);
+  const unsigned b = shared_address(bar);
   unsigned done = 0;
   do {
     asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
@@ -40,7 +40,8 @@ __device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned p
 // before the async writes that follow.
 __device__ __forceinline__ void expect_bytes(unsigned long long* bar, unsigned bytes) {
 #if SE_TMA
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #endif
 }
@@ -50,8 +51,8 @@ __device__ __forceinline__ void expect_bytes(unsigned long long* bar, unsigned b
 __device__ __forceinline__ void copy_box_2d(void* dst, const CUtensorMap& map, int x, int y, unsigned long long* bar) {
 #if SE_TMA
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
-               "[%4];" ::"r"(smem(dst)),
-               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(smem(bar))
+               "[%4];" ::"r"(shared_address(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(shared_address(bar))
                : "memory");
 #endif
 }
@@ -61,8 +62,8 @@ __device__ __forceinline__ void copy_box_3d(void* dst, const CUtensorMap& map, i
                                             unsigned long long* bar) {
 #if SE_TMA
   asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
-               "%4}], [%5];" ::"r"(smem(dst)),
-               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
+               "%4}], [%5];" ::"r"(shared_address(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(shared_address(bar))
                : "memory");
 #endif
 }
@@ -79,8 +80,9 @@ __device__ __forceinline__ void load_box_2d(void* dst, const CUtensorMap& map, i
 __device__ __forceinline__ void load_bulk(void* dst, const void* src, unsigned bytes, unsigned long long* bar) {
   expect_bytes(bar, bytes);
 #if SE_TMA
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(smem(dst)),
-               "l"(src), "r"(bytes), "r"(smem(bar))
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
                : "memory");
 #endif
 }
@@ -99,7 +101,7 @@ __device__ __forceinline__ void store_box_2d(const CUtensorMap& map, int x, int 
 #if SE_TMA
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
                    reinterpret_cast<unsigned long long>(&map)),
-               "r"(x), "r"(y), "r"(smem(src))
+               "r"(x), "r"(y), "r"(shared_address(src))
                : "memory");
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 #endif

@@ -77,7 +77,8 @@ __device__ __forceinline__ void star_r1_part(const S* __restrict__ in, S* __rest
 // unguarded body without the register limit took 56 registers and lost (217.3); a 40-register limit 220.4; 32-bit
 // plane offsets at 64, 40 and 32 registers (spilling) 215.9, 214.3, 211.6; the y neighbours through shared memory
 // (one barrier per part) 147 (notes/cuda-core-tb.md, session 45). The guarded kernels keep no minimum (0): an explicit
-// minimum of 1 block lets ptxas take more registers (FP64 kZ = 4: 58 -> 64).
+// minimum of 1 block lets ptxas take more registers (FP64 kZ = 4: 58 -> 64). FP32 reaches this kernel off the H100 only
+// when its x pairs are unaligned (32 registers too; not timed).
 template <typename S, int kPoints, bool kPeriodic, bool kFast>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY, kFast ? 8 : 0)
     star_r1_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {

@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
   constexpr int kRP = kRingPlane<S, T>;
   extern __shared__ __align__(16) unsigned char shared_raw[];
-  S* const ring = reinterpret_cast<S*>(shared_raw + ((128 - (tma::smem(shared_raw) & 127)) & 127));
+  S* const ring = reinterpret_cast<S*>(shared_raw + ((128 - (shared_address(shared_raw) & 127)) & 127));
   S* const stage = ring + kRing * kRP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
   unsigned long long* const bars = reinterpret_cast<unsigned long long*>(stage + 2 * (T - 1) * kP);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTX + tx;

@@ -524,7 +524,7 @@ __global__ void __launch_bounds__(kWarps * 32, min_blocks(DIMS, R, SPARSE))
   // TMA: the two tile buffers from the first 128-byte boundary of the dynamic shared memory (a box's destination
   // must be 128-byte aligned; the host adds the 128 bytes this may skip).
   char* const tiles_at = reinterpret_cast<char*>(smem_words) +
-                         (TMA ? (128 - (tma::smem(smem_words) & 127u)) & 127u : 0u);
+                         (TMA ? (128 - (shared_address(smem_words) & 127u)) & 127u : 0u);
   const char* sbytes = tiles_at;
   const int row_bytes = 2 * p.sw;
   constexpr bool SPLIT = TMA && split_rows(DIMS, R); // even rows, then odd rows (maps 0 and 1)

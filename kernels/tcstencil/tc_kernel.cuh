@@ -71,7 +71,7 @@ template <int R, int TY> struct Fp16Smem {
 // Four 8x8 b16 matrices, row addresses from lanes 8i..8i+7 for matrix i; TRANS delivers each transposed (the
 // B operand from a row-major k x n tile).
 template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  const unsigned s = shared_address(p);
   if constexpr (TRANS)
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s) : "memory");
