@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/settled_time.hpp"
 #include "kernels/common/grid_stepper.hpp"
 #include "kernels/registry.hpp"
 
@@ -54,14 +55,21 @@ double gpu_seconds_per_step(const Method& m, const MethodPlan& plan, const Exten
   // suite sized by this (every method runs the reference's steps) ran its methods a tenth of the time asked.
   stepper->advance(std::max(1, stepper->fused_steps()));
   stepper->synchronize();
-  for (int n = std::max(1, stepper->fused_steps());; n *= 2) {
+  const auto timed = [&](int n) {
     CudaEvent start, stop;
     start.record(stepper->stream());
     stepper->advance(n);
     stop.record(stepper->stream());
-    const double t = stop.seconds_since(start);
-    if (t >= min_seconds || n >= (1 << 20)) return t / n;
-  }
+    return stop.seconds_since(start);
+  };
+  // Each measurement runs steps enough for min_seconds (doubling from the last count), and they repeat until the
+  // GPU's clocks have settled (core/settled_time.hpp).
+  int n = std::max(1, stepper->fused_steps());
+  return settled_time([&] {
+    double t = timed(n);
+    while (t < min_seconds && n < (1 << 20)) t = timed(n *= 2);
+    return t / n;
+  });
 }
 
 } // namespace se
