@@ -2,9 +2,10 @@
 // timed runs from a short measurement (kernels/gpu_run.cpp, gpu_seconds_per_step).
 //
 // An idle GPU's clocks and memory take tens of milliseconds to ramp up (an idle H200 reports 345 MHz), so a single
-// 50 ms measurement at the start of a process can read many times the steady time. Before this rule the suite sized
-// the first experiment of a call from such a reading: on an H200 (2026-11-30) `suite --seconds 0.5` timed heat-3d
-// 512^3 over 40 steps (0.025 s, a twentieth of what was asked) and `--seconds 1` over 0.2 s.
+// 50 ms measurement taken after the GPU sat idle (e.g. while the CPU built a 512^3 input) can read many times the
+// steady time. Before this rule the suite sized such experiments from one reading: on an H200 (2026-11-30)
+// `suite --seconds 0.5` timed heat-3d 512^3 over 40 steps (0.025 s, a twentieth of what was asked) and `--seconds 1`
+// over 0.2 s.
 #pragma once
 #include <algorithm>
 
