@@ -2,7 +2,6 @@
 #include "kernels/bench_suite.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "core/common/nearest_name.hpp"
 #include "core/error.hpp"
 #include "core/streaming_model.hpp"
+#include "core/wall_deadline.hpp"
 #include "kernels/checked_run.hpp"
 #include "kernels/registry.hpp"
 
@@ -164,16 +164,11 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
       if (!o.quick && m->backend != Backend::GPU) // CPU methods at GPU sizes: as many steps as fit the time
         t = clamped_int(x.seconds * kCpuRate / cost_per_step, 1, steps);
       MethodRun r{s, x.extent, t, o.boundary, input, {}};
-      // A method much slower than the one T was sized by stops after twice the target time; the record
+      // A method much slower than the one T was sized by stops after twice the target time of timed steps
+      // (core/wall_deadline.hpp: the clock starts after a GPU run's uploads and warm-up); the record
       // keeps the steps it did, and the check uses a reference of the same length. --quick runs its 4 steps
       // whole: it is the check CI and users without a GPU run, and a loaded machine must not shorten it.
-      if (!o.quick) {
-        const auto started = std::chrono::steady_clock::now();
-        const double limit = 2 * x.seconds;
-        r.progress = [started, limit](int, int) {
-          return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < limit;
-        };
-      }
+      if (!o.quick) r.progress = wall_deadline(2 * x.seconds);
       SuiteRecord rec;
       rec.experiment = x.name;
       rec.method = m->id;

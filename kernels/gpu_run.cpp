@@ -2,7 +2,6 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "core/settled_time.hpp"
 #include "kernels/common/grid_stepper.hpp"
 #include "kernels/registry.hpp"
 
@@ -23,10 +22,13 @@ MethodTiming run_gpu_method(const GpuKernel& kernel, const MethodPlan& plan, Met
   // time the depth-1 kernel alone.
   const int fused = std::max(1, stepper->fused_steps());
   const int chunks = r.progress ? std::clamp(r.steps / fused, 1, 20) : 1;
+  // progress(0, steps) says the timed region begins: a caller that bounds a run's wall time (the suite,
+  // core/wall_deadline.hpp) starts its clock here, after the uploads and the warm-up (seconds for a 512^3 grid).
+  const bool go = !r.progress || r.progress(0, r.steps);
   CudaEvent start, stop;
   start.record(stepper->stream());
   int done = 0;
-  for (int c = 1; c <= chunks && done < r.steps; ++c) {
+  for (int c = 1; go && c <= chunks && done < r.steps; ++c) {
     const int target = c == chunks ? r.steps
                                    : static_cast<int>(static_cast<long long>(r.steps) * c / chunks / fused * fused);
     stepper->advance(target - done);
@@ -55,21 +57,14 @@ double gpu_seconds_per_step(const Method& m, const MethodPlan& plan, const Exten
   // suite sized by this (every method runs the reference's steps) ran its methods a tenth of the time asked.
   stepper->advance(std::max(1, stepper->fused_steps()));
   stepper->synchronize();
-  const auto timed = [&](int n) {
+  for (int n = std::max(1, stepper->fused_steps());; n *= 2) {
     CudaEvent start, stop;
     start.record(stepper->stream());
     stepper->advance(n);
     stop.record(stepper->stream());
-    return stop.seconds_since(start);
-  };
-  // Each measurement runs steps enough for min_seconds (doubling from the last count), and they repeat until the
-  // GPU's clocks have settled (core/settled_time.hpp).
-  int n = std::max(1, stepper->fused_steps());
-  return settled_time([&] {
-    double t = timed(n);
-    while (t < min_seconds && n < (1 << 20)) t = timed(n *= 2);
-    return t / n;
-  });
+    const double t = stop.seconds_since(start);
+    if (t >= min_seconds || n >= (1 << 20)) return t / n;
+  }
 }
 
 } // namespace se

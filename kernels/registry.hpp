@@ -30,7 +30,8 @@ std::string gpu_unavailable_reason();
 std::unique_ptr<GridStepper> make_gpu_stepper(const Method& m, const MethodPlan& plan, const Extent& e, const Boundary& b);
 
 // The timed run behind every GpuKernel::run: fresh state from r.values, one warm-up pass, the timed steps (CUDA
-// events; the progress callback between chunks), the result back into r.values, the passes it ran.
+// events; the progress callback at (0, steps) as they begin and between chunks), the result back into r.values, the
+// passes it ran.
 MethodTiming run_gpu_method(const GpuKernel& kernel, const MethodPlan& plan, MethodRun& r);
 
 // Seconds per base step of a GPU variant's plan on this grid, for sizing benchmark runs: batches of doubling
