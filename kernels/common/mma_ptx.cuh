@@ -10,6 +10,8 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/common/cp_async.cuh"
+
 namespace se::ptx {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -197,16 +199,14 @@ __device__ __forceinline__ void mma_sp_m16n8k32_f16_f16_sel(std::uint32_t (&acc)
 #endif
 __device__ __forceinline__ void stmatrix_x4_trans(void* row, const std::uint32_t (&r)[4]) {
 #if SE_STMATRIX
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(
-                   static_cast<unsigned>(__cvta_generic_to_shared(row))),
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(shared_address(row)),
                "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
                : "memory");
 #endif
 }
 __device__ __forceinline__ void stmatrix_x2_trans(void* row, const std::uint32_t (&r)[2]) {
 #if SE_STMATRIX
-  asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};\n" ::"r"(
-                   static_cast<unsigned>(__cvta_generic_to_shared(row))),
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};\n" ::"r"(shared_address(row)),
                "r"(r[0]), "r"(r[1])
                : "memory");
 #endif
