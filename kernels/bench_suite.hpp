@@ -35,6 +35,7 @@ struct SuiteRecord : CheckedFields {
   Precision precision = Precision::FP64;
   Extent extent;
   int steps = 0, fused_steps = 1;
+  int steps_requested = 0; // the steps asked; more than `steps` when the wall-time guard stopped the run
   std::uint64_t seed = 0;
   double seconds = 0, gstencils = 0, gbs = 0, flops = 0;
   std::optional<double> roof_fraction; // of the copy roof (GPU methods with a measured copy bandwidth)
@@ -61,6 +62,7 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& op
 // {gpu, copy_gbs, boundary, quick, results: [the `run --json` record + fused_steps, gbs, flops, ...], skipped}.
 // rel_l2_error, max_abs_error and error_bound are the check's, of a run of checked_steps steps; timed_rel_l2_error,
 // timed_max_abs_error and timed_error_bound the timed run's (the same numbers where checked_steps == steps).
+// steps_requested: the steps the run was asked for (more than steps when the wall-time guard stopped it).
 nlohmann::json to_json(const SuiteResult& r);
 std::string to_csv(const SuiteResult& r);
 std::string format_table(const SuiteResult& r);
