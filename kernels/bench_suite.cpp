@@ -108,6 +108,9 @@ double reference_seconds_per_step(const Stencil& s, const Extent& e, const Bound
 // CPU multiply-adds per second assumed when sizing CPU runs (deliberately low: they must not run away).
 constexpr double kCpuRate = 1e9;
 
+// A run stops after this many times --seconds of timed steps (a method much slower than the reference kernel).
+constexpr int kStopAfter = 2;
+
 } // namespace
 
 bool SuiteResult::all_passed() const {
@@ -164,11 +167,11 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
       if (!o.quick && m->backend != Backend::GPU) // CPU methods at GPU sizes: as many steps as fit the time
         t = clamped_int(x.seconds * kCpuRate / cost_per_step, 1, steps);
       MethodRun r{s, x.extent, t, o.boundary, input, {}};
-      // A method much slower than the one T was sized by stops after twice the target time of timed steps
+      // A method much slower than the one T was sized by stops after kStopAfter x the target time of timed steps
       // (core/wall_deadline.hpp: the clock starts after a GPU run's uploads and warm-up); the record
       // keeps the steps it did, and the check uses a reference of the same length. --quick runs its 4 steps
       // whole: it is the check CI and users without a GPU run, and a loaded machine must not shorten it.
-      if (!o.quick) r.progress = wall_deadline(2 * x.seconds);
+      if (!o.quick) r.progress = wall_deadline(kStopAfter * x.seconds);
       SuiteRecord rec;
       rec.experiment = x.name;
       rec.method = m->id;
@@ -285,9 +288,9 @@ std::string format_table(const SuiteResult& r) {
   // reads like a fast method.
   for (const auto& x : r.results)
     if (x.steps < x.steps_requested)
-      out += fmt::format("stopped {} {}: {} of {} steps, after twice --seconds of timed steps (the steps were sized by "
+      out += fmt::format("stopped {} {}: {} of {} steps, after {} x --seconds of timed steps (the steps were sized by "
                          "the reference kernel; this method is much slower)\n",
-                         x.method, x.stencil, x.steps, x.steps_requested);
+                         x.method, x.stencil, x.steps, x.steps_requested, kStopAfter);
   for (const auto& s : r.skipped)
     out += fmt::format("skipped {} {}: {}\n", s.method, s.stencil.empty() ? "(all)" : s.stencil, s.reason);
   return out;
