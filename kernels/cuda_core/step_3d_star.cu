@@ -6,7 +6,9 @@
 // Per point: 16 bytes of device memory (read + write once), 7 FMAs; per point of L2 traffic, the z neighbours cost
 // (kZ + 2) / kZ planes instead of 3. kZ per GPU, measured (heat-3d 512^3 FP64, 32 x 8 threads): on an H100 kZ = 1,
 // 2, 4 gave 88%, 90%, 92% of the copy roof; on an H200 kZ = 2, 3, 4 gave 219.9, 223.5, 219.5 GStencil/s (and 32 x 16
-// threads 212), so the H100 keeps 4 and every other GPU takes 3. FP32 on GPUs other than the H100 takes two points
+// threads 212; session 47: 64 x 4, 64 x 8, 32 x 16, 128 x 4, 128 x 8 all 0.4-3% below 32 x 8), so the H100 keeps 4
+// and every other GPU takes 3. In FP64 off the H100 a block then runs 3 such parts one after another (star_parts:
+// the next part's first planes are L1 hits, +4.2% on an H200). FP32 on GPUs other than the H100 takes two points
 // along x per thread (star_r1_pair_kernel: H200 heat-3d 384 -> 422 GStencil/s, notes/cuda-core-tb.md).
 #include <type_traits>
 
@@ -79,16 +81,34 @@ __device__ __forceinline__ void star_r1_part(const S* __restrict__ in, S* __rest
 // (one barrier per part) 147 (notes/cuda-core-tb.md, session 45). The guarded kernels keep no minimum (0): an explicit
 // minimum of 1 block lets ptxas take more registers (FP64 kZ = 4: 58 -> 64). FP32 reaches this kernel off the H100 only
 // when its x pairs are unaligned (32 registers too; not timed).
+//
+// kParts consecutive column parts per block (kParts kPoints planes, one part after another): part m + 1 reads two
+// planes part m loaded (its first two column loads) and the xy neighbours of one of them, all L1 hits, so the L2 reads
+// per point fall from (kZ + 2) / kZ planes of the column to (kParts kZ + 2) / (kParts kZ). The registers stay at 32
+// (the parts run one after another). H200, heat-3d 512^3 FP64, `suite --seconds 1`, alternated twice in one call
+// (session 47): 1 part (before) 216.2 / 216.0, 2 parts 223.8 / 223.3, **3 parts 225.2 / 225.1 (kept, +4.2%)**, 4 parts
+// 224.2 / 224.2, 8 parts 218.7 / 218.9 GStencil/s.
+template <typename S> constexpr int star_parts(bool fast) { return fast && sizeof(S) == 8 ? 3 : 1; }
+
 template <typename S, int kPoints, bool kPeriodic, bool kFast>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY, kFast ? 8 : 0)
     star_r1_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
+  constexpr std::int64_t kSpan = static_cast<std::int64_t>(star_parts<S>(kFast)) * kPoints; // planes per block
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * kThreadsX + threadIdx.x;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * kThreadsY + threadIdx.y;
   if (x >= L.n[0] || y >= L.n[1]) return;
-  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2];
-       z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
+  const auto part = [&](std::int64_t z0) {
     if (kFast && z0 + kPoints <= L.n[2]) star_r1_part<S, kPoints, kPeriodic, true>(in, out, L, w, x, y, z0);
     else star_r1_part<S, kPoints, kPeriodic, false>(in, out, L, w, x, y, z0);
+  };
+  for (std::int64_t zb = static_cast<std::int64_t>(blockIdx.z) * kSpan; zb < L.n[2];
+       zb += static_cast<std::int64_t>(gridDim.z) * kSpan) {
+    if constexpr (kSpan == kPoints) part(zb); // one part per block (the guarded kernels keep this shape)
+    else {
+      const std::int64_t ze = zb + kSpan < L.n[2] ? zb + kSpan : L.n[2];
+#pragma unroll 1
+      for (std::int64_t z0 = zb; z0 < ze; z0 += kPoints) part(z0);
+    }
   }
 }
 
@@ -168,7 +188,7 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
   using C = compute_t<S>;
   KernelWeights<C, 7> w{};
   for (int t = 0; t < 7; ++t) w.w[t] = static_cast<C>(weights[static_cast<std::size_t>(kStarTaps[t])]);
-  // Z points per thread along z, `columns` per thread along x: blocks of kThreadsX x kThreadsY threads.
+  // Z points per block along z (a thread's points times the block's parts), `columns` per thread along x.
   const auto grid_for = [&](int z_points, int columns) {
     const std::int64_t z_blocks = (L.n[2] + z_points - 1) / z_points;
     return dim3(grid_blocks(L.n[0], columns * kThreadsX), grid_blocks(L.n[1], kThreadsY),
@@ -180,9 +200,8 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
   const auto go = [&](auto points) {
     constexpr int Z = decltype(points)::value;
     constexpr bool kFast = Z == 3;
-    const dim3 grid = grid_for(Z, 1);
-    if (periodic) star_r1_kernel<S, Z, true, false><<<grid, block, 0, stream>>>(in, out, L, w);
-    else star_r1_kernel<S, Z, false, kFast><<<grid, block, 0, stream>>>(in, out, L, w);
+    if (periodic) star_r1_kernel<S, Z, true, false><<<grid_for(Z, 1), block, 0, stream>>>(in, out, L, w);
+    else star_r1_kernel<S, Z, false, kFast><<<grid_for(Z * star_parts<S>(kFast), 1), block, 0, stream>>>(in, out, L, w);
   };
   const auto pair = [&](auto points) {
     constexpr int Z = decltype(points)::value;
