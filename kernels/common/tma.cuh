@@ -121,4 +121,27 @@ __device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, i
   copy_box_3d(dst, map, x, y, z, bar);
 }
 
+// An L2 cache policy, for one thread's later loads, under which the lines it reads are the last to be evicted
+// (createpolicy evict_last, fraction 1.0): for data other blocks will read again soon (a neighbour's halo).
+__device__ __forceinline__ unsigned long long l2_policy_evict_last() {
+  unsigned long long policy = 0;
+#if SE_TMA
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+#endif
+  return policy;
+}
+
+// load_box_3d with an L2 cache policy (l2_policy_evict_last) on the box's reads.
+__device__ __forceinline__ void load_box_3d(void* dst, const CUtensorMap& map, int x, int y, int z, unsigned bytes,
+                                            unsigned long long* bar, unsigned long long policy) {
+  expect_bytes(bar, bytes);
+#if SE_TMA
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], "
+               "[%1, {%2, %3, %4}], [%5], %6;" ::"r"(shared_address(dst)),
+               "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(z), "r"(shared_address(bar)),
+               "l"(policy)
+               : "memory");
+#endif
+}
+
 } // namespace se::tma

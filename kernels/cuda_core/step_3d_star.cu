@@ -1,4 +1,4 @@
-// Single-step 3D CUDA-core kernel for the 7-point star's shape (heat-3d, any 7 weights; FP64 and FP32 storage).
+// Single-step 3D CUDA-core kernel for the 7-point star's shape (heat-3d, any 7 weights; FP64, FP32 and FP16 storage).
 // notes/cuda-core-tb.md ("Single-step 3D") measured the shapes: a z-streamed block (step_3d.cu, tb_3d_sym.cuh)
 // stops at 70-79% of the copy roof, because each thread's column loop serialises its loads; many short-lived
 // blocks whose loads are all independent keep more bytes in flight. Here a thread computes kZ points of one
@@ -9,7 +9,10 @@
 // threads 212; session 47: 64 x 4, 64 x 8, 32 x 16, 128 x 4, 128 x 8 all 0.4-3% below 32 x 8), so the H100 keeps 4
 // and every other GPU takes 3. In FP64 off the H100 a block then runs 3 such parts one after another (star_parts:
 // the next part's first planes are L1 hits, +4.2% on an H200). FP32 on GPUs other than the H100 takes two points
-// along x per thread (star_r1_pair_kernel: H200 heat-3d 384 -> 422 GStencil/s, notes/cuda-core-tb.md).
+// along x per thread (star_r1_pair_kernel: H200 heat-3d 384 -> 422 GStencil/s, notes/cuda-core-tb.md), 4 column parts
+// per block on Dirichlet grids (kPairParts: 410.6 -> 425.9). FP16 storage (FP32 arithmetic) takes the same pairs
+// (__half2; before session 48 it took step_3d.cu's general plane-streaming kernel): H200 heat-3d 512^3, `suite
+// --seconds 1`, 274.0 (general) -> 434.3 (one point per thread) -> 493.3 GStencil/s (pairs, 4 parts).
 #include <type_traits>
 
 #include "kernels/cuda_core/step_common.cuh"
@@ -80,7 +83,8 @@ __device__ __forceinline__ void star_r1_part(const S* __restrict__ in, S* __rest
 // plane offsets at 64, 40 and 32 registers (spilling) 215.9, 214.3, 211.6; the y neighbours through shared memory
 // (one barrier per part) 147 (notes/cuda-core-tb.md, session 45). The guarded kernels keep no minimum (0): an explicit
 // minimum of 1 block lets ptxas take more registers (FP64 kZ = 4: 58 -> 64). FP32 reaches this kernel off the H100 only
-// when its x pairs are unaligned (32 registers too; not timed).
+// when its x pairs are unaligned (32 registers too; not timed), FP16 likewise (one point per thread measured 434
+// GStencil/s on the H200's heat-3d, the pairs 493).
 //
 // kParts consecutive column parts per block (kParts kPoints planes, one part after another): part m + 1 reads two
 // planes part m loaded (its first two column loads) and the xy neighbours of one of them, all L1 hits, so the L2 reads
@@ -112,15 +116,22 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY, kFast ? 8 : 0)
   }
 }
 
-// The same star with two x-neighbouring points per thread (8-byte loads and stores; FP32 only: in FP64 the pairs'
-// registers cost more resident warps than the halved load instructions gained). A warp covers 64 columns, so its
-// row is 16 whole sectors plus one halo sector each side (18 per 16, against 10 per 8 for one point per thread). The
+// The same star with two x-neighbouring points per thread (8-byte loads and stores in FP32, 4-byte in FP16; not FP64:
+// there the pairs' registers cost more resident warps than the halved load instructions gained). In FP32 a warp
+// covers 64 columns, so its row is 16 whole sectors plus one halo sector each side (18 per 16, against 10 per 8 for
+// one point per thread). The
 // x neighbours outside a thread's pair come from the neighbouring lanes by shuffle; a lane whose neighbour lane holds
 // no pair of the row loads it.
 template <typename S> struct Pair;
 template <> struct Pair<float> { using T = float2; };
+template <> struct Pair<__half> { using T = __half2; };
 
-template <typename S, int kPoints, bool kPeriodic>
+// kParts consecutive column parts per block, as star_r1_kernel's: H200, heat-3d 512^3 FP32, `suite --seconds 1`
+// alternated twice in one call (session 48): 1 part 410.7 / 410.4, 2 parts 420.6 / 420.6, 3 parts 422.8 / 422.8,
+// **4 parts 426.3 / 425.6 GStencil/s (kept)**.
+constexpr int kPairParts = 4;
+
+template <typename S, int kPoints, bool kPeriodic, int kParts>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
     star_r1_pair_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, KernelWeights<compute_t<S>, 7> w) {
   using C = compute_t<S>;
@@ -131,7 +142,10 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY)
   if (y >= L.n[1]) return; // a whole warp: a block row is one warp
   const bool active = x < L.n[0];
   const bool load_right = lane == kThreadsX - 1 || x + 2 >= L.n[0]; // the next lane holds no pair of this row
-  for (std::int64_t z0 = static_cast<std::int64_t>(blockIdx.z) * kPoints; z0 < L.n[2]; z0 += static_cast<std::int64_t>(gridDim.z) * kPoints) {
+  constexpr std::int64_t kSpan = static_cast<std::int64_t>(kParts) * kPoints; // planes per block
+  for (std::int64_t zb = static_cast<std::int64_t>(blockIdx.z) * kSpan; zb < L.n[2]; zb += static_cast<std::int64_t>(gridDim.z) * kSpan)
+#pragma unroll 1
+  for (std::int64_t z0 = zb; z0 < (zb + kSpan < L.n[2] ? zb + kSpan : L.n[2]); z0 += kPoints) {
     const S* p = in + L.index(active ? x : 0, y, z0);
     P col[kPoints + 2], ym[kPoints], yp[kPoints];
     S xl[kPoints], xr[kPoints];
@@ -205,16 +219,15 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
   };
   const auto pair = [&](auto points) {
     constexpr int Z = decltype(points)::value;
-    const dim3 grid = grid_for(Z, 2);
-    if (periodic) star_r1_pair_kernel<S, Z, true><<<grid, block, 0, stream>>>(in, out, L, w);
-    else star_r1_pair_kernel<S, Z, false><<<grid, block, 0, stream>>>(in, out, L, w);
+    if (periodic) star_r1_pair_kernel<S, Z, true, 1><<<grid_for(Z, 2), block, 0, stream>>>(in, out, L, w);
+    else star_r1_pair_kernel<S, Z, false, kPairParts><<<grid_for(Z * kPairParts, 2), block, 0, stream>>>(in, out, L, w);
   };
-  // FP32 takes pairs at 3 points per thread where every even x starts an aligned pair (H200, heat-3d 512^3: 384 ->
-  // 422 GStencil/s); FP64 pairs hold twice the registers per point and were slower (223 -> 203 at kZ = 3). The H100
+  // FP32 and FP16 take pairs at 3 points per thread where every even x starts an aligned pair (H200, heat-3d 512^3:
+  // FP32 384 -> 422 GStencil/s, FP16 441 -> 493); FP64 pairs hold twice the registers per point and were slower (223 -> 203 at kZ = 3). The H100
   // keeps its measured one-point kZ = 4 in both (pairs not measured there).
   const bool pairs_aligned = L.origin[0] % 2 == 0 && L.pitch_y % 2 == 0;
   if (device_is_h100()) go(std::integral_constant<int, 4>());
-  else if constexpr (sizeof(S) == 4) {
+  else if constexpr (sizeof(S) <= 4) {
     if (pairs_aligned) pair(std::integral_constant<int, 3>());
     else go(std::integral_constant<int, 3>());
   } else {
@@ -228,5 +241,7 @@ template bool launch_step_3d_star<double>(const double*, double*, const PaddedLa
                                           cudaStream_t);
 template bool launch_step_3d_star<float>(const float*, float*, const PaddedLayout&, bool, const std::vector<double>&,
                                          cudaStream_t);
+template bool launch_step_3d_star<__half>(const __half*, __half*, const PaddedLayout&, bool, const std::vector<double>&,
+                                          cudaStream_t);
 
 } // namespace se

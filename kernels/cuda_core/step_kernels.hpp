@@ -21,7 +21,7 @@ template <typename S>
 void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
                     const std::vector<double>& weights, cudaStream_t stream);
 
-// The 7-point star in 3D (radius 1, weights nonzero only at the centre and the six faces; FP64 or FP32 storage):
+// The 7-point star in 3D (radius 1, weights nonzero only at the centre and the six faces; FP64, FP32 or FP16 storage):
 // step_3d_star.cu's per-point kernel. Returns false, launching nothing, for any other weights or a halo below 1.
 template <typename S>
 bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool periodic, const std::vector<double>& weights,

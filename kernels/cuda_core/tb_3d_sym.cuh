@@ -15,6 +15,11 @@
 // At T = 1 on sm_90 each ring plane is one TMA box (thread 0 issues it, an mbarrier per slot counts its bytes);
 // A/B on an H100 (box-3d27p 512^3, notes/cuda-core-tb.md): FP64 151.2 -> 154.6, FP32 298.5 -> 309.8 GStencil/s.
 // At T = 2 the box lost (FP64 303.3 -> 295.8, FP32 564.7 -> 463.8), so deeper kernels keep cp.async.
+// kKeep (Dirichlet at T = 1, keep_reads_in_l2): the boxes are read under an L2 evict_last policy, so the rows and
+// planes a neighbouring block reads again as its halo stay in L2 (the streamed blocks fetch 1.24x the input from
+// device memory). H200, box-3d27p 512^3, `suite --seconds 1` alternated twice in one call (session 48): FP64 206.5 /
+// 206.6 -> 213.3 / 213.4 GStencil/s (evict_first on the output stores as well lost: 194.4 / 194.6); FP32 423.1 /
+// 422.3 -> 425.5 / 425.9.
 #pragma once
 #include "core/temporal_blocking_model.hpp"
 #include "kernels/common/cp_async.cuh"
@@ -73,7 +78,7 @@ template <typename C> struct Weights {
 // kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
 // thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks
 // (cp_async16_l2_128 of kernels/common/cp_async.cuh: whole 128-byte lines into L2).
-template <typename S, int T, bool kPeriodic, bool kTma>
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep>
 __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
                      Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
@@ -134,11 +139,17 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   const S* const in_plane0 = in + L.index(xs - kA, ys - 1, first);
   const int box_x = static_cast<int>(xs - kA + L.origin[0]), box_y = static_cast<int>(ys - 1 + L.origin[1]);
   const int box_z = static_cast<int>(first + L.origin[2]);
+  const unsigned long long keep = kKeep ? tma::l2_policy_evict_last() : 0;
   const auto fetch = [&](std::int64_t i) {
     if constexpr (kTma) {
-      if (tid == 0 && i < n_load)
-        tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
-                         static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing);
+      if (tid == 0 && i < n_load) {
+        if constexpr (kKeep)
+          tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
+                           static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing, keep);
+        else
+          tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
+                           static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing);
+      }
       return;
     }
     if (i < n_load && first + i < plane_limit) {
@@ -202,17 +213,17 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   }
 }
 
-template <typename S, int T, bool kPeriodic, bool kTma>
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false>
 void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
                    int planes, int sm_count, const CUtensorMap& map, cudaStream_t stream) {
   constexpr std::size_t smem = shared_bytes<S, T>();
   // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
   static const int per_sm = [] {
     if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma>,
+      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int n = 0;
-    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma>,
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep>,
                                                                 kTX * (rows_per_block<S, T>() / kRY), smem));
     return std::max(1, n);
   }();
@@ -222,9 +233,13 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
     planes = tb::wave_planes(static_cast<int>(L.n[2]), static_cast<long long>(gx) * gy,
                              static_cast<long long>(per_sm) * sm_count, 2 * T, 32, 128);
   const dim3 grid(gx, gy, grid_blocks(L.n[2], planes));
-  tb_3d_sym_kernel<S, T, kPeriodic, kTma><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
+  tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
+
+// Whether the T = 1 TMA kernel reads under the evict_last policy (kKeep): Dirichlet grids, where it was measured
+// (FP64 and FP32, the header's figures); periodic grids were not timed with it and keep the plain loads.
+template <typename S, bool kPeriodic> constexpr bool keep_reads_in_l2() { return !kPeriodic; }
 
 // At T = 1 the TMA kernel where a tensor map of the padded input can be encoded (sm_90 and a driver that has
 // the encoder), the cp.async kernel otherwise.
@@ -241,7 +256,8 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
     const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
-      launch_kernel<S, T, kPeriodic, true>(in, out, L, bval, c, planes, sm_count, map, stream);
+      launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<S, kPeriodic>()>(in, out, L, bval, c, planes, sm_count,
+                                                                              map, stream);
       return;
     }
   }
