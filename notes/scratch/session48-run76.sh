@@ -20,9 +20,3 @@ S="suite --seconds 1 --no-sweep"
 for r in 1 2; do for m in cuda-core-tb cuda-core-tb-fp32; do for v in 0 1 2; do
   echo "r$r $m own $v: $(SE_EXP_TB_OWN=$v $E $S --methods $m:gpu --stencils box-3d27p 2>&1 | grep -E '3d27p|stopped' | tr -s ' ' | cut -d' ' -f2-3,7-9,12-)"
 done; done; done
-# T = 1 (single-step cuda-core box-3d27p, the TMA kernel with evict_last reads): planes per block (32 committed in
-# FP64, 8 in FP32), alternated twice.
-for r in 1 2; do for v in 32 48 64 96; do
-  echo "r$r cuda-core t1 planes $v: $(SE_EXP_T1_PLANES=$v $E $S --methods cuda-core:gpu --stencils box-3d27p 2>&1 | grep -E '3d27p|stopped' | tr -s ' ' | cut -d' ' -f2-3,7-9,12-)"
-done; done
-for v in 48 96; do chk env SE_EXP_T1_PLANES=$v $E run -m cuda-core -b gpu -s box-3d27p --size 130x97x301 -t 3; done
