@@ -20,3 +20,10 @@ S="suite --seconds 1 --no-sweep"
 for r in 1 2; do for m in cuda-core-tb cuda-core-tb-fp32; do for v in 0 1 2; do
   echo "r$r $m own $v: $(SE_EXP_TB_OWN=$v $E $S --methods $m:gpu --stencils box-3d27p 2>&1 | grep -E '3d27p|stopped' | tr -s ' ' | cut -d' ' -f2-3,7-9,12-)"
 done; done; done
+# ncu: is the T = 2 kernel held by shared memory? (wavefronts and L1 throughput, committed vs own = 1)
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+for v in 0 1; do
+  echo "ncu own $v:"; SE_EXP_TB_OWN=$v timeout 150 $NCU --clock-control none --launch-skip 2 --launch-count 1 -k regex:tb_3d_sym \
+    --metrics gpu__time_duration.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
+    $E run -m cuda-core-tb -b gpu -s box-3d27p --size 512x512x512 -t 8 2>&1 | grep -E "duration|wavefronts|throughput|pct" | tr -s ' '
+done
