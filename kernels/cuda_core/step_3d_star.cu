@@ -119,9 +119,8 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY, kFast ? 8 : 0)
 // The same star with two x-neighbouring points per thread (8-byte loads and stores in FP32, 4-byte in FP16; not FP64:
 // there the pairs' registers cost more resident warps than the halved load instructions gained). In FP32 a warp
 // covers 64 columns, so its row is 16 whole sectors plus one halo sector each side (18 per 16, against 10 per 8 for
-// one point per thread). The
-// x neighbours outside a thread's pair come from the neighbouring lanes by shuffle; a lane whose neighbour lane holds
-// no pair of the row loads it.
+// one point per thread). The x neighbours outside a thread's pair come from the neighbouring lanes by shuffle; a lane
+// whose neighbour lane holds no pair of the row loads it.
 template <typename S> struct Pair;
 template <> struct Pair<float> { using T = float2; };
 template <> struct Pair<__half> { using T = __half2; };
@@ -143,6 +142,8 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY)
   const bool active = x < L.n[0];
   const bool load_right = lane == kThreadsX - 1 || x + 2 >= L.n[0]; // the next lane holds no pair of this row
   constexpr std::int64_t kSpan = static_cast<std::int64_t>(kParts) * kPoints; // planes per block
+  // The same walk over the block's parts as star_r1_kernel's, written out: the form the kept kernel was measured in (a
+  // shared helper taking the body as a lambda changed this kernel's code, session 48).
   for (std::int64_t zb = static_cast<std::int64_t>(blockIdx.z) * kSpan; zb < L.n[2]; zb += static_cast<std::int64_t>(gridDim.z) * kSpan)
 #pragma unroll 1
   for (std::int64_t z0 = zb; z0 < (zb + kSpan < L.n[2] ? zb + kSpan : L.n[2]); z0 += kPoints) {
@@ -223,8 +224,8 @@ bool launch_step_3d_star(const S* in, S* out, const PaddedLayout& L, bool period
     else star_r1_pair_kernel<S, Z, false, kPairParts><<<grid_for(Z * kPairParts, 2), block, 0, stream>>>(in, out, L, w);
   };
   // FP32 and FP16 take pairs at 3 points per thread where every even x starts an aligned pair (H200, heat-3d 512^3:
-  // FP32 384 -> 422 GStencil/s, FP16 441 -> 493); FP64 pairs hold twice the registers per point and were slower (223 -> 203 at kZ = 3). The H100
-  // keeps its measured one-point kZ = 4 in both (pairs not measured there).
+  // FP32 384 -> 422 GStencil/s, FP16 441 -> 493); FP64 pairs hold twice the registers per point and were slower
+  // (223 -> 203 at kZ = 3). The H100 keeps its measured one-point kZ = 4 in all three (pairs not measured there).
   const bool pairs_aligned = L.origin[0] % 2 == 0 && L.pitch_y % 2 == 0;
   if (device_is_h100()) go(std::integral_constant<int, 4>());
   else if constexpr (sizeof(S) <= 4) {

@@ -143,12 +143,11 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   const auto fetch = [&](std::int64_t i) {
     if constexpr (kTma) {
       if (tid == 0 && i < n_load) {
-        if constexpr (kKeep)
-          tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
-                           static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing, keep);
-        else
-          tma::load_box_3d(ring + (i % kRing) * kRP, map, box_x, box_y, box_z + static_cast<int>(i),
-                           static_cast<unsigned>(kP * sizeof(S)), bars + i % kRing);
+        S* const dst = ring + (i % kRing) * kRP;
+        const int z = box_z + static_cast<int>(i);
+        constexpr unsigned kBytes = static_cast<unsigned>(kP * sizeof(S));
+        if constexpr (kKeep) tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing, keep);
+        else tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing);
       }
       return;
     }
@@ -239,7 +238,7 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
 
 // Whether the T = 1 TMA kernel reads under the evict_last policy (kKeep): Dirichlet grids, where it was measured
 // (FP64 and FP32, the header's figures); periodic grids were not timed with it and keep the plain loads.
-template <typename S, bool kPeriodic> constexpr bool keep_reads_in_l2() { return !kPeriodic; }
+template <bool kPeriodic> constexpr bool keep_reads_in_l2() { return !kPeriodic; }
 
 // At T = 1 the TMA kernel where a tensor map of the padded input can be encoded (sm_90 and a driver that has
 // the encoder), the cp.async kernel otherwise.
@@ -256,8 +255,8 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
     const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
-      launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<S, kPeriodic>()>(in, out, L, bval, c, planes, sm_count,
-                                                                              map, stream);
+      launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<kPeriodic>()>(in, out, L, bval, c, planes, sm_count, map,
+                                                                           stream);
       return;
     }
   }
