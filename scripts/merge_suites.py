@@ -3,12 +3,15 @@
 suite ran in several device calls (each call is limited in time). Rows are taken whole, never edited:
 
   merge_suites.py --out assets/results/NVIDIA_H200.json --base A.json \
-      [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--note TEXT ...] [--csv FILE.csv]
+      [--method-from lorastencil=C.json ...] [--sweep-from B.json] [--method-sweep-from cuda-core=D.json ...]
+      [--note TEXT ...] [--csv FILE.csv]
 
 --base           the papers' experiments of every method (its own sweep rows are dropped when --sweep-from is given)
 --method-from    FILE's papers rows of METHOD replace the base's rows of the same METHOD, stencil and backend
                  (rows the base lacks are appended; the base's other rows of METHOD stay)
 --sweep-from     the size-sweep rows come from FILE
+--method-sweep-from  FILE's size-sweep rows of METHOD replace the sweep rows of METHOD with the same size and backend
+                 (after --sweep-from; rows not there before are appended)
 --note           a line saying where the rows come from (appended to the base's `sources`, shown above the README table)
 --csv            also writes the rows as `stencil-bench suite --csv` does (same columns and number formats)
 The GPUs named in the files must agree; `copy_gbs` stays the base file's."""
@@ -52,6 +55,7 @@ def main():
     ap.add_argument("--base", required=True)
     ap.add_argument("--method-from", action="append", default=[], metavar="METHOD=FILE")
     ap.add_argument("--sweep-from")
+    ap.add_argument("--method-sweep-from", action="append", default=[], metavar="METHOD=FILE")
     ap.add_argument("--note", action="append", default=[])
     ap.add_argument("--csv")
     a = ap.parse_args()
@@ -64,26 +68,32 @@ def main():
         if other.get("gpu") != gpu:
             sys.exit(f"{path} was measured on {other.get('gpu')!r}, the base on {gpu!r}")
 
-    if a.sweep_from:
-        rows = [r for r in rows if r.get("experiment") != "sweep"]
-    for spec in a.method_from:
+    def take_method(spec, option, sweep):
+        """FILE's rows of METHOD (sweep rows or papers rows) replace those of the same key in place; the rest are
+        appended. The key is the stencil and backend, and for sweep rows the size too."""
         if "=" not in spec:
-            sys.exit(f"--method-from takes METHOD=FILE, not {spec!r}")
+            sys.exit(f"{option} takes METHOD=FILE, not {spec!r}")
         method, path = spec.split("=", 1)
         other = load(path)
         same_gpu(other, path)
-        taken = [r for r in other.get("results", []) if r.get("method") == method and r.get("experiment") != "sweep"]
+        kind = lambda r: r.get("method") == method and (r.get("experiment") == "sweep") == sweep
+        taken = [r for r in other.get("results", []) if kind(r)]
         if not taken:
-            sys.exit(f"{path} has no papers rows of {method}")
-        # Each row replaces the base's row of the same stencil and backend, in place; the rest are appended.
-        key = lambda r: (r.get("stencil"), r.get("backend"))
+            sys.exit(f"{path} has no {'sweep' if sweep else 'papers'} rows of {method}")
+        key = (lambda r: (r.get("stencil"), tuple(r.get("size", [])), r.get("backend"))) if sweep else \
+            (lambda r: (r.get("stencil"), r.get("backend")))
         fresh = {key(r): r for r in taken}
         replaced = []
         for i, r in enumerate(rows):
-            if r.get("method") == method and r.get("experiment") != "sweep" and key(r) in fresh:
+            if kind(r) and key(r) in fresh:
                 rows[i] = fresh[key(r)]
                 replaced.append(key(r))
-        rows += [r for r in taken if key(r) not in replaced]
+        rows.extend(r for r in taken if key(r) not in replaced)
+
+    if a.sweep_from:
+        rows = [r for r in rows if r.get("experiment") != "sweep"]
+    for spec in a.method_from:
+        take_method(spec, "--method-from", sweep=False)
     if a.sweep_from:
         other = load(a.sweep_from)
         same_gpu(other, a.sweep_from)
@@ -91,6 +101,8 @@ def main():
         if not sweep:
             sys.exit(f"{a.sweep_from} has no sweep rows")
         rows += sweep
+    for spec in a.method_sweep_from:
+        take_method(spec, "--method-sweep-from", sweep=True)
 
     out = {k: v for k, v in base.items() if k != "results"}
     out["results"] = rows

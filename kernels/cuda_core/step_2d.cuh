@@ -28,6 +28,11 @@ constexpr int kRowsPerThread = 8;
 constexpr int kTileY = kThreadsY * kRowsPerThread;
 constexpr int kTilesPerBlock = 2; // both fetched at the start: the second lands while the first is computed
 
+// FP16 at radius 1 on Dirichlet grids (step_2d_half.cu): two columns per thread. Returns false, launching nothing,
+// for another radius or weight count, or where the grid's pairs do not start on 4-byte boundaries.
+bool launch_half_pair(int radius, const __half* in, __half* out, const PaddedLayout& L, const std::vector<double>& weights,
+                      cudaStream_t stream);
+
 template <typename S, int R> constexpr int kRowWidth = Shape<R>::kTileX + 2 * kLeft<S, R>;
 
 template <typename S, int R> constexpr std::size_t tile_elements() {

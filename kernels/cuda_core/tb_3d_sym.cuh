@@ -1,9 +1,9 @@
 // The cube-symmetric radius-1 3D kernel (heat-3d, box-3d27p: weights c0 centre, c1 faces, c2 edges, c3 corners),
-// for cuda-core-tb at depth T = 1..3 and for single-step cuda-core (T = 1). EBISU-like: a large cross-section at
-// low occupancy, the latency hidden by independent rows rather than warps. A block of 64 x 4 threads owns a
-// 64 x 32 cross-section (64 x 3 threads and 64 x 24 in FP64 at T = 2, rows_per_block), each thread one column of 8
-// consecutive rows, and streams it along z through T stages
-// (stage t consumes the plane stage t - 1 wrote into shared memory in the previous iteration: one barrier per
+// for cuda-core-tb at depth T = 1..3 and for single-step cuda-core (T = 1; in FP16 too, tb_3d_sym_fp16.cu).
+// EBISU-like: a large cross-section at low occupancy, the latency hidden by independent rows rather than warps. A
+// block of 64 x 4 threads owns a 64 x 32 cross-section (64 x 3 threads and 64 x 24 in FP64 at T = 2,
+// rows_per_block), each thread one column of 8 consecutive rows, and streams it along z through T stages (stage t
+// consumes the plane stage t - 1 wrote into shared memory in the previous iteration: one barrier per
 // plane for all stages, as tb_3d.cu). Per plane and point a stage forms, with a sliding window over its rows,
 //   P = a(x-1) + a(x+1),  N1 = P + a(y-1) + a(y+1),  N2 = P(y-1) + P(y+1),
 //   Qm = c0 a + c1 N1 + c2 N2 (to the output in the same plane),  Qs = c1 a + c2 N1 + c3 N2 (to planes z +- 1),
@@ -78,7 +78,11 @@ template <typename C> struct Weights {
 // kTma (sm_90, a tensor map of the padded input: box W x (rows + 2) x 1): each ring plane is one TMA box that
 // thread 0 issues, completing on the slot's mbarrier; otherwise every thread copies 16-byte chunks
 // (cp_async16_l2_128 of kernels/common/cp_async.cuh: whole 128-byte lines into L2).
-template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep>
+// kOwn (own_rows_in_registers): stage t >= 1 takes the centres of the thread's own kRY rows from registers (own[t - 1]:
+// what its stage t - 1 stored there in the previous iteration; the stages then run from the last to the first, so that
+// stage t reads own[t - 1] before stage t - 1 overwrites it), and only the two rows beyond its column from shared
+// memory: 2.75 shared loads per point instead of 3.75 at those stages.
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep, bool kOwn = false>
 __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
                      Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
@@ -163,10 +167,15 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   S* const out_col = out + L.index(x, y0, 0); // the thread's first row in plane 0 (only used where it is inside)
 
   C pend[T][kRY], prev[T][kRY]; // per stage and row: Qm(q - 1) + Qs(q - 2), and Qs(q - 1), q the plane consumed
+  C own[T > 1 ? T - 1 : 1][kRY]; // kOwn: per stage below the last, the values it stored in the thread's rows
 #pragma unroll
   for (int t = 0; t < T; ++t)
 #pragma unroll
     for (int j = 0; j < kRY; ++j) pend[t][j] = prev[t][j] = C(0);
+#pragma unroll
+  for (int t = 0; t < (T > 1 ? T - 1 : 1); ++t)
+#pragma unroll
+    for (int j = 0; j < kRY; ++j) own[t][j] = C(0);
   __syncthreads(); // the zeroed borders
   for (int i = 0; i < kRing - 1; ++i) fetch(i);
 #pragma unroll 1
@@ -179,7 +188,9 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
     fetch(i + kRing - 1);
     const int par = static_cast<int>(i & 1);
 #pragma unroll
-    for (int t = 0; t < T; ++t) {
+    for (int tt = 0; tt < T; ++tt) {
+      const int t = kOwn ? T - 1 - tt : tt;
+      const bool from_own = kOwn && t >= 1;
       // src: the thread's column in the plane row above its first row.
       const S* src = (t == 0 ? ring + (i % kRing) * kRP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) + ty * kRY * W + kA + tx;
       const std::int64_t z = first + i - 2 * t - 1; // the plane this stage completes
@@ -187,11 +198,12 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
       const bool z_out = z >= z0 && z < z_end;
       S* out_row = out_col + z * L.pitch_z;
       C am = load_as<C>(src[0]), pm = load_as<C>(src[-1]) + load_as<C>(src[1]);
-      C a0 = load_as<C>(src[W]), p0 = load_as<C>(src[W - 1]) + load_as<C>(src[W + 1]);
+      C a0 = from_own ? own[t - 1][0] : load_as<C>(src[W]), p0 = load_as<C>(src[W - 1]) + load_as<C>(src[W + 1]);
 #pragma unroll
       for (int j = 0; j < kRY; ++j) {
         const S* row = src + (j + 2) * W;
-        const C ap = load_as<C>(row[0]), pp = load_as<C>(row[-1]) + load_as<C>(row[1]);
+        const C ap = from_own && j + 1 < kRY ? own[t - 1][j + 1] : load_as<C>(row[0]);
+        const C pp = load_as<C>(row[-1]) + load_as<C>(row[1]);
         const C n1 = p0 + (am + ap), n2 = pm + pp;
         const C qm = fma(c.c2, n2, fma(c.c1, n1, c.c0 * a0));
         const C qs = fma(c.c3, n2, fma(c.c2, n1, c.c1 * a0));
@@ -201,6 +213,7 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
         if (t + 1 < T) {
           if (!kPeriodic && !(z_in && (in_rows & (1u << j)))) r = bval;
           stage[(t * 2 + par) * kP + (1 + ty * kRY + j) * W + kA + tx] = store_as<S>(r);
+          if constexpr (kOwn) own[t][j] = load_as<C>(store_as<S>(r));
         } else if (z_out && (out_rows & (1u << j))) {
           if constexpr (kPeriodic) store_with_images(out, L, true, x, y0 + j, z, store_as<S>(r));
           else *out_row = store_as<S>(r);
@@ -212,17 +225,17 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   }
 }
 
-template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false>
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false, bool kOwn = false>
 void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
                    int planes, int sm_count, const CUtensorMap& map, cudaStream_t stream) {
   constexpr std::size_t smem = shared_bytes<S, T>();
   // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
   static const int per_sm = [] {
     if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep>,
+      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int n = 0;
-    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep>,
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn>,
                                                                 kTX * (rows_per_block<S, T>() / kRY), smem));
     return std::max(1, n);
   }();
@@ -232,13 +245,20 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
     planes = tb::wave_planes(static_cast<int>(L.n[2]), static_cast<long long>(gx) * gy,
                              static_cast<long long>(per_sm) * sm_count, 2 * T, 32, 128);
   const dim3 grid(gx, gy, grid_blocks(L.n[2], planes));
-  tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
+  tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
 
 // Whether the T = 1 TMA kernel reads under the evict_last policy (kKeep): Dirichlet grids, where it was measured
 // (FP64 and FP32, the header's figures); periodic grids were not timed with it and keep the plain loads.
 template <bool kPeriodic> constexpr bool keep_reads_in_l2() { return !kPeriodic; }
+
+// Whether the stages below the last keep the thread's own rows in registers (kOwn): FP32 at T >= 2. H200, box-3d27p
+// 512^3, `suite --seconds 1`, alternated twice in one call (session 49): FP32 635.6 / 630.8 -> 660.1 / 658.2
+// GStencil/s; FP64 359.2 / 359.0 -> 308.3 / 308.3 (its 8 (T - 1) more values in registers per thread cost the second block per SM's
+// latency hiding: ncu counted 9% fewer shared wavefronts but the kernel took 26% longer), and 299.5 / 299.4 with the
+// bound lifted to one block per SM. Not measured on an H100.
+template <typename S, int T> constexpr bool own_rows_in_registers() { return T >= 2 && sizeof(S) == 4; }
 
 // At T = 1 the TMA kernel where a tensor map of the padded input can be encoded (sm_90 and a driver that has
 // the encoder), the cp.async kernel otherwise.
@@ -260,7 +280,8 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
       return;
     }
   }
-  launch_kernel<S, T, kPeriodic, false>(in, out, L, bval, c, planes, sm_count, map, stream);
+  launch_kernel<S, T, kPeriodic, false, false, own_rows_in_registers<S, T>()>(in, out, L, bval, c, planes, sm_count, map,
+                                                                               stream);
 }
 
 } // namespace se::sym3d
@@ -283,6 +304,7 @@ bool launch_tb_3d_sym(const TbLaunch& a, const S* in, S* out, const PaddedLayout
     else sym3d::launch<S, T, false>(in, out, L, bval, w, a.sm_count, stream);
   };
   if (a.steps == 1) go(std::integral_constant<int, 1>());
+  else if constexpr (std::is_same_v<S, __half>) return false; // FP16: single-step only (tb_3d_sym_fp16.cu)
   else if (a.steps == 2) go(std::integral_constant<int, 2>());
   else go(std::integral_constant<int, 3>());
   return true;

@@ -26,9 +26,9 @@ void launch_tb_1d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
 template <typename S>
 void launch_tb_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream);
-// 3D, radius 1, weights that depend only on how many offsets are non-zero (tb::cube_symmetric_r1), 1..3 steps
-// (tb_3d_sym.cuh); the layout's halo at least T in y and z, and its x origin at least 4 (the staged rows start up to
-// 4 columns left of the grid). Returns false, launching nothing, for any other stencil or depth.
+// 3D, radius 1, weights that depend only on how many offsets are non-zero (tb::cube_symmetric_r1), 1..3 steps (1 in
+// FP16) (tb_3d_sym.cuh); the layout's halo at least T in y and z, and its x origin at least 16 bytes (the staged rows
+// start one 16-byte chunk left of the grid). Returns false, launching nothing, for any other stencil or depth.
 template <typename S>
 bool launch_tb_3d_sym(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                       cudaStream_t stream);
