@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Session 49: cuda-core-fp16 with two points per thread in 1D (kernels/cuda_core/step_1d_half.cu) and in 2D at radius
-# 2 and 3 (step_2d_half.cu, radius 1 measured in run79). The experiment binary (.devbin/gpu/stencil-bench-exp.gz)
-# reads SE_EXP_HALF1D (0 = the one-point kernel of step_1d.cu, 1 = the pair kernel at 16 pairs per thread, the
-# default, 2 = at 4) and SE_EXP_HALF2D (0 = the one-column kernel of step_2d.cuh, 1 = the pair kernel, the default).
+# 2 and 3 (step_2d_half.cu, radius 1 measured in run79). The experiment binary (.devbin/gpu/stencil-bench-exp.gz,
+# built with session49-half-pairs-exp.patch and session49-star2d-exp.patch) reads SE_EXP_HALF1D (0 = the one-point
+# kernel of step_1d.cu, 1 = the pair kernel at 16 pairs per thread, the default, 2 = at 4) and SE_EXP_HALF2D (0 = the
+# one-column kernel of step_2d.cuh, 1 = the pair kernel, the default).
 # Checks, sanitizers, then the variants alternated twice; the last round's default runs write $OUT/*.json.
 # Run from the repository root, in two calls: `bash notes/scratch/session49-run81.sh checks` (about 5 minutes) and
 # `bash notes/scratch/session49-run81.sh timing` (about 5 minutes); each appends to $OUT/run81.log as it goes, so a call
@@ -15,6 +16,7 @@ mkdir -p /tmp/se-bin
 gunzip -c .devbin/gpu/stencil-bench-exp.gz > /tmp/se-bin/sbe; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sbe
 export LD_LIBRARY_PATH=/tmp/se-bin
 E=/tmp/se-bin/sbe
+export SE_EXP_STAR2D=0 # the binary also holds session49-star2d-exp.patch: its star path off, so 0 is the committed kernel
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 chk() { echo "check $* :: $("$@" 2>&1 | grep -iE 'rel|error' | head -1 | sed -E 's/.*(max abs)/\1/')"; }
 if [ "$part" = checks ]; then
