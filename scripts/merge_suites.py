@@ -10,8 +10,8 @@ suite ran in several device calls (each call is limited in time). Rows are taken
 --method-from    FILE's papers rows of METHOD replace the base's rows of the same METHOD, stencil and backend
                  (rows the base lacks are appended; the base's other rows of METHOD stay)
 --sweep-from     the size-sweep rows come from FILE
---method-sweep-from  FILE's size-sweep rows of METHOD replace the sweep rows of METHOD with the same size and backend
-                 (after --sweep-from; rows not there before are appended)
+--method-sweep-from  FILE's size-sweep rows of METHOD replace the sweep rows of METHOD with the same stencil, size
+                 and backend (after --sweep-from; rows not there before are appended)
 --note           a line saying where the rows come from (appended to the base's `sources`, shown above the README table)
 --csv            also writes the rows as `stencil-bench suite --csv` does (same columns and number formats)
 The GPUs named in the files must agree; `copy_gbs` stays the base file's."""

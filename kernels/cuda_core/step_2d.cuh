@@ -28,6 +28,22 @@ constexpr int kRowsPerThread = 8;
 constexpr int kTileY = kThreadsY * kRowsPerThread;
 constexpr int kTilesPerBlock = 2; // both fetched at the start: the second lands while the first is computed
 
+// The tiles along y that block row blockIdx.y computes: kTilesPerBlock from `first`, fewer at the grid's end.
+struct BlockTiles {
+  std::int64_t first;
+  int count;
+};
+__device__ inline BlockTiles block_tiles(const PaddedLayout& L) {
+  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.y) * kTilesPerBlock;
+  return {first, static_cast<int>(tiles_y - first < kTilesPerBlock ? tiles_y - first : kTilesPerBlock)};
+}
+// The grid of those blocks over columns `tile_x` wide.
+inline dim3 tile_grid(const PaddedLayout& L, int tile_x) {
+  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
+  return dim3(grid_blocks(L.n[0], tile_x), grid_blocks(tiles_y, kTilesPerBlock));
+}
+
 // FP16 at radius 1 on Dirichlet grids (step_2d_half.cu): two columns per thread. Returns false, launching nothing,
 // for another radius or weight count, or where the grid's pairs do not start on 4-byte boundaries.
 bool launch_half_pair(int radius, const __half* in, __half* out, const PaddedLayout& L, const std::vector<double>& weights,
@@ -50,9 +66,7 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
   S* buffers = reinterpret_cast<S*>(shared_bytes); // two tiles of kH x kW
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kTileX;
-  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
-  const std::int64_t first_tile = static_cast<std::int64_t>(blockIdx.y) * kTilesPerBlock;
-  const int tiles = static_cast<int>(tiles_y - first_tile < kTilesPerBlock ? tiles_y - first_tile : kTilesPerBlock);
+  const auto [first_tile, tiles] = block_tiles(L);
   const std::int64_t chunks_left = chunks_to_row_end<S>(L, x0 - kA);
   const int tid = ty * kTileX + tx;
 
@@ -103,9 +117,8 @@ void launch(int radius, const S* in, S* out, const PaddedLayout& L, const std::v
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>(weights);
-    const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
     constexpr int kTileX = Shape<R>::kTileX;
-    const dim3 grid(grid_blocks(L.n[0], kTileX), grid_blocks(tiles_y, kTilesPerBlock));
+    const dim3 grid = tile_grid(L, kTileX);
     const std::size_t smem = 2 * tile_elements<S, R>() * sizeof(S);
     // Once per kernel: the attribute holds for the process, and setting it on every launch costs host time.
     static const bool opted_in = [&] {

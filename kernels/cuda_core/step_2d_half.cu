@@ -30,9 +30,7 @@ __global__ void __launch_bounds__(kPairThreadsX * kThreadsY, 2)
   __half* buffers = reinterpret_cast<__half*>(shared_bytes); // two tiles of kPairH x kPairW
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t x0 = static_cast<std::int64_t>(blockIdx.x) * kPairCols;
-  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
-  const std::int64_t first_tile = static_cast<std::int64_t>(blockIdx.y) * kTilesPerBlock;
-  const int tiles = static_cast<int>(tiles_y - first_tile < kTilesPerBlock ? tiles_y - first_tile : kTilesPerBlock);
+  const auto [first_tile, tiles] = block_tiles(L);
   const std::int64_t chunks_left = chunks_to_row_end<__half>(L, x0 - kPairA);
   const int tid = ty * kPairThreadsX + tx;
   const auto fetch = [&](int t, __half* dst) {
@@ -92,8 +90,7 @@ __global__ void __launch_bounds__(kPairThreadsX * kThreadsY, 2)
 
 template <bool kStar> void launch_pair(const __half* in, __half* out, const PaddedLayout& L, const KernelWeights<float, 9>& w,
                                        cudaStream_t stream) {
-  const std::int64_t tiles_y = (L.n[1] + kTileY - 1) / kTileY;
-  const dim3 grid(grid_blocks(L.n[0], kPairCols), grid_blocks(tiles_y, kTilesPerBlock));
+  const dim3 grid = tile_grid(L, kPairCols);
   constexpr std::size_t smem = 2 * static_cast<std::size_t>(kPairH) * kPairW * sizeof(__half);
   step_2d_half_pair_kernel<kStar><<<grid, dim3(kPairThreadsX, kThreadsY), smem, stream>>>(in, out, L, w);
   SE_CUDA_CHECK_LAUNCH("step_2d_half_pair_kernel");

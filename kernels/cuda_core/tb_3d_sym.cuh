@@ -255,9 +255,9 @@ template <bool kPeriodic> constexpr bool keep_reads_in_l2() { return !kPeriodic;
 
 // Whether the stages below the last keep the thread's own rows in registers (kOwn): FP32 at T >= 2. H200, box-3d27p
 // 512^3, `suite --seconds 1`, alternated twice in one call (session 49): FP32 635.6 / 630.8 -> 660.1 / 658.2
-// GStencil/s; FP64 359.2 / 359.0 -> 308.3 / 308.3 (its 8 (T - 1) more values in registers per thread cost the second block per SM's
-// latency hiding: ncu counted 9% fewer shared wavefronts but the kernel took 26% longer), and 299.5 / 299.4 with the
-// bound lifted to one block per SM. Not measured on an H100.
+// GStencil/s; FP64 359.2 / 359.0 -> 308.3 / 308.3 (its 8 (T - 1) more values in registers per thread cost the second
+// block per SM's latency hiding: ncu counted 9% fewer shared wavefronts but the kernel took 26% longer), and 299.5 /
+// 299.4 with the bound lifted to one block per SM. Not measured on an H100.
 template <typename S, int T> constexpr bool own_rows_in_registers() { return T >= 2 && sizeof(S) == 4; }
 
 // At T = 1 the TMA kernel where a tensor map of the padded input can be encoded (sm_90 and a driver that has
