@@ -1,5 +1,6 @@
 // 1D CUDA-core step: a block stages 2048 + 2R points in shared memory; thread t computes points t,
-// t + 256, ..., so a warp's shared loads are consecutive (no bank conflicts) for every tap.
+// t + 256, ..., so a warp's shared loads are consecutive (no bank conflicts) for every tap. FP16 on Dirichlet grids
+// takes the two-points-per-thread kernel of step_1d_half.cu.
 #include "kernels/cuda_core/step_common.cuh"
 #include "kernels/cuda_core/step_kernels.hpp"
 
@@ -40,6 +41,8 @@ __global__ void __launch_bounds__(kThreads)
 template <typename S>
 void launch_step_1d(int radius, const S* in, S* out, const PaddedLayout& L, bool periodic,
                     const std::vector<double>& weights, cudaStream_t stream) {
+  if constexpr (std::is_same_v<S, __half>)
+    if (!periodic && step1d::launch_half_pair(radius, in, out, L, weights, stream)) return;
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, 2 * R + 1>(weights);

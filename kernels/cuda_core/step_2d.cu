@@ -1,4 +1,4 @@
-// The 2D CUDA-core step on Dirichlet grids (the kernel is in step_2d.cuh; FP16 at radius 1 takes the two-column
+// The 2D CUDA-core step on Dirichlet grids (the kernel is in step_2d.cuh; FP16 at radius 1 to 3 takes the two-column
 // kernel of step_2d_half.cu); periodic grids go to step_2d_periodic.cu.
 #include "kernels/cuda_core/step_2d.cuh"
 

@@ -44,7 +44,7 @@ inline dim3 tile_grid(const PaddedLayout& L, int tile_x) {
   return dim3(grid_blocks(L.n[0], tile_x), grid_blocks(tiles_y, kTilesPerBlock));
 }
 
-// FP16 at radius 1 on Dirichlet grids (step_2d_half.cu): two columns per thread. Returns false, launching nothing,
+// FP16 at radius 1 to 3 on Dirichlet grids (step_2d_half.cu): two columns per thread. Returns false, launching nothing,
 // for another radius or weight count, or where the grid's pairs do not start on 4-byte boundaries.
 bool launch_half_pair(int radius, const __half* in, __half* out, const PaddedLayout& L, const std::vector<double>& weights,
                       cudaStream_t stream);
@@ -55,7 +55,23 @@ template <typename S, int R> constexpr std::size_t tile_elements() {
   return static_cast<std::size_t>(kTileY + 2 * R) * kRowWidth<S, R>;
 }
 
-template <typename S, int R, bool kPeriodic>
+// Whether the (2R + 1)^2 weights are zero off the centre row and column (star-2d13p, heat-2d).
+inline bool star_weights_2d(const std::vector<double>& weights, int radius) {
+  const int side = 2 * radius + 1;
+  if (weights.size() != static_cast<std::size_t>(side * side)) return false;
+  for (int dy = 0; dy < side; ++dy)
+    for (int dx = 0; dx < side; ++dx)
+      if (dy != radius && dx != radius && weights[static_cast<std::size_t>(dy * side + dx)] != 0.0) return false;
+  return true;
+}
+
+// kStar (radius 2 and 3, star_weights_2d): the centre column meets every weight row, the other columns only the
+// output's own row, so a thread loads 8 + 2R + 8 x 2R values for its 8 outputs and issues 4R + 1 FMAs per point
+// (star-2d13p: 7.75 loads and 13 FMAs per point against 12.25 and 49 in the dense loop). H200, 10240^2, `suite
+// --seconds 1`, the dense loop and this one alternated twice in one call (session 50): cuda-core star-2d13p 143.0 /
+// 142.8 -> 230.3 / 230.9 GStencil/s (86% of the FP64 copy roof, 4.24 TB/s / 16 B), cuda-core-fp32 214.2 / 214.0 ->
+// 380.4 / 380.2 (72% of FP32's). Radius 1 (heat-2d) stays on the dense loop, the star path not measured there.
+template <typename S, int R, bool kPeriodic, bool kStar = false>
 __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBlocks)
     step_2d_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L,
                    KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1)> w) {
@@ -89,6 +105,22 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
 #pragma unroll
     for (int i = 0; i < kRowsPerThread; ++i) acc[i] = C(0);
     const int y_local = ty * kRowsPerThread;
+    if constexpr (kStar) {
+#pragma unroll
+      for (int j = 0; j < kRowsPerThread + 2 * R; ++j) { // the centre column: every weight row
+        const C v = load_as<C>(tile[(y_local + j) * kW + tx + kA]);
+#pragma unroll
+        for (int i = 0; i < kRowsPerThread; ++i) {
+          const int dy = j - i;
+          if (dy >= 0 && dy < kSide) acc[i] = fma(w.w[dy * kSide + R], v, acc[i]);
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < kRowsPerThread; ++i) // the centre row: the output's own input row
+#pragma unroll
+        for (int dx = 0; dx < kSide; ++dx)
+          if (dx != R) acc[i] = fma(w.w[R * kSide + dx], load_as<C>(tile[(y_local + i + R) * kW + tx + dx + (kA - R)]), acc[i]);
+    } else {
     // Columns are a run-time loop for R > 2: smaller code, and the weights are then read by index.
 #pragma unroll(R <= 2 ? kSide : 1)
     for (int dx = 0; dx < kSide; ++dx)
@@ -101,6 +133,7 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
           if (dy >= 0 && dy < kSide) acc[i] = fma(w.w[dy * kSide + dx], v, acc[i]);
         }
       }
+    }
     const std::int64_t x = x0 + tx, y0 = (first_tile + t) * kTileY + y_local;
     if (x < L.n[0]) {
 #pragma unroll
@@ -111,25 +144,34 @@ __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBl
   }
 }
 
+template <typename S, int R, bool kPeriodic, bool kStar>
+void launch_kernel(const S* in, S* out, const PaddedLayout& L,
+                   const KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream) {
+  constexpr int kTileX = Shape<R>::kTileX;
+  const dim3 grid = tile_grid(L, kTileX);
+  const std::size_t smem = 2 * tile_elements<S, R>() * sizeof(S);
+  // Once per kernel: the attribute holds for the process, and setting it on every launch costs host time.
+  static const bool opted_in = [&] {
+    if (smem > 48 * 1024)
+      SE_CUDA_CHECK(cudaFuncSetAttribute(step_2d_kernel<S, R, kPeriodic, kStar>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    return true;
+  }();
+  (void)opted_in;
+  step_2d_kernel<S, R, kPeriodic, kStar><<<grid, dim3(kTileX, kThreadsY), smem, stream>>>(in, out, L, w);
+  SE_CUDA_CHECK_LAUNCH("step_2d_kernel");
+}
+
 template <typename S, bool kPeriodic>
 void launch(int radius, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
             cudaStream_t stream) {
+  const bool star = star_weights_2d(weights, radius);
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>(weights);
-    constexpr int kTileX = Shape<R>::kTileX;
-    const dim3 grid = tile_grid(L, kTileX);
-    const std::size_t smem = 2 * tile_elements<S, R>() * sizeof(S);
-    // Once per kernel: the attribute holds for the process, and setting it on every launch costs host time.
-    static const bool opted_in = [&] {
-      if (smem > 48 * 1024)
-        SE_CUDA_CHECK(cudaFuncSetAttribute(step_2d_kernel<S, R, kPeriodic>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(smem)));
-      return true;
-    }();
-    (void)opted_in;
-    step_2d_kernel<S, R, kPeriodic><<<grid, dim3(kTileX, kThreadsY), smem, stream>>>(in, out, L, w);
-    SE_CUDA_CHECK_LAUNCH("step_2d_kernel");
+    if constexpr (R == 2 || R == 3)
+      if (star) return launch_kernel<S, R, kPeriodic, true>(in, out, L, w, stream);
+    launch_kernel<S, R, kPeriodic, false>(in, out, L, w, stream);
   });
 }
 
