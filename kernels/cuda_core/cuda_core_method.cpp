@@ -33,7 +33,8 @@ DescriptorPtr cuda_core_descriptor(Precision storage) {
   static const char* const kDescriptions[] = {
       "CUDA cores, FP64: shared-memory tiles, register-blocked columns (3D streams along z)",
       "CUDA cores, FP32 storage and arithmetic, same kernels",
-      "CUDA cores, FP16 storage with FP32 arithmetic (rounded to FP16 once per step)"};
+      "CUDA cores, FP16 storage with FP32 arithmetic (rounded to FP16 once per step; Dirichlet grids in 1D, and "
+      "in 2D up to radius 3, take two points per thread through half2 loads and stores)"};
   auto d = gpu_only(id_of(storage), storage, kDescriptions[static_cast<int>(storage)]);
   d->plan = [id = d->id, storage](const Stencil& s, const PlanRequest& request) {
     if (request.fused_steps > 1)
