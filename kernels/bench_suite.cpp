@@ -119,6 +119,7 @@ bool SuiteResult::all_passed() const {
 
 SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o, const SuiteProgress& progress) {
   if (!(o.seconds > 0)) throw InputError(fmt::format("--seconds must be positive; got {}", o.seconds));
+  if (o.fused_steps < 0) throw InputError(fmt::format("--fused-steps must be at least 1; got {}", o.fused_steps));
   SuiteResult result;
   result.options = o;
   const std::vector<const Method*> chosen = select_methods(methods, o, result.skipped);
@@ -137,8 +138,11 @@ SuiteResult run_suite(const std::vector<Method>& methods, const SuiteOptions& o,
       PlanPtr plan;
       std::string why;
       try {
-        plan = m->plan(s);
+        plan = m->plan(s, o.fused_steps);
         why = m->check(*plan, x.extent);
+        if (why.empty() && o.fused_steps > 0 && plan->fused_steps != o.fused_steps)
+          why = fmt::format("its plan fuses {} base step{} per pass, not the {} asked ({})", plan->fused_steps,
+                            plan->fused_steps == 1 ? "" : "s", o.fused_steps, plan->brief);
       } catch (const InputError& err) {
         why = err.what();
       }
@@ -237,6 +241,7 @@ nlohmann::json to_json(const SuiteResult& r) {
           {"boundary", to_string(r.options.boundary.kind)},
           {"quick", r.options.quick},
           {"seconds_per_run", r.options.seconds},
+          {"fused_steps_asked", r.options.fused_steps},
           {"results", results},
           {"skipped", skipped}};
 }

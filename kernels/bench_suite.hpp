@@ -23,6 +23,8 @@ struct SuiteOptions {
   double seconds = 1.0;                // target time of one timed run
   Boundary boundary{};
   bool sweep = true;
+  int fused_steps = 0;                 // base steps per pass asked of every method (0: each method's own choice);
+                                       // a method that cannot fuse that many is skipped with its reason
   std::uint64_t seed = 0;              // base seed; each experiment draws its own input from it
   std::optional<double> copy_gbs;      // measured copy bandwidth (GPU runs), for GB/s against the roof
   std::string gpu;                     // device name, or "" without one

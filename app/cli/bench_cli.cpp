@@ -322,6 +322,7 @@ struct SuiteCliOptions {
   std::string methods, stencils, json, csv, boundary = "dirichlet";
   double seconds = 1.0;
   bool no_sweep = false;
+  int fused_steps = 0;
   std::uint64_t seed = 0;
   bool seed_given = false;
 };
@@ -334,6 +335,7 @@ int cmd_suite(const std::vector<Method>& methods, const SuiteCliOptions& c) {
   o.seconds = c.seconds;
   o.boundary.kind = parse_boundary(c.boundary);
   o.sweep = !c.no_sweep;
+  o.fused_steps = c.fused_steps;
   o.seed = c.seed_given ? c.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   // Fail on unwritable outputs before spending minutes on the runs.
   if (!c.json.empty()) check_writable(c.json, "suite JSON");
@@ -447,6 +449,9 @@ int bench_main(int argc, char** argv) {
       ->capture_default_str();
   suite->add_option("--boundary", so.boundary, "dirichlet or periodic")->capture_default_str();
   suite->add_flag("--no-sweep", so.no_sweep, "leave out the heat-2d size sweep");
+  suite->add_option("--fused-steps,-T", so.fused_steps,
+                    "base steps one pass fuses, asked of every method (default: each method's own choice; a method "
+                    "that cannot is skipped with its reason)");
   std::string suite_seed_text;
   auto* suite_seed = suite->add_option("--seed", suite_seed_text, "base seed of the inputs, 0 to 2^64-1 (default: fresh each run)");
   DagCliOptions dago;

@@ -102,6 +102,26 @@ TEST_CASE("suite --methods takes a subset and rejects unknown ids") {
   CHECK(bench("suite --quick --seconds 0").exit_code == 2);
 }
 
+TEST_CASE("suite --fused-steps asks every method for that depth, and skips a method that cannot fuse, saying why") {
+  const fs::path json = temp_dir() / "fused.json";
+  const CommandResult r = bench("suite --quick --no-sweep --fused-steps 2 --methods lorastencil:emulate,cpu-reference "
+                                "--stencils heat-2d --json " + json.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(read_file(json));
+  CHECK(j["fused_steps_asked"] == 2);
+  REQUIRE(j["results"].size() == 1);
+  CHECK(j["results"][0]["method"] == "lorastencil");
+  CHECK(j["results"][0]["fused_steps"] == 2);
+  CHECK(j["results"][0]["passed"] == true);
+  REQUIRE(j["skipped"].size() == 1);
+  CHECK(j["skipped"][0]["method"] == "cpu-reference");
+  CHECK_FALSE(j["skipped"][0]["reason"].get<std::string>().empty());
+  const CommandResult bad = bench("suite --quick --fused-steps -1 --methods cpu-reference");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--fused-steps must be at least 1; got -1"));
+}
+
 TEST_CASE("GPU methods without a device: listed as unavailable, and running one exits 2 saying why") {
   const CommandResult list = bench("list");
   CHECK(list.exit_code == 0);
