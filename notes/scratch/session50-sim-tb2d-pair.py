@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Session 50: a model of kernels/cuda_core/tb_2d_pair.cu's indexing, run on the CPU against a direct stencil.
+"""Session 50: a model of kernels/cuda_core/tb_2d_pair.cu's indexing (FP32 and FP64 layouts: 16-byte chunks of 4 or 2
+values), run on the CPU against a direct stencil.
 
 Each launch block is emulated iteration by iteration; within an iteration the 256 threads run as numpy vectors (their
 reads are of the previous iteration's stage rows and of the ring slot that landed, their writes of this iteration's
@@ -45,11 +46,11 @@ def reference(grid, w, R, T, periodic, bval):
     return g
 
 
-def run_case(nx, ny, R, star, T, periodic, rows_per_block, seed):
+def run_case(nx, ny, R, star, T, periodic, rows_per_block, chunk, seed):
     rng = np.random.default_rng(seed)
     w = weights(R, star, rng)
     bval = 0.3
-    halo = round_up(T * R, 4)                    # tb::halo_columns(T, R, 4)
+    halo = round_up(T * R, chunk)                # tb::halo_columns(T, R, bytes): chunk = 16 / bytes
     origin = round_up(halo, 16)                  # make_padded_layout(e, halo, 16)
     pitch = round_up(origin + nx + halo, 16)
     rows_total = ny + 2 * halo
@@ -67,9 +68,9 @@ def run_case(nx, ny, R, star, T, periodic, rows_per_block, seed):
     def idx_row(y):
         return y + halo
 
-    kSide, kP = 2 * R + 1, round_up(R, 4)
+    kSide, kP = 2 * R + 1, round_up(R, chunk)
     kW, kRe, k = K_COLS + 2 * kP, (R + 1) // 2 * 2, T
-    A = round_up(k * R, 4)
+    A = round_up(k * R, chunk)
     strips = (nx + (K_COLS - 2 * A) - 1) // (K_COLS - 2 * A)
     yblocks = (ny + rows_per_block - 1) // rows_per_block
     c = np.arange(K_THREADS)
@@ -92,17 +93,17 @@ def run_case(nx, ny, R, star, T, periodic, rows_per_block, seed):
             n_load = (y_end - y0) + 2 * k * R
             n_iter = n_load + k - 1
             row_limit = ny + halo
-            chunks_left = (pitch - origin - xs) // 4
-            fetcher = (c < K_COLS // 4) & (c < chunks_left)
+            chunks_left = (pitch - origin - xs) // chunk
+            fetcher = (c < K_COLS // chunk) & (c < chunks_left)
 
             def fetch(i):
                 if i < n_load and first_in + i < row_limit:
                     slot = i % K_RING
                     r = idx_row(first_in + i)
                     for cc in np.nonzero(fetcher)[0]:
-                        x = origin + xs + cc * 4
-                        assert 0 <= x and x + 4 <= pitch, "fetch outside the padded row"
-                        rows[slot, kP + cc * 4:kP + cc * 4 + 4] = mem[r, x:x + 4]
+                        x = origin + xs + cc * chunk
+                        assert 0 <= x and x + chunk <= pitch, "fetch outside the padded row"
+                        rows[slot, kP + cc * chunk:kP + cc * chunk + chunk] = mem[r, x:x + chunk]
 
             q0 = np.zeros((k, kSide, K_THREADS))
             q1 = np.zeros((k, kSide, K_THREADS))
@@ -169,19 +170,21 @@ def run_case(nx, ny, R, star, T, periodic, rows_per_block, seed):
 
 def main():
     cases = []
-    for R in (1, 2, 3):
-        for star in (True, False):
-            for T in range(1, (4 if R == 1 else 3) + 1):
-                cases.append((67, 23, R, star, T, False, 9))
-            cases.append((530, 19, R, star, 3 if R > 1 else 4, True, 7))
-            cases.append((1100, 13, R, star, 2, False, 13))
-            cases.append((37, 41, R, star, 2, True, 41))
+    for chunk, max_t in ((4, {1: 4, 2: 3, 3: 3}), (2, {1: 2, 2: 1, 3: 2})):  # FP32, FP64 (kMaxPairSteps)
+        for R in (1, 2, 3):
+            for star in (True, False):
+                for T in range(1, max_t[R] + 1):
+                    cases.append((67, 23, R, star, T, False, 9, chunk))
+                cases.append((530, 19, R, star, max_t[R], True, 7, chunk))
+                cases.append((1100, 13, R, star, min(2, max_t[R]), False, 13, chunk))
+                cases.append((37, 41, R, star, min(2, max_t[R]), True, 41, chunk))
     bad = 0
     for n, case in enumerate(cases):
         err = run_case(*case, seed=n)
         ok = err == err and err < 1e-12
         bad += not ok
-        print(f"nx={case[0]} ny={case[1]} R={case[2]} star={case[3]} T={case[4]} periodic={case[5]} rows/block={case[6]}: "
+        print(f"{'FP32' if case[7] == 4 else 'FP64'} nx={case[0]} ny={case[1]} R={case[2]} star={case[3]} T={case[4]} "
+              f"periodic={case[5]} rows/block={case[6]}: "
               f"max abs {err:.2e} {'ok' if ok else 'MISMATCH'}")
     sys.exit(1 if bad else 0)
 
