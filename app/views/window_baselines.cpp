@@ -1,6 +1,8 @@
 // The best CUDA-core method and the best tensor-core method for the stencil being edited, side by side (issue 14):
 // which is "best" comes from the recorded GPU results (assets/results/*.json, the Performance view's files), FP64
-// first, the highest GStencil/s that passed its check; where no record exists for the stencil, from each method's
+// first, the highest GStencil/s that passed its check, both sides from one GPU where a GPU has records of both (the
+// one with the most GPU records, if several do), so that the ratio compares the methods and not the machines; where
+// no record exists for the stencil, from each method's
 // cost model under a recorded GPU's roofs ("predicted"). Beside each rate, what the method's plan for this stencil
 // counts per point and base step: device-memory bytes, useful and executed FLOPs, the arithmetic intensity and the
 // MMAs; a bar pair for GStencil/s and one for bytes per point, and one line on why the winner wins, computed from
@@ -102,8 +104,10 @@ PlanPtr gpu_plan(const DescriptorPtr& d, const Stencil& s, int& fused, std::stri
   }
 }
 
-// The recorded record with the highest GStencil/s that passed, FP64 first, among the side's methods that plan s.
-std::optional<Pick> best_recorded(const std::vector<RecordedResults>& files, const Stencil& s, Side side) {
+// The recorded record with the highest GStencil/s that passed, FP64 first, among the side's methods that plan s;
+// only from the files of `gpu` when one is named.
+std::optional<Pick> best_recorded(const std::vector<RecordedResults>& files, const Stencil& s, Side side,
+                                  const std::string* gpu = nullptr) {
   struct Candidate {
     const RecordedResults* file;
     const BenchmarkRecord* record;
@@ -111,12 +115,14 @@ std::optional<Pick> best_recorded(const std::vector<RecordedResults>& files, con
   };
   std::vector<Candidate> all;
   if (!is_unedited_preset(s)) return std::nullopt;
-  for (const RecordedResults& f : files)
+  for (const RecordedResults& f : files) {
+    if (gpu != nullptr && f.gpu != *gpu) continue;
     for (const BenchmarkRecord& r : f.records) {
       if (r.backend != Backend::GPU || !r.passed || !r.finite || !(r.gstencils > 0) || r.stencil != s.name) continue;
       for (const DescriptorPtr& d : method_list())
         if (d->id == r.method && on_side(*d, side)) all.push_back({&f, &r, d});
     }
+  }
   const bool any_fp64 = std::any_of(all.begin(), all.end(), [](const Candidate& c) { return c.record->precision == Precision::FP64; });
   if (any_fp64) std::erase_if(all, [](const Candidate& c) { return c.record->precision != Precision::FP64; });
   std::stable_sort(all.begin(), all.end(),
@@ -254,12 +260,38 @@ std::string why_line(const Pick& cuda, const Pick& tensor) {
   return line;
 }
 
+// GPU records per GPU name, over every file of that GPU.
+std::size_t gpu_record_count(const std::vector<RecordedResults>& files, const std::string& gpu) {
+  std::size_t n = 0;
+  for (const RecordedResults& f : files)
+    if (f.gpu == gpu)
+      n += static_cast<std::size_t>(std::count_if(f.records.begin(), f.records.end(),
+                                                  [](const BenchmarkRecord& r) { return r.backend == Backend::GPU; }));
+  return n;
+}
+
+// The GPU with recorded runs of s on both sides (the one with the most GPU records if several have), or none.
+std::optional<std::string> common_gpu(const std::vector<RecordedResults>& files, const Stencil& s) {
+  std::optional<std::string> best;
+  std::size_t most = 0;
+  std::vector<std::string> seen;
+  for (const RecordedResults& f : files) {
+    if (f.gpu.empty() || std::find(seen.begin(), seen.end(), f.gpu) != seen.end()) continue;
+    seen.push_back(f.gpu);
+    if (!best_recorded(files, s, kCudaCores, &f.gpu) || !best_recorded(files, s, kTensorCores, &f.gpu)) continue;
+    const std::size_t n = gpu_record_count(files, f.gpu);
+    if (!best || n > most) best = f.gpu, most = n;
+  }
+  return best;
+}
+
 Baselines build(const BaselinesMemory& m, const Stencil& s) {
   Baselines b;
   b.stencil = s;
   b.built = true;
+  const std::optional<std::string> gpu = common_gpu(m.files, s);
   for (Side side : {kCudaCores, kTensorCores}) {
-    std::optional<Pick> p = best_recorded(m.files, s, side);
+    std::optional<Pick> p = best_recorded(m.files, s, side, gpu ? &*gpu : nullptr);
     b.side[side] = p ? std::move(*p) : best_predicted(m.files, s, side);
   }
   b.why = why_line(b.side[kCudaCores], b.side[kTensorCores]);
