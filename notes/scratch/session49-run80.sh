@@ -2,14 +2,7 @@
 # Session 49: the kept forms of session 48's experiments (no switches): checks against the FP64 reference, the
 # sanitizers on small grids, test_gpu's method and [tb] cases, then the suite rows of the two changed methods.
 # Run from the repository root; $OUT receives the JSON.
-set -u
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench.gz > /tmp/se-bin/sb; gunzip -c .devbin/gpu/test_gpu.gz > /tmp/se-bin/tg
-cp .devbin/gpu/libfmt.so.9 .devbin/gpu/libgomp.so.1 /tmp/se-bin/; chmod +x /tmp/se-bin/sb /tmp/se-bin/tg
-export LD_LIBRARY_PATH=/tmp/se-bin
-B=/tmp/se-bin/sb
-SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-chk() { echo "check $* :: $("$@" 2>&1 | grep -iE 'rel|error' | head -1 | sed -E 's/.*(max abs)/\1/')"; }
+source notes/scratch/gpu-env.sh run80 stencil-bench test_gpu
 for s in heat-2d box-2d9p; do for sz in 1001x777 130x97 4098x33 257x3; do for bd in dirichlet periodic; do
   chk $B run -m cuda-core-fp16 -b gpu -s $s --size $sz -t 6 --boundary $bd
 done; done; done
@@ -22,5 +15,5 @@ for tool in memcheck racecheck; do
   echo "$tool fp16 box-3d27p $(timeout 100 $SAN --tool $tool $B run -m cuda-core-fp16 -b gpu -s box-3d27p --size 70x40x19 -t 3 2>&1 | grep SUMMARY)"
   echo "$tool tb-fp32 box-3d27p $(timeout 100 $SAN --tool $tool $B run -m cuda-core-tb-fp32 -b gpu -s box-3d27p --size 70x40x19 -t 4 --boundary periodic 2>&1 | grep SUMMARY)"
 done
-timeout 200 /tmp/se-bin/tg "every registered GPU method matches the FP64 reference on awkward grids and both boundaries" "[tb]" 2>&1 | tail -3
+timeout 200 $TG "every registered GPU method matches the FP64 reference on awkward grids and both boundaries" "[tb]" 2>&1 | tail -3
 $B suite --seconds 1 --methods cuda-core-fp16:gpu,cuda-core-tb-fp32:gpu --json $OUT/session49-suite.json 2>&1 | grep -E "cuda-core|copy" | tr -s ' ' | cut -c1-150

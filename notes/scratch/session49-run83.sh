@@ -6,17 +6,12 @@
 # two L2 partitions, and the DRAM reads, for the committed binary (.devbin/gpu/stencil-bench.gz) at 512^3 and for
 # grids one block wide in x (64 columns) and in y (32 rows), where no x (or y) halo is shared. About 2 minutes;
 # appends to $OUT/run83.log. Run from the repository root.
-set -u
-exec > >(tee -a "$OUT/run83.log") 2>&1
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench.gz > /tmp/se-bin/sb; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sb
-export LD_LIBRARY_PATH=/tmp/se-bin
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+source notes/scratch/gpu-env.sh run83 stencil-bench
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct
 M=$M,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
 M=$M,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_read.sum
 for sz in 512x512x512 64x512x512 512x32x512 64x32x4096; do
   echo "ncu box-3d27p $sz:"
   timeout 120 $NCU --clock-control none --launch-skip 2 --launch-count 1 -k regex:tb_3d_sym --metrics $M \
-    /tmp/se-bin/sb run -m cuda-core -b gpu -s box-3d27p --size $sz -t 4 2>&1 | grep -E "duration|bytes|sectors|rate" | tr -s ' '
+    $B run -m cuda-core -b gpu -s box-3d27p --size $sz -t 4 2>&1 | grep -E "duration|bytes|sectors|rate" | tr -s ' '
 done

@@ -3,14 +3,7 @@
 # 128 (committed) / 256 bytes (SE_EXP_PROMO 0..3), and the cp.async kernel instead of TMA (SE_EXP_T1CP=1), experiment
 # binary = 62fc69a + notes/scratch/session50-box3d-promo-exp.patch. Checks, ncu DRAM bytes per variant at 512^3, then
 # the variants alternated twice (`suite --seconds 1`, FP64 and FP32). Appends to $OUT/run85.log. Repository root.
-set -u
-exec > >(tee -a "$OUT/run85.log") 2>&1
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench-exp.gz > /tmp/se-bin/sbe; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sbe
-export LD_LIBRARY_PATH=/tmp/se-bin
-E=/tmp/se-bin/sbe
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-chk() { echo "check $* :: $("$@" 2>&1 | grep -iE 'rel|error' | head -1 | sed -E 's/.*(max abs)/\1/')"; }
+source notes/scratch/gpu-env.sh run85 stencil-bench-exp
 V="SE_EXP_PROMO=2 SE_EXP_PROMO=0 SE_EXP_PROMO=1 SE_EXP_PROMO=3 SE_EXP_T1CP=1"
 for v in SE_EXP_PROMO=0 SE_EXP_T1CP=1; do for sz in 130x97x301 37x29x13; do
   chk env $v $E run -m cuda-core -b gpu -s box-3d27p --size $sz -t 4

@@ -2,12 +2,7 @@
 # Session 50: cuda-core-tb and cuda-core-tb-fp32 at each fusion depth on the 2D stencils where they trail or barely
 # lead single-step cuda-core (star-2d13p, box-2d25p, box-2d49p), through the new `suite --fused-steps`; single-step
 # cuda-core and cuda-core-fp32 in the T = 1 call for comparison. Appends to $OUT/run86.log. Repository root.
-set -u
-exec > >(tee -a "$OUT/run86.log") 2>&1
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench.gz > /tmp/se-bin/sb; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sb
-export LD_LIBRARY_PATH=/tmp/se-bin
-B=/tmp/se-bin/sb
+source notes/scratch/gpu-env.sh run86 stencil-bench
 S=star-2d13p,box-2d49p,box-2d25p
 for T in 2 1 3; do
   M=cuda-core-tb:gpu,cuda-core-tb-fp32:gpu; [ $T = 1 ] && M=$M,cuda-core:gpu,cuda-core-fp32:gpu

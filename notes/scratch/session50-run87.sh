@@ -15,15 +15,8 @@
 # Each part: checks against the FP64 reference (both boundaries, odd sizes), memcheck and racecheck, then 0 / 1
 # alternated twice (`suite`, about 20 s a run at --seconds 1). Appends to $OUT/run87.log. Run from the repository
 # root: `bash notes/scratch/session50-run87.sh pair` (timeout_s 600), then `pair-time`, `tb1`, `star1`.
-set -u
 part=${1:-pair}
-exec > >(tee -a "$OUT/run87.log") 2>&1
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench-exp.gz > /tmp/se-bin/sbe; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sbe
-export LD_LIBRARY_PATH=/tmp/se-bin
-E=/tmp/se-bin/sbe
-SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-chk() { echo "check $* :: $("$@" 2>&1 | grep -iE 'rel|error' | head -1 | sed -E 's/.*(max abs)/\1/')"; }
+source notes/scratch/gpu-env.sh run87 stencil-bench-exp
 sani() { local name=$1; shift; for tool in memcheck racecheck; do
   echo "$tool $name $(timeout 60 $SAN --tool $tool "$@" 2>&1 | grep SUMMARY)"; done; }
 ab() { local var=$1; shift; for r in 1 2; do for v in 0 1; do

@@ -4,15 +4,10 @@
 # DRAM nor L2 bandwidth alone bounds it; this takes ncu's speed-of-light, scheduler, warp-state and memory sections
 # of one launch (the committed binary, .devbin/gpu/stencil-bench.gz) and, for comparison, of heat-3d's per-point
 # kernel at 86% of the copy roof. About 1 minute. Appends to $OUT/run88.log. Run from the repository root.
-set -u
-exec > >(tee -a "$OUT/run88.log") 2>&1
-mkdir -p /tmp/se-bin
-gunzip -c .devbin/gpu/stencil-bench.gz > /tmp/se-bin/sb; cp .devbin/gpu/libfmt.so.9 /tmp/se-bin/; chmod +x /tmp/se-bin/sb
-export LD_LIBRARY_PATH=/tmp/se-bin
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+source notes/scratch/gpu-env.sh run88 stencil-bench
 for s in box-3d27p heat-3d; do
   echo "ncu $s:"
   timeout 150 $NCU --clock-control none --launch-skip 2 --launch-count 1 --section SpeedOfLight --section SchedulerStats \
     --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
-    /tmp/se-bin/sb run -m cuda-core -b gpu -s $s --size 512x512x512 -t 4 2>&1 | grep -vE "^==PROF==|^\s*$|----" | tr -s ' ' | cut -c1-150
+    $B run -m cuda-core -b gpu -s $s --size 512x512x512 -t 4 2>&1 | grep -vE "^==PROF==|^\s*$|----" | tr -s ' ' | cut -c1-150
 done
