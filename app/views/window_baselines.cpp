@@ -270,30 +270,28 @@ std::size_t gpu_record_count(const std::vector<RecordedResults>& files, const st
   return n;
 }
 
-// The GPU with recorded runs of s on both sides (the one with the most GPU records if several have), or none.
-std::optional<std::string> common_gpu(const std::vector<RecordedResults>& files, const Stencil& s) {
-  std::optional<std::string> best;
-  std::size_t most = 0;
-  std::vector<std::string> seen;
-  for (const RecordedResults& f : files) {
-    if (f.gpu.empty() || std::find(seen.begin(), seen.end(), f.gpu) != seen.end()) continue;
-    seen.push_back(f.gpu);
-    if (!best_recorded(files, s, kCudaCores, &f.gpu) || !best_recorded(files, s, kTensorCores, &f.gpu)) continue;
-    const std::size_t n = gpu_record_count(files, f.gpu);
-    if (!best || n > most) best = f.gpu, most = n;
-  }
-  return best;
-}
-
 Baselines build(const BaselinesMemory& m, const Stencil& s) {
   Baselines b;
   b.stencil = s;
   b.built = true;
-  const std::optional<std::string> gpu = common_gpu(m.files, s);
-  for (Side side : {kCudaCores, kTensorCores}) {
-    std::optional<Pick> p = best_recorded(m.files, s, side, gpu ? &*gpu : nullptr);
-    b.side[side] = p ? std::move(*p) : best_predicted(m.files, s, side);
+  // Both sides from the GPU with recorded runs of s on both (the one with the most GPU records if several have);
+  // where none has, each side's best on any GPU.
+  std::array<std::optional<Pick>, 2> picks;
+  bool one_gpu = false;
+  std::size_t most = 0;
+  std::vector<std::string> seen;
+  for (const RecordedResults& f : m.files) {
+    if (f.gpu.empty() || std::find(seen.begin(), seen.end(), f.gpu) != seen.end()) continue;
+    seen.push_back(f.gpu);
+    std::array<std::optional<Pick>, 2> on_gpu{best_recorded(m.files, s, kCudaCores, &f.gpu),
+                                              best_recorded(m.files, s, kTensorCores, &f.gpu)};
+    if (!on_gpu[kCudaCores] || !on_gpu[kTensorCores]) continue;
+    const std::size_t n = gpu_record_count(m.files, f.gpu);
+    if (!one_gpu || n > most) picks = std::move(on_gpu), most = n, one_gpu = true;
   }
+  if (!one_gpu) picks = {best_recorded(m.files, s, kCudaCores), best_recorded(m.files, s, kTensorCores)};
+  for (Side side : {kCudaCores, kTensorCores})
+    b.side[side] = picks[side] ? std::move(*picks[side]) : best_predicted(m.files, s, side);
   b.why = why_line(b.side[kCudaCores], b.side[kTensorCores]);
   const Pick &c = b.side[kCudaCores], &t = b.side[kTensorCores];
   if (c.recorded && t.recorded && c.gpu != t.gpu)
