@@ -186,15 +186,13 @@ void launch_step_3d(int radius, const S* in, S* out, const PaddedLayout& L, bool
                     const std::vector<double>& weights, cudaStream_t stream) {
   // heat-3d's shape (the 7-point star, any weights; FP64, FP32, FP16): the per-point kernel of step_3d_star.cu.
   if (launch_step_3d_star<S>(in, out, L, periodic, weights, stream)) return;
-  {
-    // box-3d27p (and any cube-symmetric 3x3x3 weights): the cube-symmetric kernel of cuda-core-tb at depth 1 (in
-    // FP16 too: box-3d27p 274.1 -> 617.6 GStencil/s over the two-row kernel below, tb_3d_sym_fp16.cu).
-    TbLaunch a;
-    a.radius = radius;
-    a.periodic = periodic;
-    a.steps = 1;
-    if (launch_tb_3d_sym<S>(a, in, out, L, weights, stream)) return;
-  }
+  // box-3d27p (and any cube-symmetric 3x3x3 weights): the cube-symmetric kernel of cuda-core-tb at depth 1 (in FP16
+  // too: box-3d27p 274.1 -> 617.6 GStencil/s over the two-row kernel below, tb_3d_sym_fp16.cu).
+  TbLaunch a;
+  a.radius = radius;
+  a.periodic = periodic;
+  a.steps = 1;
+  if (launch_tb_3d_sym<S>(a, in, out, L, weights, stream)) return;
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>(weights);
