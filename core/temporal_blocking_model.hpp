@@ -2,14 +2,17 @@
 // recomputed halo and the GPU's rates. Header-only and constexpr: the CUDA kernels size their register queues
 // from the same numbers core's plan prints, so the two cannot drift apart.
 //
-// The kernels (kernels/cuda_core/tb_1d.cu, tb_2d.cuh):
+// The kernels (kernels/cuda_core/tb_1d.cu, tb_2d.cuh, tb_2d_pair.cu):
 // - 1D: a warp owns 32 x kPoints1D consecutive points in registers (kPoints1D per lane), exchanges its R edge
 //   values with the neighbouring lanes by shuffles each step, and writes the centre 32 x kPoints1D - 2A after T
 //   steps (A = T R rounded up to a 16-byte chunk). No shared memory, no barrier.
 // - 2D: a block of kThreads2D threads owns a kThreads2D-column strip (one column per thread, the outer A columns
 //   recomputed halo) and streams it along y. T stages run as a pipeline: stage t consumes the row stage t - 1
 //   produced in the previous iteration, neighbours along x come from a shared-memory row, neighbours along y from
-//   a register queue of 2R + 1 partial sums. One barrier per row.
+//   a register queue of 2R + 1 partial sums. One barrier per row. Radius 1..3 in FP32 and FP64 run the same pipeline
+//   with two columns per thread (tb_2d_pair.cu, pair_capacity_steps below) at the depths it holds; FP32 plans of depth
+//   1 run step_2d.cuh's single-step kernel instead (box-2d225p, H200: 72.0 against the pipeline's 62.7 GStencil/s;
+//   FP64 keeps the pipeline, 48.5 against 47.0).
 // Per point and base step the 2D kernel spends: 2R shared loads and one shared store, and (box) (2R+1)^2 or (star)
 // 4R+1 FMAs; the 1D kernel 2R+1 FMAs. Device memory: one read and one write per point per launch.
 #pragma once
@@ -109,15 +112,46 @@ template <typename Stencil> bool cube_symmetric(const Stencil& s) {
   return cube_symmetric_r1(w, c);
 }
 
-// The depth the model picks: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
-// the on-chip time per step, within capacity. 3D fuses 2 steps (tb_3d.cu; radius > 3 the generic tile kernel).
-constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
-  if (dims == 3) return cube_symmetric && radius == 1 ? kSteps3DSym : 2;
+// The two-column 2D kernel (kernels/cuda_core/tb_2d_pair.cu): a block of kThreads2D threads owns a strip twice as
+// wide, a thread two neighbouring columns whose window it reads as 8- or 16-byte pairs, so a stage issues about half
+// the shared loads and addressing of the one-column kernel per point. It holds fewer stages (two queues of partial
+// sums per thread): the depths below compiled without spills (ptxas sm_90, 128 registers; FP32 radius 1 spills from
+// T = 5, radius 2 from T = 4; FP64 radius 1 from T = 3, radius 2's star at T = 2), within the one-column capacity.
+// 0: no two-column kernel (radius above 3, or FP16).
+constexpr int pair_capacity_steps(int radius, int value_bytes) {
+  if (radius < 1 || radius > 3 || (value_bytes != 4 && value_bytes != 8)) return 0;
+  constexpr int fp32[4] = {0, 4, 3, 3}, fp64[4] = {0, 2, 1, 2};
+  return std::min(capacity_steps(2, radius, value_bytes), value_bytes == 4 ? fp32[radius] : fp64[radius]);
+}
+
+// The one-column kernel's depth: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
+// the on-chip time per step, within capacity.
+constexpr int one_column_steps(int dims, int radius, bool star, int value_bytes) {
   const int cap = capacity_steps(dims, radius, value_bytes);
   const double ratio = memory_clocks(value_bytes) / onchip_clocks(dims, std::max(1, radius), star, value_bytes);
   int t = 1;
   while (t < cap && ratio / t > 0.8) ++t;
   return t;
+}
+
+// The depth the model picks. 1D: one_column_steps (a warp's registers). 3D fuses 2 steps (tb_3d.cu; radius > 3 the
+// generic tile kernel). 2D: the two-column kernel at its deepest depth where that is at least the one-column kernel's
+// depth, else the one-column kernel at its own. Its cheaper stages make the deeper depth pay: H200, `suite --seconds
+// 0.5 --fused-steps T`, FP32 two-column box-2d49p T = 2 / 3: 278.4 / 299.9 GStencil/s, heat-2d 2 / 3 / 4: 537.4 /
+// 703.1 / 825.7, star-2d13p 2 / 3: 452.7 / 468.3 (notes/cuda-core-tb.md, session 51). Where the one-column kernel's
+// depth is deeper the two-column one is not taken: FP64 heat-2d one-column T = 6 643.9 against two-column T = 2 331.0
+// (FP32 heat-2d is the one measured exception: one-column T = 6 799.1 against two-column T = 4 825.7).
+constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
+  if (dims == 3) return cube_symmetric && radius == 1 ? kSteps3DSym : 2;
+  const int one = one_column_steps(dims, radius, star, value_bytes);
+  if (dims != 2) return one;
+  const int pair = pair_capacity_steps(radius, value_bytes);
+  return pair >= one ? pair : one;
+}
+
+// Whether a 2D pass of `steps` stages runs on the two-column kernel (a layout permitting: tb_2d_pair.cu).
+constexpr bool two_columns(int dims, int radius, int value_bytes, int steps) {
+  return dims == 2 && steps >= 1 && steps <= pair_capacity_steps(radius, value_bytes);
 }
 
 } // namespace se::tb

@@ -60,7 +60,8 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
   const std::string id = fp64 ? "cuda-core-tb" : "cuda-core-tb-fp32";
   auto d = gpu_only(id, storage,
                     fmt::format("CUDA cores, {}, temporally blocked: 1D warps in registers, 2D rows streamed through a "
-                                "pipeline of T stages (T from a model of registers and rates), 3D planes streamed along z (radius 1 "
+                                "pipeline of T stages, one or (radius 1-3) two columns per thread (T from a model of "
+                                "registers and rates), 3D planes streamed along z (radius 1 "
                                 "with cube-symmetric weights: 64-column cross-sections of 24 or 32 rows, 12 operations per point)",
                                 to_string(storage)));
   d->plan = [id, storage](const Stencil& s, const PlanRequest& request) {
@@ -90,6 +91,11 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";
+    else if (s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) &&
+             T > tb::one_column_steps(2, s.radius, s.is_star(), bytes))
+      why = fmt::format("the two-column kernel's deepest depth, above the one-column kernel's {}: its cheaper stages "
+                        "make the deeper depth pay",
+                        tb::one_column_steps(2, s.radius, s.is_star(), bytes));
     else {
       const double mem = tb::memory_clocks(bytes) / T,
                    chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), s.dims == 2 && s.is_star(), bytes);
@@ -101,6 +107,10 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
                               "clk/point against {:.3f} on chip",
                               mem, chip);
     }
+    if (s.dims == 2)
+      why += T == 1 && storage == Precision::FP32 ? "; the single-step kernel"
+             : tb::two_columns(2, s.radius, bytes, T) ? "; two columns per thread"
+                                                      : "; one column per thread";
     return streaming_plan(id, s, request, storage, T, fmt::format("{} steps per launch ({})", T, why));
   };
   GpuKernel k;

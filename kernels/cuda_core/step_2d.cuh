@@ -65,12 +65,14 @@ inline bool star_weights_2d(const std::vector<double>& weights, int radius) {
   return true;
 }
 
-// kStar (radius 2 and 3, star_weights_2d): the centre column meets every weight row, the other columns only the
+// kStar (radius 1 to 3, star_weights_2d): the centre column meets every weight row, the other columns only the
 // output's own row, so a thread loads 8 + 2R + 8 x 2R values for its 8 outputs and issues 4R + 1 FMAs per point
 // (star-2d13p: 7.75 loads and 13 FMAs per point against 12.25 and 49 in the dense loop). H200, 10240^2, `suite
 // --seconds 1`, the dense loop and this one alternated twice in one call (session 50): cuda-core star-2d13p 143.0 /
 // 142.8 -> 230.3 / 230.9 GStencil/s (86% of the FP64 copy roof, 4.24 TB/s / 16 B), cuda-core-fp32 214.2 / 214.0 ->
-// 380.4 / 380.2 (72% of FP32's). Radius 1 (heat-2d) stays on the dense loop, the star path not measured there.
+// 380.4 / 380.2 (72% of FP32's). Radius 1 (heat-2d; session 51, the same way): cuda-core 224.9 / 225.1 -> 227.5 /
+// 227.1, cuda-core-fp32 431.1 / 431.0 -> 440.9 / 440.5 (ptxas sm_90: FP64 59 registers against 64, FP32 62 against
+// 56, no spill).
 template <typename S, int R, bool kPeriodic, bool kStar = false>
 __global__ void __launch_bounds__(Shape<R>::kTileX * kThreadsY, Shape<R>::kMinBlocks)
     step_2d_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L,
@@ -169,7 +171,7 @@ void launch(int radius, const S* in, S* out, const PaddedLayout& L, const std::v
   dispatch_radius(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>(weights);
-    if constexpr (R == 2 || R == 3)
+    if constexpr (R <= 3)
       if (star) return launch_kernel<S, R, kPeriodic, true>(in, out, L, w, stream);
     launch_kernel<S, R, kPeriodic, false>(in, out, L, w, stream);
   });

@@ -211,6 +211,8 @@ namespace se {
 template <typename S>
 void launch_tb_2d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream) {
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>)
+    if (launch_tb_2d_pair<S>(a, in, out, L, weights, stream)) return;
   if (a.star) tb2d::launch<S, true>(a, in, out, L, weights, stream);
   else tb2d::launch<S, false>(a, in, out, L, weights, stream);
 }

@@ -35,5 +35,10 @@ bool launch_tb_3d_sym(const TbLaunch& a, const S* in, S* out, const PaddedLayout
 template <typename S>
 void launch_tb_2d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
                   cudaStream_t stream);
+// FP64 and FP32 2D at radius 1..3 with two columns per thread (tb_2d_pair.cu, at the depths of tb::pair_capacity_steps); false, launching nothing,
+// where it does not hold the depth or the radius.
+template <typename S>
+bool launch_tb_2d_pair(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const std::vector<double>& weights,
+                       cudaStream_t stream);
 
 } // namespace se

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <vector>
 #include <string>
 
 #include "core/error.hpp"
@@ -88,7 +89,11 @@ TEST_CASE("cuda-core-tb fuses every depth it holds, at every radius, on awkward 
           if (dims == 2) extents = {extent_of(2, side, side), extent_of(2, 257, side), extent_of(2, 523, 211)};
           if (dims == 3) extents = {extent_of(3, side, side, side), extent_of(3, 37, 23, 19)};
           const int cap = dims == 3 ? 2 : tb::capacity_steps(dims, radius, bytes);
-          for (const int T : {1, cap}) {
+          // 2D radius 1..3: also the two-column kernel's deepest depth (T = cap runs the one-column kernel there).
+          const int pair = dims == 2 ? tb::pair_capacity_steps(radius, bytes) : 0;
+          std::vector<int> depths = {1, cap};
+          if (pair > 1 && pair < cap) depths.insert(depths.begin() + 1, pair);
+          for (const int T : depths) {
             const PlanPtr plan = m.plan(s, T);
             CHECK(plan->fused_steps <= T);
             for (const Extent& e : extents)
