@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 51 (prepared, not run): single-step box-3d27p (tb_3d_sym.cuh at T = 1, TMA) reading each ring plane as the
 # box of the 64 interior columns alone (whole 128-byte lines) with the two halo columns from 8- or 4-byte cp.async
-# copies (kInner; experiment patch notes/scratch/session51-box3d-inner-exp.patch on fa7f580, built as
+# copies (kInner; experiment patch notes/scratch/session51-box3d-inner-exp.patch on fa7f580, with
+# session51-tbpair-off-exp.patch left at its default, built as
 # .devbin/gpu/stencil-bench-exp.gz). SE_EXP_INNER = 0 the committed 68-column box, 1 (the default) the interior box at
 # 3 blocks per SM (ptxas sm_90 FP64: 80 registers, 20 bytes spilled), 2 the same held to 2 blocks per SM (123
 # registers, no spill). Session 50's ncu put the box reads reaching L2 at 1.50x the input and found the kernel bound
