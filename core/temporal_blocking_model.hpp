@@ -149,7 +149,14 @@ constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool
   return pair >= one ? pair : one;
 }
 
-// Whether a 2D pass of `steps` stages runs on the two-column kernel (a layout permitting: tb_2d_pair.cu).
+// Whether a 2D plan of depth `steps` runs its passes on step_2d.cuh's single-step kernel rather than a pipeline
+// kernel: FP32 at depth 1 (the measurement is in this file's first comment).
+constexpr bool single_step_2d(int dims, int value_bytes, int steps) {
+  return dims == 2 && value_bytes == 4 && steps == 1;
+}
+
+// Whether a 2D pass of `steps` stages runs on the two-column kernel (a layout permitting: tb_2d_pair.cu), where the
+// plan does not take the single-step kernel.
 constexpr bool two_columns(int dims, int radius, int value_bytes, int steps) {
   return dims == 2 && steps >= 1 && steps <= pair_capacity_steps(radius, value_bytes);
 }

@@ -91,11 +91,11 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";
-    else if (s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) &&
-             T > tb::one_column_steps(2, s.radius, s.is_star(), bytes))
+    else if (const int one = tb::one_column_steps(2, s.radius, s.is_star(), bytes);
+             s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) && T > one)
       why = fmt::format("the two-column kernel's deepest depth, above the one-column kernel's {}: its cheaper stages "
                         "make the deeper depth pay",
-                        tb::one_column_steps(2, s.radius, s.is_star(), bytes));
+                        one);
     else {
       const double mem = tb::memory_clocks(bytes) / T,
                    chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), s.dims == 2 && s.is_star(), bytes);
@@ -108,7 +108,7 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
                               mem, chip);
     }
     if (s.dims == 2)
-      why += T == 1 && storage == Precision::FP32 ? "; the single-step kernel"
+      why += tb::single_step_2d(2, bytes, T) ? "; the single-step kernel"
              : tb::two_columns(2, s.radius, bytes, T) ? "; two columns per thread"
                                                       : "; one column per thread";
     return streaming_plan(id, s, request, storage, T, fmt::format("{} steps per launch ({})", T, why));

@@ -3,6 +3,8 @@
 #pragma once
 #include <cuda_pipeline_primitives.h>
 
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -36,6 +38,14 @@ template <typename F> void dispatch_radius(int radius, F&& f) {
   case 7: f(std::integral_constant<int, 7>()); break;
   default: throw InputError("the CUDA-core kernels take radius 1 to 7 (radius 0 runs as radius 1)");
   }
+}
+
+// Calls f(std::integral_constant<int, T>) for the run-time depth `steps`, one instantiation per depth 1..kMax (nothing
+// for a depth outside them: the callers check the range first).
+template <int kMax, typename F> void dispatch_depth(int steps, F&& f) {
+  [&]<int... kIndex>(std::integer_sequence<int, kIndex...>) {
+    ((steps == kIndex + 1 ? f(std::integral_constant<int, kIndex + 1>()) : void()), ...);
+  }(std::make_integer_sequence<int, kMax>());
 }
 
 // Elements per 16-byte chunk, and a staged row's left offset: the halo widened to a whole chunk so that every

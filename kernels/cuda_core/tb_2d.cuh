@@ -159,35 +159,25 @@ inline int rows_per_block(int ny, std::int64_t strips, int slots, int k, int rad
   return static_cast<int>((ny + chunks - 1) / chunks);
 }
 
-template <typename S, int R, bool kStar, int kT>
-void launch_one(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
-                const KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream) {
-  using C = compute_t<S>;
-  const std::size_t smem = shared_bytes<S, R>(kT);
-  // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
+// Launches a 2D pipeline kernel (this one, or tb_2d_pair.cu's) of kThreads threads per block over strips of `cols`
+// columns, the outer A = halo_columns(kT, R) of each side recomputed, with rows per block from the device's resident
+// slots. Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
+template <auto kKernel, typename S, int R, int kT, typename B, typename Wt>
+void launch_strips(int cols, std::size_t smem, const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, B bval,
+                   const Wt& w, cudaStream_t stream, const char* name) {
   static const int per_sm = [smem] {
     if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_2d_kernel<S, R, kStar, kT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(smem)));
+      SE_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int n = 0;
-    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_2d_kernel<S, R, kStar, kT>, kThreads, smem));
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, kThreads, smem));
     return std::max(1, n);
   }();
   const int A = tb::halo_columns(kT, R, static_cast<int>(sizeof(S)));
-  const std::int64_t strips = (L.n[0] + (kThreads - 2 * A) - 1) / (kThreads - 2 * A);
+  const std::int64_t strips = (L.n[0] + (cols - 2 * A) - 1) / (cols - 2 * A);
   const int rows = rows_per_block(static_cast<int>(L.n[1]), strips, per_sm * a.sm_count, kT, R);
   const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>((L.n[1] + rows - 1) / rows));
-  tb_2d_kernel<S, R, kStar, kT><<<grid, kThreads, smem, stream>>>(in, out, L, a.periodic, static_cast<C>(a.boundary),
-                                                                     rows, w);
-  SE_CUDA_CHECK_LAUNCH("tb_2d_kernel");
-}
-
-// The launch for a.steps, one instantiation per depth 1..kMaxT.
-template <typename S, int R, bool kStar, int... kIndex>
-void launch_depth(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
-                  const KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream,
-                  std::integer_sequence<int, kIndex...>) {
-  ((a.steps == kIndex + 1 ? launch_one<S, R, kStar, kIndex + 1>(a, in, out, L, w, stream) : void()), ...);
+  kKernel<<<grid, kThreads, smem, stream>>>(in, out, L, a.periodic, bval, rows, w);
+  SE_CUDA_CHECK_LAUNCH(name);
 }
 
 template <typename S, bool kStar>
@@ -200,7 +190,11 @@ void launch(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L, const
       throw InputError("cuda-core-tb: the 2D kernel fuses 1 to " + std::to_string(kMaxT<S, R>) + " steps at radius " +
                        std::to_string(R));
     const auto w = kernel_weights<C, (2 * R + 1) * (2 * R + 1)>(weights);
-    launch_depth<S, R, kStar>(a, in, out, L, w, stream, std::make_integer_sequence<int, kMaxT<S, R>>());
+    dispatch_depth<kMaxT<S, R>>(a.steps, [&](auto t) {
+      constexpr int kT = decltype(t)::value;
+      launch_strips<tb_2d_kernel<S, R, kStar, kT>, S, R, kT>(kThreads, shared_bytes<S, R>(kT), a, in, out, L,
+                                                             static_cast<C>(a.boundary), w, stream, "tb_2d_kernel");
+    });
   });
 }
 

@@ -162,34 +162,6 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-template <typename S, int R, bool kStar, int kT>
-void launch_one(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
-                const KernelWeights<S, (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream) {
-  const std::size_t smem = shared_bytes<S, R>(kT);
-  static const int per_sm = [smem] {
-    if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_2d_pair_kernel<S, R, kStar, kT>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    int n = 0;
-    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_2d_pair_kernel<S, R, kStar, kT>, kThreads, smem));
-    return std::max(1, n);
-  }();
-  const int A = tb::halo_columns(kT, R, static_cast<int>(sizeof(S)));
-  const std::int64_t strips = (L.n[0] + (kCols - 2 * A) - 1) / (kCols - 2 * A);
-  const int rows = tb2d::rows_per_block(static_cast<int>(L.n[1]), strips, per_sm * a.sm_count, kT, R);
-  const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>((L.n[1] + rows - 1) / rows));
-  tb_2d_pair_kernel<S, R, kStar, kT><<<grid, kThreads, smem, stream>>>(in, out, L, a.periodic,
-                                                                         static_cast<S>(a.boundary), rows, w);
-  SE_CUDA_CHECK_LAUNCH("tb_2d_pair_kernel");
-}
-
-template <typename S, int R, bool kStar, int... kIndex>
-void launch_depth(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
-                  const KernelWeights<S, (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream,
-                  std::integer_sequence<int, kIndex...>) {
-  ((a.steps == kIndex + 1 ? launch_one<S, R, kStar, kIndex + 1>(a, in, out, L, w, stream) : void()), ...);
-}
-
 } // namespace
 
 } // namespace se::tb2dpair
@@ -208,8 +180,17 @@ bool launch_tb_2d_pair(const TbLaunch& a, const S* in, S* out, const PaddedLayou
       constexpr int kMax = tb2dpair::kMaxPairSteps<S, R>;
       if (a.steps < 1 || a.steps > kMax || weights.size() != static_cast<std::size_t>((2 * R + 1) * (2 * R + 1))) return;
       const auto w = kernel_weights<S, (2 * R + 1) * (2 * R + 1)>(weights);
-      if (a.star) tb2dpair::launch_depth<S, R, true>(a, in, out, L, w, stream, std::make_integer_sequence<int, kMax>());
-      else tb2dpair::launch_depth<S, R, false>(a, in, out, L, w, stream, std::make_integer_sequence<int, kMax>());
+      dispatch_depth<kMax>(a.steps, [&](auto t) {
+        constexpr int kT = decltype(t)::value;
+        const std::size_t smem = tb2dpair::shared_bytes<S, R>(kT);
+        const S bval = static_cast<S>(a.boundary);
+        if (a.star)
+          tb2d::launch_strips<tb2dpair::tb_2d_pair_kernel<S, R, true, kT>, S, R, kT>(
+              tb2dpair::kCols, smem, a, in, out, L, bval, w, stream, "tb_2d_pair_kernel");
+        else
+          tb2d::launch_strips<tb2dpair::tb_2d_pair_kernel<S, R, false, kT>, S, R, kT>(
+              tb2dpair::kCols, smem, a, in, out, L, bval, w, stream, "tb_2d_pair_kernel");
+      });
       launched = true;
     }
   });

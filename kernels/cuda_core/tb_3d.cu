@@ -158,13 +158,6 @@ void launch_one_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L
   SE_CUDA_CHECK_LAUNCH("tb_3d_kernel");
 }
 
-template <typename S, int R, int... kIndex>
-void launch_depth_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
-                     const KernelWeights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>& w, cudaStream_t stream,
-                     std::integer_sequence<int, kIndex...>) {
-  ((a.steps == kIndex + 1 ? launch_one_3d<S, R, kIndex + 1>(a, in, out, L, w, stream) : void()), ...);
-}
-
 } // namespace
 
 template <typename S>
@@ -177,7 +170,7 @@ void launch_tb_3d(const TbLaunch& a, const S* in, S* out, const PaddedLayout& L,
     if (a.steps < 1 || a.steps > kMax)
       throw InputError("cuda-core-tb: the 3D kernel fuses 1 to " + std::to_string(kMax) + " steps");
     const auto w = kernel_weights<compute_t<S>, (2 * R + 1) * (2 * R + 1) * (2 * R + 1)>(weights);
-    launch_depth_3d<S, R>(a, in, out, L, w, stream, std::make_integer_sequence<int, kMax>());
+    dispatch_depth<kMax>(a.steps, [&](auto t) { launch_one_3d<S, R, decltype(t)::value>(a, in, out, L, w, stream); });
   };
   switch (a.radius) {
   case 1: run(std::integral_constant<int, 1>()); break;

@@ -7,7 +7,6 @@
 // Points outside a Dirichlet grid keep the boundary value at every intermediate step; on a periodic grid they
 // are images and are computed like any other.
 #include <algorithm>
-#include <type_traits>
 #include <string>
 
 #include "core/error.hpp"
@@ -161,11 +160,10 @@ public:
         a.boundary = this->boundary().value;
         a.steps = k;
         a.sm_count = sm_count_;
-        // An FP32 plan of depth 1 runs its 2D passes on step_2d.cuh's single-step kernel (every pass of such a plan is
-        // depth 1, so the periodic images those write, R deep, are all any pass reads; core/temporal_blocking_model.hpp
-        // has the measurement; in FP64 the pipeline kernel was faster).
+        // A plan that tb::single_step_2d puts on step_2d.cuh's single-step kernel (FP32 at depth 1: every pass of such
+        // a plan is depth 1, so the periodic images those write, R deep, are all any pass reads).
         if (dims_ == 1) launch_tb_1d<S>(a, this->current(), this->next(), L, weights_, this->stream());
-        else if (dims_ == 2 && k_ == 1 && std::is_same_v<S, float>)
+        else if (tb::single_step_2d(dims_, static_cast<int>(sizeof(S)), k_))
           launch_step_2d<S>(radius_, this->current(), this->next(), L, a.periodic, weights_, this->stream());
         else if (dims_ == 2) launch_tb_2d<S>(a, this->current(), this->next(), L, weights_, this->stream());
         else launch_tb_3d<S>(a, this->current(), this->next(), L, weights_, this->stream());

@@ -72,4 +72,9 @@ TEST_CASE("2D depths: the two-column kernel at its deepest where that reaches th
   CHECK(!two_columns(1, 1, 4, 2));
   CHECK(model_steps(1, 1, true, 8) == one_column_steps(1, 1, true, 8));
   CHECK(model_steps(3, 1, true, 8) == 2);
+  // FP32 plans of depth 1 run on the single-step kernel; FP64 and deeper plans on a pipeline kernel.
+  CHECK(single_step_2d(2, 4, 1));
+  CHECK(!single_step_2d(2, 8, 1));
+  CHECK(!single_step_2d(2, 4, 2));
+  CHECK(!single_step_2d(3, 4, 1));
 }
