@@ -124,29 +124,43 @@ constexpr int pair_capacity_steps(int radius, int value_bytes) {
   return std::min(capacity_steps(2, radius, value_bytes), value_bytes == 4 ? fp32[radius] : fp64[radius]);
 }
 
-// The one-column kernel's depth: the smallest T whose device traffic per step (memory_clocks / T) stays under 80% of
-// the on-chip time per step, within capacity.
+// Device traffic against on-chip time per point at one step: above 1 the kernel waits on memory at depth 1.
+constexpr double traffic_ratio(int dims, int radius, bool star, int value_bytes) {
+  return memory_clocks(value_bytes) / onchip_clocks(dims, std::max(1, radius), star, value_bytes);
+}
+
+// The one-column kernel's depth. 2D, where the device traffic exceeds the on-chip time at one step: the capacity.
+// Every such 2D row measured rose to the capacity (H200, `suite --seconds 0.5 --fused-steps T`, session 52,
+// notes/cuda-core-tb.md): FP32 heat-2d T = 2..8 475.4 / 548.3 / 627.6 / 718.7 / 797.9 / 874.7 / 934.7 GStencil/s,
+// box-2d9p 465.2 ... 712.4 (T = 6) / 784.7 / 827.4; FP64 heat-2d T = 2..6 402.0 ... 642.3, box-2d25p T = 2..4 253.8 /
+// 291.9 / 312.7; the 80% rule below had stopped FP32 radius 1 at 6 and FP64 box-2d25p at 3. Otherwise (1D, and 2D
+// stencils on-chip bound at one step): the smallest T whose device traffic per step (memory_clocks / T) stays under
+// 80% of the on-chip time per step, within capacity.
 constexpr int one_column_steps(int dims, int radius, bool star, int value_bytes) {
   const int cap = capacity_steps(dims, radius, value_bytes);
-  const double ratio = memory_clocks(value_bytes) / onchip_clocks(dims, std::max(1, radius), star, value_bytes);
+  const double ratio = traffic_ratio(dims, radius, star, value_bytes);
+  if (dims == 2 && ratio > 1.0) return cap;
   int t = 1;
   while (t < cap && ratio / t > 0.8) ++t;
   return t;
 }
 
 // The depth the model picks. 1D: one_column_steps (a warp's registers). 3D fuses 2 steps (tb_3d.cu; radius > 3 the
-// generic tile kernel). 2D: the two-column kernel at its deepest depth where that is at least the one-column kernel's
-// depth, else the one-column kernel at its own. Its cheaper stages make the deeper depth pay: H200, `suite --seconds
-// 0.5 --fused-steps T`, FP32 two-column box-2d49p T = 2 / 3: 278.4 / 299.9 GStencil/s, heat-2d 2 / 3 / 4: 537.4 /
-// 703.1 / 825.7, star-2d13p 2 / 3: 452.7 / 468.3 (notes/cuda-core-tb.md, session 51). Where the one-column kernel's
-// depth is deeper the two-column one is not taken: FP64 heat-2d one-column T = 6 643.9 against two-column T = 2 331.0
-// (FP32 heat-2d is the one measured exception: one-column T = 6 799.1 against two-column T = 4 825.7).
+// generic tile kernel). 2D: the two-column kernel at its deepest depth where the device traffic per step there is at
+// most the on-chip time per step (the pipeline on-chip bound: its cheaper stages pay), else the one-column kernel at
+// its own depth (the deeper one-column pipeline cuts the traffic further). H200, `suite --seconds 0.5 --fused-steps
+// T` (notes/cuda-core-tb.md, sessions 51-52), each pick against the other kernel's best: FP32 box-2d49p two-column
+// T = 3 299.4 against one-column T = 4 245.9, star-2d13p 467.2 / 415.6, box-2d25p 492.3 / 413.2 (T = 4); FP64
+// star-2d13p and box-2d49p two-column T = 2 317.8 / 202.7 against one-column T = 2 235.1 / 160.5 (traffic ratio at
+// T = 2: 0.99 and 0.57). The one-column picks: FP32 heat-2d T = 8 934.7 against two-column T = 4 825.2 (ratio there
+// 1.16), box-2d9p 827.4 / 708.2; FP64 heat-2d T = 6 642.3 against two-column T = 2 330.5, box-2d25p T = 4 312.7
+// against the two-column kernel's T = 1.
 constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
   if (dims == 3) return cube_symmetric && radius == 1 ? kSteps3DSym : 2;
   const int one = one_column_steps(dims, radius, star, value_bytes);
   if (dims != 2) return one;
   const int pair = pair_capacity_steps(radius, value_bytes);
-  return pair >= one ? pair : one;
+  return pair > 0 && traffic_ratio(2, radius, star, value_bytes) / pair <= 1.0 ? pair : one;
 }
 
 // Whether a 2D plan of depth `steps` runs its passes on step_2d.cuh's single-step kernel rather than a pipeline

@@ -34,6 +34,11 @@ __device__ __forceinline__ void cp_async8(void* shared, const void* global) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(shared_address(shared)), "l"(global) : "memory");
 }
 
+// 4 bytes, cached in L1 and L2; both addresses 4-byte aligned.
+__device__ __forceinline__ void cp_async4(void* shared, const void* global) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_address(shared)), "l"(global) : "memory");
+}
+
 // Close the calling thread's group of copies issued since the last commit.
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Wait until at most Pending of the calling thread's committed groups are still in flight.

@@ -91,21 +91,21 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";
-    else if (const int one = tb::one_column_steps(2, s.radius, s.is_star(), bytes);
-             s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) && T > one)
-      why = fmt::format("the two-column kernel's deepest depth, above the one-column kernel's {}: its cheaper stages "
-                        "make the deeper depth pay",
-                        one);
     else {
-      const double mem = tb::memory_clocks(bytes) / T,
-                   chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), s.dims == 2 && s.is_star(), bytes);
-      why = mem <= 0.8 * chip
-                ? fmt::format("the model's depth: device traffic per step ({:.3f} clk/point) under 80% of the on-chip "
-                              "time per step ({:.3f} clk/point), at most {}",
-                              mem, chip, cap)
-                : fmt::format("the kernel's capacity (registers, recomputed halo): device traffic per step still {:.3f} "
-                              "clk/point against {:.3f} on chip",
-                              mem, chip);
+      const bool star = s.dims == 2 && s.is_star();
+      const double mem = tb::memory_clocks(bytes), chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), star, bytes);
+      if (s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) && mem / T <= chip)
+        why = fmt::format("the two-column kernel's deepest depth: device traffic per step there ({:.3f} clk/point) "
+                          "within the on-chip time per step ({:.3f}), so its cheaper stages pay",
+                          mem / T, chip);
+      else if (mem / T <= 0.8 * chip)
+        why = fmt::format("the model's depth: device traffic per step ({:.3f} clk/point) under 80% of the on-chip "
+                          "time per step ({:.3f} clk/point), at most {}",
+                          mem / T, chip, cap);
+      else
+        why = fmt::format("the kernel's capacity (registers, recomputed halo): device traffic per step still {:.3f} "
+                          "clk/point against {:.3f} on chip",
+                          mem / T, chip);
     }
     if (s.dims == 2)
       why += tb::single_step_2d(2, bytes, T) ? "; the single-step kernel"

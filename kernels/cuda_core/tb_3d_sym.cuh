@@ -14,6 +14,7 @@
 // holds the images the previous launch wrote.
 // At T = 1 on sm_90 each ring plane is one TMA box (thread 0 issues it, an mbarrier per slot counts its bytes);
 // A/B on an H100 (box-3d27p 512^3, notes/cuda-core-tb.md): FP64 151.2 -> 154.6, FP32 298.5 -> 309.8 GStencil/s.
+// FP64 and FP32 box only the 64 interior columns and copy the two halo columns apart (kInner, below).
 // At T = 2 the box lost (FP64 303.3 -> 295.8, FP32 564.7 -> 463.8), so deeper kernels keep cp.async.
 // kKeep (Dirichlet at T = 1, keep_reads_in_l2): the boxes are read under an L2 evict_last policy, so the rows and
 // planes a neighbouring block reads again as its halo stay in L2 (the streamed blocks fetch 1.24x the input from
@@ -71,6 +72,26 @@ template <typename S, int T> constexpr std::size_t shared_bytes() {
          kRing * sizeof(unsigned long long) + 128;
 }
 
+// kInner (T = 1 TMA, FP64 and FP32): each ring plane is the TMA box of the cross-section's kTX interior columns
+// alone, whole 128-byte lines of the padded rows (row stride kTX in shared memory), and the one halo column on each
+// side comes from 4- or 8-byte cp.async copies into a small plane of its own (2 values per row). The 68-column box
+// (kW, which FP16 keeps: cp.async copies 4 bytes at least) starts 16 bytes before a 128-byte line and ends 16 bytes
+// into one, so a row's request spans 6 lines for 4 of payload; ncu counted the box reads reaching L2 as 1.50x the
+// input (session 50). Here a row requests 4 whole lines and 2 sectors. Held to 2 blocks per SM (ptxas sm_90 FP64:
+// 123 registers, no spill; at the box kernel's 3 it takes 80 and spills 20 bytes). H200, box-3d27p 512^3, `suite
+// --seconds 1` alternated twice in one call (notes/scratch/session51-run92.sh, session 52): FP64 68-column box
+// 212.99 / 212.88, interior box at 3 blocks per SM 216.33 / 216.04, at 2 219.95 / 220.48 GStencil/s (80% -> 83% of
+// the copy roof); FP32 426.47 / 426.26, 473.15 / 472.71, 472.61 / 473.63 (80% -> 89%). ncu (FP64, one launch):
+// L2 read sectors 74.1M -> 62.9M, DRAM reads 1.33 -> 1.23 GB, 621 -> 598 us.
+template <typename S> constexpr int kInnerPlane = kTX * (rows_per_block<S, 1>() + 2);
+template <typename S> constexpr int kHaloPlane = 2 * (rows_per_block<S, 1>() + 2);
+template <typename S> constexpr std::size_t shared_bytes_inner() {
+  return (static_cast<std::size_t>(kRing) * kInnerPlane<S> + static_cast<std::size_t>(kRing) * kHaloPlane<S>) * sizeof(S) +
+         kRing * sizeof(unsigned long long) + 128;
+}
+static_assert(kInnerPlane<double> * sizeof(double) % 128 == 0 && kInnerPlane<float> * sizeof(float) % 128 == 0,
+              "inner ring planes start on 128-byte boundaries");
+
 template <typename C> struct Weights {
   C c0, c1, c2, c3;
 };
@@ -82,18 +103,22 @@ template <typename C> struct Weights {
 // what its stage t - 1 stored there in the previous iteration; the stages then run from the last to the first, so that
 // stage t reads own[t - 1] before stage t - 1 overwrites it), and only the two rows beyond its column from shared
 // memory: 2.75 shared loads per point instead of 3.75 at those stages.
-template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep, bool kOwn = false>
-__global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep, bool kOwn = false, bool kInner = false>
+__global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ? 2 : T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
                      Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
   using C = compute_t<S>;
   constexpr int kRows = rows_per_block<S, T>(), kTY = kRows / kRY;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
-  constexpr int kRP = kRingPlane<S, T>;
+  constexpr bool kIn = kInner && kTma && T == 1 && sizeof(S) >= 4;
+  constexpr int kRP = kIn ? kInnerPlane<S> : kRingPlane<S, T>; // a ring slot's stride
+  constexpr int WR = kIn ? kTX : W, kAR = kIn ? 0 : kA;       // a ring row's stride and the interior's first column
   extern __shared__ __align__(16) unsigned char shared_raw[];
   S* const ring = reinterpret_cast<S*>(shared_raw + ((128 - (shared_address(shared_raw) & 127)) & 127));
   S* const stage = ring + kRing * kRP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
-  unsigned long long* const bars = reinterpret_cast<unsigned long long*>(stage + 2 * (T - 1) * kP);
+  S* const halo = stage;               // kIn (T = 1: no stage planes): slot s, row r, side e at halo[s * kHaloPlane + 2 r + e]
+  unsigned long long* const bars =
+      reinterpret_cast<unsigned long long*>(kIn ? halo + kRing * kHaloPlane<S> : stage + 2 * (T - 1) * kP);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTX + tx;
   if (kTma && tid == 0)
     for (int k = 0; k < kRing; ++k) tma::barrier_init(bars + k, 1);
@@ -141,7 +166,23 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
     }
   }
   const S* const in_plane0 = in + L.index(xs - kA, ys - 1, first);
-  const int box_x = static_cast<int>(xs - kA + L.origin[0]), box_y = static_cast<int>(ys - 1 + L.origin[1]);
+  const int box_x = static_cast<int>(xs - kAR + L.origin[0]), box_y = static_cast<int>(ys - 1 + L.origin[1]);
+  // kIn: this thread's halo value of each plane (threads 0 .. 2 (kRows + 2) - 1: row tid / 2, side tid % 2), where
+  // it lies inside the padded allocation's rows, columns and planes (others are never read for a written output).
+  // Worked out at each fetch from the block's indices and the layout (kernel parameters), so that none of it holds
+  // a register through the loop.
+  const auto fetch_halo = [&](std::int64_t i) {
+    const int h_tid = threadIdx.y * kTX + threadIdx.x, h_row = h_tid >> 1;
+    if (h_row >= kRows + 2 || i >= n_load) return;
+    const std::int64_t h_xs = static_cast<std::int64_t>(blockIdx.x) * kTX;
+    const std::int64_t h_x = (h_tid & 1) ? h_xs + kTX : h_xs - 1;
+    const std::int64_t h_y = static_cast<std::int64_t>(blockIdx.y) * kRows - 1 + h_row;
+    const std::int64_t h_z = static_cast<std::int64_t>(blockIdx.z) * planes - 1 + i;
+    if (h_x + L.origin[0] >= L.pitch_y || h_y >= L.n[1] + L.halo[1] || h_z >= L.n[2] + L.halo[2]) return;
+    S* const dst = halo + (i % kRing) * kHaloPlane<S> + h_tid;
+    if constexpr (sizeof(S) == 8) cp_async8(dst, in + L.index(h_x, h_y, h_z));
+    else cp_async4(dst, in + L.index(h_x, h_y, h_z));
+  };
   const int box_z = static_cast<int>(first + L.origin[2]);
   const unsigned long long keep = kKeep ? tma::l2_policy_evict_last() : 0;
   const auto fetch = [&](std::int64_t i) {
@@ -149,9 +190,13 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
       if (tid == 0 && i < n_load) {
         S* const dst = ring + (i % kRing) * kRP;
         const int z = box_z + static_cast<int>(i);
-        constexpr unsigned kBytes = static_cast<unsigned>(kP * sizeof(S));
+        constexpr unsigned kBytes = static_cast<unsigned>((kIn ? kInnerPlane<S> : kP) * sizeof(S));
         if constexpr (kKeep) tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing, keep);
         else tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing);
+      }
+      if constexpr (kIn) {
+        fetch_halo(i);
+        __pipeline_commit();
       }
       return;
     }
@@ -182,6 +227,7 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   for (std::int64_t i = 0; i < n_iter; ++i) {
     if constexpr (kTma) { // iterations past the last plane (T > 1) read a slot no stage result depends on
       if (i < n_load) tma::barrier_wait(bars + i % kRing, static_cast<unsigned>(i / kRing) & 1u);
+      if constexpr (kIn) __pipeline_wait_prior(kRing - 2);
     }
     else __pipeline_wait_prior(kRing - 2);
     __syncthreads(); // plane i landed; last iteration's stage planes are visible; ring slot (i - 1) is free
@@ -192,18 +238,25 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
       const int t = kOwn ? T - 1 - tt : tt;
       const bool from_own = kOwn && t >= 1;
       // src: the thread's column in the plane row above its first row.
-      const S* src = (t == 0 ? ring + (i % kRing) * kRP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) + ty * kRY * W + kA + tx;
+      const S* src = (t == 0 ? ring + (i % kRing) * kRP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) +
+                     (t == 0 ? ty * kRY * WR + kAR : ty * kRY * W + kA) + tx;
+      // The neighbours left and right of src's row r: src[r W - 1] and src[r W + 1], and in a kIn ring plane the
+      // halo plane's values for the first and last threads along x.
+      const S* const hrow = halo + (i % kRing) * kHaloPlane<S> + ty * kRY * 2;
+      const int SW = t == 0 ? WR : W; // src's row stride
+      const auto left = [&](int r) { return load_as<C>(kIn && tx == 0 ? hrow[2 * r] : src[r * SW - 1]); };
+      const auto right = [&](int r) { return load_as<C>(kIn && tx == kTX - 1 ? hrow[2 * r + 1] : src[r * SW + 1]); };
       const std::int64_t z = first + i - 2 * t - 1; // the plane this stage completes
       const bool z_in = z >= 0 && z < L.n[2];
       const bool z_out = z >= z0 && z < z_end;
       S* out_row = out_col + z * L.pitch_z;
-      C am = load_as<C>(src[0]), pm = load_as<C>(src[-1]) + load_as<C>(src[1]);
-      C a0 = from_own ? own[t - 1][0] : load_as<C>(src[W]), p0 = load_as<C>(src[W - 1]) + load_as<C>(src[W + 1]);
+      C am = load_as<C>(src[0]), pm = left(0) + right(0);
+      C a0 = from_own ? own[t - 1][0] : load_as<C>(src[SW]), p0 = left(1) + right(1);
 #pragma unroll
       for (int j = 0; j < kRY; ++j) {
-        const S* row = src + (j + 2) * W;
+        const S* row = src + (j + 2) * SW;
         const C ap = from_own && j + 1 < kRY ? own[t - 1][j + 1] : load_as<C>(row[0]);
-        const C pp = load_as<C>(row[-1]) + load_as<C>(row[1]);
+        const C pp = left(j + 2) + right(j + 2);
         const C n1 = p0 + (am + ap), n2 = pm + pp;
         const C qm = fma(c.c2, n2, fma(c.c1, n1, c.c0 * a0));
         const C qs = fma(c.c3, n2, fma(c.c2, n1, c.c1 * a0));
@@ -225,17 +278,17 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), T == 1 &
   }
 }
 
-template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false, bool kOwn = false>
+template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false, bool kOwn = false, bool kInner = false>
 void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
                    int planes, int sm_count, const CUtensorMap& map, cudaStream_t stream) {
-  constexpr std::size_t smem = shared_bytes<S, T>();
+  constexpr std::size_t smem = kInner ? shared_bytes_inner<S>() : shared_bytes<S, T>();
   // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
   static const int per_sm = [] {
     if (smem > 48 * 1024)
-      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn>,
+      SE_CUDA_CHECK(cudaFuncSetAttribute(tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn, kInner>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int n = 0;
-    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn>,
+    SE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn, kInner>,
                                                                 kTX * (rows_per_block<S, T>() / kRY), smem));
     return std::max(1, n);
   }();
@@ -245,7 +298,7 @@ void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval
     planes = tb::wave_planes(static_cast<int>(L.n[2]), static_cast<long long>(gx) * gy,
                              static_cast<long long>(per_sm) * sm_count, 2 * T, 32, 128);
   const dim3 grid(gx, gy, grid_blocks(L.n[2], planes));
-  tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
+  tb_3d_sym_kernel<S, T, kPeriodic, kTma, kKeep, kOwn, kInner><<<grid, dim3(kTX, kRows / kRY), smem, stream>>>(in, out, L, bval, c, planes, map);
   SE_CUDA_CHECK_LAUNCH("tb_3d_sym_kernel");
 }
 
@@ -273,10 +326,13 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                    static_cast<std::uint64_t>(L.total / L.pitch_z)};
     const std::uint64_t strides[2] = {static_cast<std::uint64_t>(L.pitch_y) * sizeof(S),
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
-    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kW<S, T>), static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
+    // FP64 and FP32: the interior box (kInner); FP16: the 68-column box.
+    constexpr bool kInner = sizeof(S) >= 4;
+    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kInner ? kTX : kW<S, T>),
+                                  static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
-      launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<kPeriodic>()>(in, out, L, bval, c, planes, sm_count, map,
-                                                                           stream);
+      launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<kPeriodic>(), false, kInner>(in, out, L, bval, c, planes,
+                                                                                          sm_count, map, stream);
       return;
     }
   }

@@ -36,7 +36,9 @@ TEST_CASE("the cube-symmetric 3D kernel's rows per block", "[tb]") {
   CHECK(sym3d_rows(4, 2) == 32);
 }
 
-TEST_CASE("2D depths: the two-column kernel at its deepest where that reaches the one-column kernel's depth", "[tb]") {
+TEST_CASE("2D depths: the two-column kernel at its deepest where it is on-chip bound there, else the one-column "
+          "kernel",
+          "[tb]") {
   // The two-column kernel's depths (what compiled without spills), within the one-column capacity; none above
   // radius 3 or in FP16.
   CHECK(pair_capacity_steps(1, 4) == 4);
@@ -49,23 +51,40 @@ TEST_CASE("2D depths: the two-column kernel at its deepest where that reaches th
   CHECK(pair_capacity_steps(1, 2) == 0);
   for (int r = 1; r <= 3; ++r)
     for (const int b : {4, 8}) CHECK(pair_capacity_steps(r, b) <= capacity_steps(2, r, b));
-  // The presets' depths, the measured picks of notes/cuda-core-tb.md (session 51, H200). FP64: heat-2d and box-2d9p
-  // keep the one-column kernel's 6 (643.9 GStencil/s against the two-column kernel's 331.0 at its 2), box-2d25p its
-  // 3 (the two-column kernel holds 1); star-2d13p and box-2d49p take the two-column kernel at 2.
+  // The traffic ratio (device memory against on-chip time per point at one step) of the presets: heat-2d and
+  // box-2d9p are shared-memory bound on chip (3 loads of a row), so their ratios agree.
+  CHECK(traffic_ratio(2, 1, true, 4) == Approx(4.638).epsilon(1e-3));
+  CHECK(traffic_ratio(2, 1, false, 8) == Approx(4.638).epsilon(1e-3));
+  CHECK(traffic_ratio(2, 3, true, 8) == Approx(1.988).epsilon(1e-3));
+  CHECK(traffic_ratio(2, 3, false, 8) == Approx(1.136).epsilon(1e-3));
+  CHECK(traffic_ratio(2, 7, false, 8) < 1.0);
+  // The presets' depths, the measured picks of notes/cuda-core-tb.md (sessions 51-52, H200). FP64: heat-2d and
+  // box-2d9p take the one-column kernel's capacity 6 (642.3 GStencil/s against the two-column kernel's 330.5 at its
+  // 2), box-2d25p its capacity 4 (312.7 against 291.9 at 3; the two-column kernel holds 1); star-2d13p (ratio 0.99
+  // per step at 2) and box-2d49p take the two-column kernel at 2.
   CHECK(model_steps(2, 1, true, 8) == 6);
   CHECK(model_steps(2, 1, false, 8) == 6);
-  CHECK(model_steps(2, 2, false, 8) == 3);
+  CHECK(model_steps(2, 2, false, 8) == 4);
+  CHECK(model_steps(2, 2, false, 8) == capacity_steps(2, 2, 8));
   CHECK(model_steps(2, 3, true, 8) == 2);
   CHECK(model_steps(2, 3, false, 8) == 2);
   CHECK(!two_columns(2, 1, 8, 6));
-  CHECK(!two_columns(2, 2, 8, 3));
+  CHECK(!two_columns(2, 2, 8, 4));
   CHECK(two_columns(2, 3, 8, 2));
-  // FP32: box-2d49p goes one deeper than the one-column kernel's 2 (299.9 against 278.4 at 2).
-  CHECK(one_column_steps(2, 3, false, 4) == 2);
+  // FP32: heat-2d and box-2d9p take the one-column capacity 8 (934.7 against the two-column kernel's 825.2 at 4,
+  // where its traffic ratio per step is 1.16); radius 2 and 3 the two-column kernel at 3 (box-2d49p 299.4 against
+  // the one-column kernel's 245.9 at 4).
+  CHECK(model_steps(2, 1, true, 4) == 8);
+  CHECK(model_steps(2, 1, false, 4) == 8);
+  CHECK(!two_columns(2, 1, 4, 8));
+  CHECK(one_column_steps(2, 3, false, 4) == capacity_steps(2, 3, 4));
   CHECK(model_steps(2, 3, false, 4) == 3);
   CHECK(model_steps(2, 3, true, 4) == 3);
   CHECK(model_steps(2, 2, false, 4) == 3);
   CHECK(two_columns(2, 3, 4, 3));
+  // On-chip bound at one step (box-2d225p): one step, the 80% rule's pick.
+  CHECK(model_steps(2, 7, false, 8) == 1);
+  CHECK(model_steps(2, 7, false, 4) == 1);
   // Radius above 3 and 1D and 3D are the one-column (or their own) rules.
   CHECK(model_steps(2, 7, false, 4) == one_column_steps(2, 7, false, 4));
   CHECK(!two_columns(2, 7, 4, 1));
