@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 52 (prepared, not run): planes per block of the single-step box-3d27p kernel since it reads the interior
+# box at 2 blocks per SM (tb_3d_sym.cuh kInner, df71cc6: FP64 222.3 GStencil/s, 84% of the copy roof; issue 14 asks
+# 85%, 225). Session 52's ncu of that kernel (FP64, one launch at 512^3): DRAM reads 1.23 GB for 1.07 GB of input
+# (1.15x) and 1.07 GB written, 2.30 GB in 598 us = 3.85 TB/s, 91% of the copy rate: the re-read halo (rows 34 / 32,
+# planes 34 / 32 per block) is what stands between 84% and 91%. Session 49 chose 32 planes (FP64) with the
+# 68-column box at 3 blocks per SM (32 / 48 / 64 / 96: 212.2 / 207.8 / 204.9 / 204.6); FP32 keeps 8. Experiment
+# patch notes/scratch/session52-planes-exp.patch on df71cc6 (SE_EXP_PLANES = N planes at T = 1, 0 = tb::wave_planes),
+# built as .devbin/gpu/stencil-bench-exp.gz. Checks at odd nz first, then ncu DRAM bytes at 32 / 64, then the suite
+# alternated twice. Appends to $OUT/run96.log. Repository root: `bash notes/scratch/session52-run96.sh` (~5 min).
+source notes/scratch/gpu-env.sh run96 stencil-bench-exp
+for p in 16 64 0; do for m in cuda-core cuda-core-fp32; do for sz in 130x97x61 67x33x301; do
+  SE_EXP_PLANES=$p chk $E run -m $m -b gpu -s box-3d27p --size $sz -t 3 --boundary dirichlet
+done; done; done
+M=dram__bytes_read.sum,lts__t_sectors_op_read.sum,gpu__time_duration.sum
+for p in 32 64; do
+  echo "ncu PLANES=$p:"; SE_EXP_PLANES=$p timeout 120 $NCU --clock-control none --launch-skip 1 --launch-count 1 -k regex:tb_3d_sym \
+    --metrics $M $E run -m cuda-core -b gpu -s box-3d27p --size 512x512x512 -t 3 2>&1 | grep -E "dram__|lts__|gpu__time" | tr -s ' '
+done
+for r in 1 2; do
+  for p in 32 48 64 128 0; do echo "r$r FP64 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,9,11)"; done
+  for p in 8 16 32; do echo "r$r FP32 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core-fp32:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,9,11)"; done
+done
