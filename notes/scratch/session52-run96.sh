@@ -6,9 +6,25 @@
 # planes 34 / 32 per block) is what stands between 84% and 91%. Session 49 chose 32 planes (FP64) with the
 # 68-column box at 3 blocks per SM (32 / 48 / 64 / 96: 212.2 / 207.8 / 204.9 / 204.6); FP32 keeps 8. Experiment
 # patch notes/scratch/session52-planes-exp.patch on df71cc6 (SE_EXP_PLANES = N planes at T = 1, 0 = tb::wave_planes),
-# built as .devbin/gpu/stencil-bench-exp.gz. Checks at odd nz first, then ncu DRAM bytes at 32 / 64, then the suite
-# alternated twice. Appends to $OUT/run96.log. Repository root: `bash notes/scratch/session52-run96.sh` (~5 min).
+# built with notes/scratch/session52-depth12-exp.patch (kMaxSteps2D 8 -> 12: FP32 radius-1 tb 2D may fuse up to 12
+# steps, the only plans it changes; the model then picks 12) as .devbin/gpu/stencil-bench-exp.gz. Part 3d: checks at
+# odd nz first, then ncu DRAM bytes at 32 / 64, then the suite alternated twice. Part 2d: session 52's depth table
+# had FP32 heat-2d / box-2d9p still rising from T = 7 to 8 (874.7 -> 934.7, 784.7 -> 827.4); checks at T = 12 on odd
+# sizes and both boundaries, racecheck, then `suite --fused-steps T` for T = 8..12, and 8 / 10 / 12 again. Appends to $OUT/run96.log.
+# Repository root: `bash notes/scratch/session52-run96.sh 3d` then `... 2d` (each ~5 min).
+part=${1:-3d}
 source notes/scratch/gpu-env.sh run96 stencil-bench-exp
+if [ "$part" = 2d ]; then
+  for s in heat-2d box-2d9p; do for sz in 1001x777 67x23 1100x13; do for bd in dirichlet periodic; do
+    chk $E run -m cuda-core-tb-fp32 -b gpu -s $s --size $sz -t 25 --boundary $bd
+  done; done; done
+  echo "racecheck $(timeout 60 $SAN --tool racecheck $E run -m cuda-core-tb-fp32 -b gpu -s box-2d9p --size 301x77 -t 12 --boundary periodic 2>&1 | grep SUMMARY)"
+  echo "memcheck $(timeout 60 $SAN --tool memcheck $E run -m cuda-core-tb-fp32 -b gpu -s heat-2d --size 301x77 -t 12 2>&1 | grep SUMMARY)"
+  for rt in 1:8 1:9 1:10 1:11 1:12 2:8 2:10 2:12; do r=${rt%%:*}; T=${rt##*:}
+    echo "r$r T=$T: $($E suite --seconds 0.5 --no-sweep --fused-steps $T --methods cuda-core-tb-fp32:gpu --stencils heat-2d,box-2d9p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,8 | tr '\n' ';')"
+  done
+  exit 0
+fi
 for p in 16 64 0; do for m in cuda-core cuda-core-fp32; do for sz in 130x97x61 67x33x301; do
   SE_EXP_PLANES=$p chk $E run -m $m -b gpu -s box-3d27p --size $sz -t 3 --boundary dirichlet
 done; done; done
@@ -18,6 +34,6 @@ for p in 32 64; do
     --metrics $M $E run -m cuda-core -b gpu -s box-3d27p --size 512x512x512 -t 3 2>&1 | grep -E "dram__|lts__|gpu__time" | tr -s ' '
 done
 for r in 1 2; do
-  for p in 32 48 64 128 0; do echo "r$r FP64 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,9,11)"; done
-  for p in 8 16 32; do echo "r$r FP32 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core-fp32:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,9,11)"; done
+  for p in 32 48 64 128 0; do echo "r$r FP64 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,8,11)"; done
+  for p in 8 16 32; do echo "r$r FP32 PLANES=$p: $(SE_EXP_PLANES=$p $E suite --seconds 1 --no-sweep --methods cuda-core-fp32:gpu --stencils box-3d27p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,8,11)"; done
 done
