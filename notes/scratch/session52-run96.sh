@@ -7,7 +7,9 @@
 # 68-column box at 3 blocks per SM (32 / 48 / 64 / 96: 212.2 / 207.8 / 204.9 / 204.6); FP32 keeps 8. Experiment
 # patch notes/scratch/session52-planes-exp.patch on df71cc6 (SE_EXP_PLANES = N planes at T = 1, 0 = tb::wave_planes),
 # built with notes/scratch/session52-depth12-exp.patch (kMaxSteps2D 8 -> 12: FP32 radius-1 tb 2D may fuse up to 12
-# steps, the only plans it changes; the model then picks 12) as .devbin/gpu/stencil-bench-exp.gz. Part 3d: checks at
+# steps, the only plans it changes; the model then picks 12; ptxas sm_90 tb_2d_kernel<float, 1>: box T = 9..12
+# 110-114 registers, star T = 9..11 120-128, no spill, star T = 12 128 and 4 bytes spilled) as
+# .devbin/gpu/stencil-bench-exp.gz. Part 3d: checks at
 # odd nz first, then ncu DRAM bytes at 32 / 64, then the suite alternated twice. Part 2d: session 52's depth table
 # had FP32 heat-2d / box-2d9p still rising from T = 7 to 8 (874.7 -> 934.7, 784.7 -> 827.4); checks at T = 12 on odd
 # sizes and both boundaries, racecheck, then `suite --fused-steps T` for T = 8..12, and 8 / 10 / 12 again. Appends to $OUT/run96.log.
