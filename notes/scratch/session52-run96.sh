@@ -13,9 +13,15 @@
 # odd nz first, then ncu DRAM bytes at 32 / 64, then the suite alternated twice. Part 2d: session 52's depth table
 # had FP32 heat-2d / box-2d9p still rising from T = 7 to 8 (874.7 -> 934.7, 784.7 -> 827.4); checks at T = 12 on odd
 # sizes and both boundaries, racecheck, then `suite --fused-steps T` for T = 8..12, and 8 / 10 / 12 again. Appends to $OUT/run96.log.
-# Repository root: `bash notes/scratch/session52-run96.sh 3d` then `... 2d` (each ~5 min).
+# Part 2d-r23 (~2 min): FP32 radius 2-3 on the one-column kernel at T = 5, 6, 8 (within its capacity 8 / 5), which
+# session 52's table lacks (the rule takes the two-column kernel at 3 there: box-2d25p 492.3, star-2d13p 467.2,
+# box-2d49p 299.4). Repository root: `bash notes/scratch/session52-run96.sh 3d`, then `... 2d`, `... 2d-r23`.
 part=${1:-3d}
 source notes/scratch/gpu-env.sh run96 stencil-bench-exp
+if [ "$part" = 2d-r23 ]; then # the one-column kernel above the two-column kernel's depths (the rule's pair picks)
+  for T in 5 6 8; do echo "r1 T=$T: $($E suite --seconds 0.5 --no-sweep --fused-steps $T --methods cuda-core-tb-fp32:gpu --stencils box-2d25p,star-2d13p,box-2d49p 2>&1 | grep -E '^(papers|skipped)' | tr -s ' ' | cut -c1-90 | tr '\n' ';')"; done
+  exit 0
+fi
 if [ "$part" = 2d ]; then
   for s in heat-2d box-2d9p; do for sz in 1001x777 67x23 1100x13; do for bd in dirichlet periodic; do
     chk $E run -m cuda-core-tb-fp32 -b gpu -s $s --size $sz -t 25 --boundary $bd
