@@ -98,6 +98,11 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
         why = fmt::format("the two-column kernel's deepest depth: device traffic per step there ({:.3f} clk/point) "
                           "within the on-chip time per step ({:.3f}), so its cheaper stages pay",
                           mem / T, chip);
+      else if (s.dims == 2 && mem > chip)
+        why = fmt::format("the kernel's capacity (registers, recomputed halo): at one step the device traffic "
+                          "({:.3f} clk/point) exceeds the on-chip time ({:.3f}), and the measured 2D rates rise up to "
+                          "the capacity",
+                          mem, chip);
       else if (mem / T <= 0.8 * chip)
         why = fmt::format("the model's depth: device traffic per step ({:.3f} clk/point) under 80% of the on-chip "
                           "time per step ({:.3f} clk/point), at most {}",
@@ -111,7 +116,8 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
       why += tb::single_step_2d(2, bytes, T) ? "; the single-step kernel"
              : tb::two_columns(2, s.radius, bytes, T) ? "; two columns per thread"
                                                       : "; one column per thread";
-    return streaming_plan(id, s, request, storage, T, fmt::format("{} steps per launch ({})", T, why));
+    return streaming_plan(id, s, request, storage, T,
+                         fmt::format("{} step{} per launch ({})", T, T == 1 ? "" : "s", why));
   };
   GpuKernel k;
   k.unavailable_reason = gpu_unavailable_reason;
