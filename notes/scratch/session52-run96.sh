@@ -9,15 +9,25 @@
 # built with notes/scratch/session52-depth12-exp.patch (kMaxSteps2D 8 -> 12: FP32 radius-1 tb 2D may fuse up to 12
 # steps, the only plans it changes; the model then picks 12; ptxas sm_90 tb_2d_kernel<float, 1>: box T = 9..12
 # 110-114 registers, star T = 9..11 120-128, no spill, star T = 12 128 and 4 bytes spilled) as
-# .devbin/gpu/stencil-bench-exp.gz. Part 3d: checks at
-# odd nz first, then ncu DRAM bytes at 32 / 64, then the suite alternated twice. Part 2d: session 52's depth table
+# .devbin/gpu/stencil-bench-exp.gz, beside test_gpu.gz of d8fa201. Part 3d: test_gpu's [tb] and every-method cases
+# and checks of narrow grids first, then checks of the plane settings at odd nz, then ncu DRAM bytes at 32 / 64, then the suite alternated twice. Part 2d: session 52's depth table
 # had FP32 heat-2d / box-2d9p still rising from T = 7 to 8 (874.7 -> 934.7, 784.7 -> 827.4); checks at T = 12 on odd
 # sizes and both boundaries, racecheck, then `suite --fused-steps T` for T = 8..12, and 8 / 10 / 12 again. Appends to $OUT/run96.log.
 # Part 2d-r23 (~2 min): FP32 radius 2-3 on the one-column kernel at T = 5, 6, 8 (within its capacity 8 / 5), which
 # session 52's table lacks (the rule takes the two-column kernel at 3 there: box-2d25p 492.3, star-2d13p 467.2,
 # box-2d49p 299.4). Repository root: `bash notes/scratch/session52-run96.sh 3d`, then `... 2d`, `... 2d-r23`.
 part=${1:-3d}
-source notes/scratch/gpu-env.sh run96 stencil-bench-exp
+source notes/scratch/gpu-env.sh run96 stencil-bench-exp test_gpu
+if [ "$part" = 3d ]; then # first, the committed kernels (test_gpu of d8fa201; the exp binary without SE_EXP_PLANES is
+  # the committed single-step 3D code): the every-method case and [tb] on awkward grids, and grids narrower than the
+  # interior box's 64 columns, which session 52's checks did not take
+  $TG "[tb]" 2>&1 | tail -2
+  $TG "every registered GPU method matches the FP64 reference on awkward grids and both boundaries" 2>&1 | tail -2
+  for m in cuda-core cuda-core-fp32; do for sz in 37x29x13 20x9x7 65x3x3 1x1x1; do for bd in dirichlet periodic; do
+    chk $E run -m $m -b gpu -s box-3d27p --size $sz -t 3 --boundary $bd
+  done; done; done
+  echo "memcheck narrow $($SAN --tool memcheck $E run -m cuda-core -b gpu -s box-3d27p --size 20x9x7 -t 3 2>&1 | grep SUMMARY)"
+fi
 if [ "$part" = 2d-r23 ]; then # the one-column kernel above the two-column kernel's depths (the rule's pair picks)
   for T in 5 6 8; do echo "r1 T=$T: $($E suite --seconds 0.5 --no-sweep --fused-steps $T --methods cuda-core-tb-fp32:gpu --stencils box-2d25p,star-2d13p,box-2d49p 2>&1 | grep -E '^(papers|skipped)' | tr -s ' ' | cut -c1-90 | tr '\n' ';')"; done
   exit 0
