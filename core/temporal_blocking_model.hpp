@@ -136,13 +136,29 @@ constexpr double traffic_ratio(int dims, int radius, bool star, int value_bytes)
 // 291.9 / 312.7; the 80% rule below had stopped FP32 radius 1 at 6 and FP64 box-2d25p at 3. Otherwise (1D, and 2D
 // stencils on-chip bound at one step): the smallest T whose device traffic per step (memory_clocks / T) stays under
 // 80% of the on-chip time per step, within capacity.
-constexpr int one_column_steps(int dims, int radius, bool star, int value_bytes) {
+// Which of the rules below set a depth (cuda-core-tb's plan says it in words).
+enum class DepthRule {
+  kThreshold,   // the smallest T under the 80% threshold
+  kCapacity,    // the capacity, reached before the threshold
+  kMemoryBound, // 2D, memory-bound at one step: the capacity
+  kTwoColumns,  // the two-column kernel's deepest depth, on-chip bound there
+  kFixed3D,     // 3D's fixed depths
+};
+struct DepthPick {
+  int steps;
+  DepthRule rule;
+};
+
+constexpr DepthPick one_column_pick(int dims, int radius, bool star, int value_bytes) {
   const int cap = capacity_steps(dims, radius, value_bytes);
   const double ratio = traffic_ratio(dims, radius, star, value_bytes);
-  if (dims == 2 && ratio > 1.0) return cap;
+  if (dims == 2 && ratio > 1.0) return {cap, DepthRule::kMemoryBound};
   int t = 1;
   while (t < cap && ratio / t > 0.8) ++t;
-  return t;
+  return {t, ratio / t > 0.8 ? DepthRule::kCapacity : DepthRule::kThreshold};
+}
+constexpr int one_column_steps(int dims, int radius, bool star, int value_bytes) {
+  return one_column_pick(dims, radius, star, value_bytes).steps;
 }
 
 // The depth the model picks. 1D: one_column_steps (a warp's registers). 3D fuses 2 steps (tb_3d.cu; radius > 3 the
@@ -155,12 +171,16 @@ constexpr int one_column_steps(int dims, int radius, bool star, int value_bytes)
 // T = 2: 0.99 and 0.57). The one-column picks: FP32 heat-2d T = 8 934.7 against two-column T = 4 825.2 (ratio there
 // 1.16), box-2d9p 827.4 / 708.2; FP64 heat-2d T = 6 642.3 against two-column T = 2 330.5, box-2d25p T = 4 312.7
 // against the two-column kernel's T = 1.
-constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
-  if (dims == 3) return cube_symmetric && radius == 1 ? kSteps3DSym : 2;
-  const int one = one_column_steps(dims, radius, star, value_bytes);
+constexpr DepthPick model_pick(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
+  if (dims == 3) return {cube_symmetric && radius == 1 ? kSteps3DSym : 2, DepthRule::kFixed3D};
+  const DepthPick one = one_column_pick(dims, radius, star, value_bytes);
   if (dims != 2) return one;
   const int pair = pair_capacity_steps(radius, value_bytes);
-  return pair > 0 && traffic_ratio(2, radius, star, value_bytes) / pair <= 1.0 ? pair : one;
+  if (pair > 0 && traffic_ratio(2, radius, star, value_bytes) / pair <= 1.0) return {pair, DepthRule::kTwoColumns};
+  return one;
+}
+constexpr int model_steps(int dims, int radius, bool star, int value_bytes, bool cube_symmetric = false) {
+  return model_pick(dims, radius, star, value_bytes, cube_symmetric).steps;
 }
 
 // Whether a 2D plan of depth `steps` runs its passes on step_2d.cuh's single-step kernel rather than a pipeline

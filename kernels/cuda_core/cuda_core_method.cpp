@@ -67,7 +67,8 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
   d->plan = [id, storage](const Stencil& s, const PlanRequest& request) {
     const int bytes = storage == Precision::FP64 ? 8 : 4;
     const bool sym = tb::cube_symmetric(s);
-    const int model = tb::model_steps(s.dims, s.radius, s.dims == 2 && s.is_star(), bytes, sym);
+    const tb::DepthPick pick = tb::model_pick(s.dims, s.radius, s.dims == 2 && s.is_star(), bytes, sym);
+    const int model = pick.steps;
     const int cap = sym ? tb::kMaxSteps3DSym : s.dims == 3 ? model : tb::capacity_steps(s.dims, s.radius, bytes);
     int T = request.fused_steps > 0 ? std::min(request.fused_steps, cap) : model;
 #if defined(SE_HAVE_CUDA)
@@ -91,26 +92,33 @@ DescriptorPtr cuda_core_tb_descriptor(Precision storage) {
     else if (request.fused_steps > cap)
       why = fmt::format("{} asked, the kernel holds at most {} (registers and recomputed halo)", request.fused_steps, cap);
     else if (request.fused_steps > 0) why = "as asked";
-    else {
+    else { // 1D and 2D at the model's depth: the rule that set it (tb::model_pick)
       const bool star = s.dims == 2 && s.is_star();
       const double mem = tb::memory_clocks(bytes), chip = tb::onchip_clocks(s.dims, std::max(1, s.radius), star, bytes);
-      if (s.dims == 2 && tb::two_columns(2, s.radius, bytes, T) && mem / T <= chip)
+      switch (pick.rule) {
+      case tb::DepthRule::kTwoColumns:
         why = fmt::format("the two-column kernel's deepest depth: device traffic per step there ({:.3f} clk/point) "
                           "within the on-chip time per step ({:.3f}), so its cheaper stages pay",
                           mem / T, chip);
-      else if (s.dims == 2 && mem > chip)
+        break;
+      case tb::DepthRule::kMemoryBound:
         why = fmt::format("the kernel's capacity (registers, recomputed halo): at one step the device traffic "
                           "({:.3f} clk/point) exceeds the on-chip time ({:.3f}), and the measured 2D rates rise up to "
                           "the capacity",
                           mem, chip);
-      else if (mem / T <= 0.8 * chip)
+        break;
+      case tb::DepthRule::kThreshold:
         why = fmt::format("the model's depth: device traffic per step ({:.3f} clk/point) under 80% of the on-chip "
                           "time per step ({:.3f} clk/point), at most {}",
                           mem / T, chip, cap);
-      else
+        break;
+      case tb::DepthRule::kCapacity:
+      case tb::DepthRule::kFixed3D: // 3D plans took their own text above
         why = fmt::format("the kernel's capacity (registers, recomputed halo): device traffic per step still {:.3f} "
                           "clk/point against {:.3f} on chip",
                           mem / T, chip);
+        break;
+      }
     }
     if (s.dims == 2)
       why += tb::single_step_2d(2, bytes, T) ? "; the single-step kernel"

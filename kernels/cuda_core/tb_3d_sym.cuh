@@ -110,15 +110,15 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ?
   using C = compute_t<S>;
   constexpr int kRows = rows_per_block<S, T>(), kTY = kRows / kRY;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
-  constexpr bool kIn = kInner && kTma && T == 1 && sizeof(S) >= 4;
-  constexpr int kRP = kIn ? kInnerPlane<S> : kRingPlane<S, T>; // a ring slot's stride
-  constexpr int WR = kIn ? kTX : W, kAR = kIn ? 0 : kA;       // a ring row's stride and the interior's first column
+  static_assert(!kInner || (kTma && T == 1 && sizeof(S) >= 4), "the interior box: T = 1 TMA, FP64 or FP32");
+  constexpr int kRP = kInner ? kInnerPlane<S> : kRingPlane<S, T>; // a ring slot's stride
+  constexpr int WR = kInner ? kTX : W, kAR = kInner ? 0 : kA;       // a ring row's stride and the interior's first column
   extern __shared__ __align__(16) unsigned char shared_raw[];
   S* const ring = reinterpret_cast<S*>(shared_raw + ((128 - (shared_address(shared_raw) & 127)) & 127));
   S* const stage = ring + kRing * kRP; // stage t's plane of parity p: stage + (t * 2 + p) * kP
-  S* const halo = stage;               // kIn (T = 1: no stage planes): slot s, row r, side e at halo[s * kHaloPlane + 2 r + e]
+  S* const halo = stage;               // kInner (T = 1: no stage planes): slot s, row r, side e at halo[s * kHaloPlane + 2 r + e]
   unsigned long long* const bars =
-      reinterpret_cast<unsigned long long*>(kIn ? halo + kRing * kHaloPlane<S> : stage + 2 * (T - 1) * kP);
+      reinterpret_cast<unsigned long long*>(kInner ? halo + kRing * kHaloPlane<S> : stage + 2 * (T - 1) * kP);
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kTX + tx;
   if (kTma && tid == 0)
     for (int k = 0; k < kRing; ++k) tma::barrier_init(bars + k, 1);
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ?
   }
   const S* const in_plane0 = in + L.index(xs - kA, ys - 1, first);
   const int box_x = static_cast<int>(xs - kAR + L.origin[0]), box_y = static_cast<int>(ys - 1 + L.origin[1]);
-  // kIn: this thread's halo value of each plane (threads 0 .. 2 (kRows + 2) - 1: row tid / 2, side tid % 2), where
+  // kInner: this thread's halo value of each plane (threads 0 .. 2 (kRows + 2) - 1: row tid / 2, side tid % 2), where
   // it lies inside the padded allocation's rows, columns and planes (others are never read for a written output).
   // Worked out at each fetch from the block's indices and the layout (kernel parameters), so that none of it holds
   // a register through the loop.
@@ -190,11 +190,11 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ?
       if (tid == 0 && i < n_load) {
         S* const dst = ring + (i % kRing) * kRP;
         const int z = box_z + static_cast<int>(i);
-        constexpr unsigned kBytes = static_cast<unsigned>((kIn ? kInnerPlane<S> : kP) * sizeof(S));
+        constexpr unsigned kBytes = static_cast<unsigned>((kInner ? kInnerPlane<S> : kP) * sizeof(S));
         if constexpr (kKeep) tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing, keep);
         else tma::load_box_3d(dst, map, box_x, box_y, z, kBytes, bars + i % kRing);
       }
-      if constexpr (kIn) {
+      if constexpr (kInner) {
         fetch_halo(i);
         __pipeline_commit();
       }
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ?
   for (std::int64_t i = 0; i < n_iter; ++i) {
     if constexpr (kTma) { // iterations past the last plane (T > 1) read a slot no stage result depends on
       if (i < n_load) tma::barrier_wait(bars + i % kRing, static_cast<unsigned>(i / kRing) & 1u);
-      if constexpr (kIn) __pipeline_wait_prior(kRing - 2);
+      if constexpr (kInner) __pipeline_wait_prior(kRing - 2);
     }
     else __pipeline_wait_prior(kRing - 2);
     __syncthreads(); // plane i landed; last iteration's stage planes are visible; ring slot (i - 1) is free
@@ -240,12 +240,12 @@ __global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ?
       // src: the thread's column in the plane row above its first row.
       const S* src = (t == 0 ? ring + (i % kRing) * kRP : stage + ((t - 1) * 2 + (par ^ 1)) * kP) +
                      (t == 0 ? ty * kRY * WR + kAR : ty * kRY * W + kA) + tx;
-      // The neighbours left and right of src's row r: src[r W - 1] and src[r W + 1], and in a kIn ring plane the
+      // The neighbours left and right of src's row r: src[r W - 1] and src[r W + 1], and in a kInner ring plane the
       // halo plane's values for the first and last threads along x.
       const S* const hrow = halo + (i % kRing) * kHaloPlane<S> + ty * kRY * 2;
       const int SW = t == 0 ? WR : W; // src's row stride
-      const auto left = [&](int r) { return load_as<C>(kIn && tx == 0 ? hrow[2 * r] : src[r * SW - 1]); };
-      const auto right = [&](int r) { return load_as<C>(kIn && tx == kTX - 1 ? hrow[2 * r + 1] : src[r * SW + 1]); };
+      const auto left = [&](int r) { return load_as<C>(kInner && tx == 0 ? hrow[2 * r] : src[r * SW - 1]); };
+      const auto right = [&](int r) { return load_as<C>(kInner && tx == kTX - 1 ? hrow[2 * r + 1] : src[r * SW + 1]); };
       const std::int64_t z = first + i - 2 * t - 1; // the plane this stage completes
       const bool z_in = z >= 0 && z < L.n[2];
       const bool z_out = z >= z0 && z < z_end;

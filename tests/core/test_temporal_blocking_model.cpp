@@ -85,6 +85,15 @@ TEST_CASE("2D depths: the two-column kernel at its deepest where it is on-chip b
   // On-chip bound at one step (box-2d225p): one step, the 80% rule's pick.
   CHECK(model_steps(2, 7, false, 8) == 1);
   CHECK(model_steps(2, 7, false, 4) == 1);
+  // The rule behind each pick (the plan prints it).
+  CHECK(model_pick(2, 1, true, 4).rule == DepthRule::kMemoryBound);
+  CHECK(model_pick(2, 2, false, 8).rule == DepthRule::kMemoryBound);
+  CHECK(model_pick(2, 3, true, 8).rule == DepthRule::kTwoColumns);
+  CHECK(model_pick(2, 2, false, 4).rule == DepthRule::kTwoColumns);
+  CHECK(model_pick(2, 7, false, 8).rule == DepthRule::kThreshold);
+  CHECK(model_pick(3, 1, true, 8, true).rule == DepthRule::kFixed3D);
+  CHECK(model_pick(1, 1, true, 8).rule == DepthRule::kCapacity);  // heat-1d: the threshold is never reached by 16
+  CHECK(model_pick(1, 2, false, 8).rule == DepthRule::kThreshold); // 1d5p at 14
   // Radius above 3 and 1D and 3D are the one-column (or their own) rules.
   CHECK(model_steps(2, 7, false, 4) == one_column_steps(2, 7, false, 4));
   CHECK(!two_columns(2, 7, 4, 1));
