@@ -38,6 +38,10 @@ if [ "$part" = 2d ]; then
   done; done; done
   echo "racecheck $(timeout 60 $SAN --tool racecheck $E run -m cuda-core-tb-fp32 -b gpu -s box-2d9p --size 301x77 -t 12 --boundary periodic 2>&1 | grep SUMMARY)"
   echo "memcheck $(timeout 60 $SAN --tool memcheck $E run -m cuda-core-tb-fp32 -b gpu -s heat-2d --size 301x77 -t 12 2>&1 | grep SUMMARY)"
+  # T = 8, the committed FP32 radius-1 depth since session 52 (the same kernel as the committed build at that depth)
+  echo "racecheck T=8 $(timeout 60 $SAN --tool racecheck $E run -m cuda-core-tb-fp32 -b gpu -s heat-2d --size 301x77 -t 16 -T 8 --boundary periodic 2>&1 | grep SUMMARY)"
+  echo "memcheck T=8 $(timeout 60 $SAN --tool memcheck $E run -m cuda-core-tb-fp32 -b gpu -s box-2d9p --size 301x77 -t 16 -T 8 2>&1 | grep SUMMARY)"
+  echo "memcheck FP64 box-2d25p T=4 $(timeout 60 $SAN --tool memcheck $E run -m cuda-core-tb -b gpu -s box-2d25p --size 301x77 -t 8 --boundary periodic 2>&1 | grep SUMMARY)"
   for rt in 1:8 1:9 1:10 1:11 1:12 2:8 2:10 2:12; do r=${rt%%:*}; T=${rt##*:}
     echo "r$r T=$T: $($E suite --seconds 0.5 --no-sweep --fused-steps $T --methods cuda-core-tb-fp32:gpu --stencils heat-2d,box-2d9p 2>&1 | grep -E '^papers' | tr -s ' ' | cut -d' ' -f2,3,8 | tr '\n' ';')"
   done
