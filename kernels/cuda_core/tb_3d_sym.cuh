@@ -2,7 +2,7 @@
 // for cuda-core-tb at depth T = 1..3 and for single-step cuda-core (T = 1; in FP16 too, tb_3d_sym_fp16.cu).
 // EBISU-like: a large cross-section at low occupancy, the latency hidden by independent rows rather than warps. A
 // block of 64 x 4 threads owns a 64 x 32 cross-section (64 x 3 threads and 64 x 24 in FP64 at T = 2,
-// rows_per_block), each thread one column of 8 consecutive rows, and streams it along z through T stages (stage t
+// rows_per_block; 128 x 4 threads and 128 x 32 in FP64 at T = 1, block_cols), each thread one column of 8 consecutive rows, and streams it along z through T stages (stage t
 // consumes the plane stage t - 1 wrote into shared memory in the previous iteration: one barrier per
 // plane for all stages, as tb_3d.cu). Per plane and point a stage forms, with a sliding window over its rows,
 //   P = a(x-1) + a(x+1),  N1 = P + a(y-1) + a(y+1),  N2 = P(y-1) + P(y+1),
@@ -31,9 +31,9 @@
 
 namespace se::sym3d {
 
-constexpr int kTX = 64;     // threads along x, one column each
-constexpr int kRY = 8;      // rows per thread; rows_per_block<S, T>() / kRY threads along y
-constexpr int kRing = 4;    // input planes: kRing - 1 in flight
+constexpr int kStagedTX = 64;  // threads along x, one column each (block_cols: 128 in the kInner FP64 block)
+constexpr int kRY = 8;         // rows per thread; rows_per_block<S, T>() / kRY threads along y
+constexpr int kStagedRing = 4; // input planes, all but one in flight (ring_planes: 6 in the kInner FP64 block)
 // Rows of a block's cross-section (tb::sym3d_rows says which and why; the plan's text names them too).
 template <typename S, int T> constexpr int rows_per_block() { return tb::sym3d_rows(static_cast<int>(sizeof(S)), T); }
 // Planes a block streams through: measured per GPU (box-3d27p 512^3, `suite --seconds 0.5`, one call each,
@@ -43,10 +43,11 @@ template <typename S, int T> constexpr int rows_per_block() { return tb::sym3d_r
 // 544.4; T = 1 FP64 195.0 / 197.6 / 197.0, FP32 372.2 / 378.2 / 382.2 (and 398.3 at 8, `--seconds 1`, the call
 // before). Any other GPU takes the H200's choice (64 planes at T >= 2 in FP32, the kernel's original design); T = 3
 // (no preset's model pick) takes T = 2's. 0: FP64 at T >= 2 off the H100, where the planes come from the grid's
-// waves of blocks (tb::wave_planes, 32 to 128 planes: 86 at 512^3 on the H200, +1.5% over 64).
+// waves of blocks (tb::wave_planes, 32 to 128 planes: 86 at 512^3 on the H200, +1.5% over 64). T = 1 FP64 takes 64
+// since its block is 128 columns wide (session 53, below: 230.1 / 230.2 against 229.0 / 229.6 at 32).
 template <typename S, int T> int planes_per_block(bool h100) {
   constexpr bool fp64 = sizeof(S) == 8;
-  if constexpr (T == 1) return fp64 ? 32 : 8;
+  if constexpr (T == 1) return fp64 ? 64 : 8;
   else return h100 ? (fp64 ? 16 : 32) : (fp64 ? 0 : 64);
 }
 
@@ -60,16 +61,16 @@ template <typename S> constexpr int staged_left(int steps) {
   const int chunk = tb::chunk_elements(static_cast<int>(sizeof(S)));
   return tb::round_up(halo_x<S>(steps) + 1, chunk) - halo_x<S>(steps);
 }
-template <typename S, int T> constexpr int kW = kTX + 2 * staged_left<S>(T);
+template <typename S, int T> constexpr int kW = kStagedTX + 2 * staged_left<S>(T);
 template <typename S, int T> constexpr int kPlane = kW<S, T> * (rows_per_block<S, T>() + 2);
 // Ring planes start 128 bytes apart (a TMA box lands on a 128-byte boundary); the stage planes follow.
 template <typename S, int T> constexpr int kRingPlane = (kPlane<S, T> * static_cast<int>(sizeof(S)) + 127) / 128 * 128 /
                                                         static_cast<int>(sizeof(S));
 // The ring, the stage planes, the ring's mbarriers, and 128 bytes to align the ring.
 template <typename S, int T> constexpr std::size_t shared_bytes() {
-  return (static_cast<std::size_t>(kRing) * kRingPlane<S, T> + 2 * (T - 1) * static_cast<std::size_t>(kPlane<S, T>)) *
+  return (static_cast<std::size_t>(kStagedRing) * kRingPlane<S, T> + 2 * (T - 1) * static_cast<std::size_t>(kPlane<S, T>)) *
              sizeof(S) +
-         kRing * sizeof(unsigned long long) + 128;
+         kStagedRing * sizeof(unsigned long long) + 128;
 }
 
 // kInner (T = 1 TMA, FP64 and FP32): each ring plane is the TMA box of the cross-section's kTX interior columns
@@ -83,11 +84,27 @@ template <typename S, int T> constexpr std::size_t shared_bytes() {
 // 212.99 / 212.88, interior box at 3 blocks per SM 216.33 / 216.04, at 2 219.95 / 220.48 GStencil/s (80% -> 83% of
 // the copy roof); FP32 426.47 / 426.26, 473.15 / 472.71, 472.61 / 473.63 (80% -> 89%). ncu (FP64, one launch):
 // L2 read sectors 74.1M -> 62.9M, DRAM reads 1.33 -> 1.23 GB, 621 -> 598 us.
-template <typename S> constexpr int kInnerPlane = kTX * (rows_per_block<S, 1>() + 2);
+// FP64 then widens the block to 128 x 32 (128 x 4 threads, one block per SM, a ring of 6 planes, 64 planes per
+// block): ncu (session 53, notes/scratch/session53-run97.sh) found L2 missing almost every re-read of a neighbour's
+// halo (40.2M of 42.5M read sectors at 32 planes, 38.5M of 40.2M with one block streaming all 512 planes), so the
+// halo's share of the reads is what device memory carries, and the x halo's 2 sectors per row halve with 128
+// columns. H200, box-3d27p 512^3, `suite --seconds 1` twice in one call (session53-run98.sh; 64 x 32 at 32 planes
+// the call before: 219.46 / 219.77 / 219.67 / 219.85): ring 4 at 32 / 64 planes 227.86 / 226.98 and 227.81 /
+// 227.18, ring 6 229.00 / 230.12 and 229.59 / 230.16 GStencil/s (87% of the copy roof); DRAM reads 1.23 -> 1.18 GB,
+// 598 -> 575 us (ring 4, 32 planes). FP32 lost with it (ring 4 at 8 / 16 planes 451.5 / 467.2, ring 6 466.3 /
+// 464.1, against 473.3 / 474.0) and keeps 64 x 32 at two blocks per SM.
+template <typename S, bool kInner> constexpr int block_cols() { return kInner && sizeof(S) == 8 ? 128 : kStagedTX; }
+template <typename S, bool kInner> constexpr int ring_planes() { return kInner && sizeof(S) == 8 ? 6 : kStagedRing; }
+template <typename S> constexpr int kInnerPlane = block_cols<S, true>() * (rows_per_block<S, 1>() + 2);
 template <typename S> constexpr int kHaloPlane = 2 * (rows_per_block<S, 1>() + 2);
 template <typename S> constexpr std::size_t shared_bytes_inner() {
-  return (static_cast<std::size_t>(kRing) * kInnerPlane<S> + static_cast<std::size_t>(kRing) * kHaloPlane<S>) * sizeof(S) +
-         kRing * sizeof(unsigned long long) + 128;
+  constexpr std::size_t ring = ring_planes<S, true>();
+  return (ring * kInnerPlane<S> + ring * kHaloPlane<S>) * sizeof(S) + ring * sizeof(unsigned long long) + 128;
+}
+static_assert(shared_bytes_inner<double>() <= 227 * 1024, "the FP64 interior-box block fits one SM's shared memory");
+// Blocks per SM the kernel is compiled for (its register bound).
+template <typename S, int T, bool kPeriodic, bool kInner> constexpr int min_blocks() {
+  return kInner ? (sizeof(S) == 8 ? 1 : 2) : T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1;
 }
 static_assert(kInnerPlane<double> * sizeof(double) % 128 == 0 && kInnerPlane<float> * sizeof(float) % 128 == 0,
               "inner ring planes start on 128-byte boundaries");
@@ -104,10 +121,11 @@ template <typename C> struct Weights {
 // stage t reads own[t - 1] before stage t - 1 overwrites it), and only the two rows beyond its column from shared
 // memory: 2.75 shared loads per point instead of 3.75 at those stages.
 template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep, bool kOwn = false, bool kInner = false>
-__global__ void __launch_bounds__(kTX * (rows_per_block<S, T>() / kRY), kInner ? 2 : T == 1 && !kPeriodic ? 3 : T <= 2 ? 2 : 1)
+__global__ void __launch_bounds__(block_cols<S, kInner>() * (rows_per_block<S, T>() / kRY), min_blocks<S, T, kPeriodic, kInner>())
     tb_3d_sym_kernel(const S* __restrict__ in, S* __restrict__ out, PaddedLayout L, compute_t<S> bval,
                      Weights<compute_t<S>> c, int planes, const __grid_constant__ CUtensorMap map) {
   using C = compute_t<S>;
+  constexpr int kTX = block_cols<S, kInner>(), kRing = ring_planes<S, kInner>(); // threads along x, ring planes
   constexpr int kRows = rows_per_block<S, T>(), kTY = kRows / kRY;
   constexpr int A = halo_x<S>(T), kA = staged_left<S>(T), B = T - 1, W = kW<S, T>, kP = kPlane<S, T>;
   static_assert(!kInner || (kTma && T == 1 && sizeof(S) >= 4), "the interior box: T = 1 TMA, FP64 or FP32");
@@ -282,6 +300,7 @@ template <typename S, int T, bool kPeriodic, bool kTma, bool kKeep = false, bool
 void launch_kernel(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
                    int planes, int sm_count, const CUtensorMap& map, cudaStream_t stream) {
   constexpr std::size_t smem = kInner ? shared_bytes_inner<S>() : shared_bytes<S, T>();
+  constexpr int kTX = block_cols<S, kInner>();
   // Once per kernel: the shared-memory opt-in and the blocks per SM (both cost host time on every launch).
   static const int per_sm = [] {
     if (smem > 48 * 1024)
@@ -328,7 +347,7 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
                                       static_cast<std::uint64_t>(L.pitch_z) * sizeof(S)};
     // FP64 and FP32: the interior box (kInner); FP16: the 68-column box.
     constexpr bool kInner = sizeof(S) >= 4;
-    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kInner ? kTX : kW<S, T>),
+    const std::uint32_t box[3] = {static_cast<std::uint32_t>(kInner ? block_cols<S, true>() : kW<S, T>),
                                   static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
       launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<kPeriodic>(), false, kInner>(in, out, L, bval, c, planes,
