@@ -14,7 +14,8 @@
 // holds the images the previous launch wrote.
 // At T = 1 on sm_90 each ring plane is one TMA box (thread 0 issues it, an mbarrier per slot counts its bytes);
 // A/B on an H100 (box-3d27p 512^3, notes/cuda-core-tb.md): FP64 151.2 -> 154.6, FP32 298.5 -> 309.8 GStencil/s.
-// FP64 and FP32 box only the 64 interior columns and copy the two halo columns apart (kInner, below).
+// FP64 and FP32 box only the interior columns (128 in FP64, 64 in FP32: block_cols) and copy the two halo columns
+// apart (kInner, below).
 // At T = 2 the box lost (FP64 303.3 -> 295.8, FP32 564.7 -> 463.8), so deeper kernels keep cp.async.
 // kKeep (Dirichlet at T = 1, keep_reads_in_l2): the boxes are read under an L2 evict_last policy, so the rows and
 // planes a neighbouring block reads again as its halo stay in L2 (the streamed blocks fetch 1.24x the input from
