@@ -289,29 +289,53 @@ int cmd_run(const std::vector<Method>& methods, const RunOptions& o) {
   return 0;
 }
 
-int cmd_device(const std::string& json, int repeats, double sustain_s) {
+// --sustain-shapes: comma-separated FP64 MMA shapes, by full name (mma.m16n8k8.f64) or short (m16n8k8).
+std::vector<std::string> parse_sustain_shapes(const std::string& list) {
+  std::vector<std::string> out;
+  for (const std::string& item : split_comma_list(list, "--sustain-shapes")) {
+    const std::string name = item.rfind("mma.", 0) == 0 ? item : "mma." + item + ".f64";
+    const auto& known = sustained_mma_shapes();
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw InputError(fmt::format("--sustain-shapes takes m16n8k4, m16n8k8 and m16n8k16 (FP64); got '{}'", item));
+    out.push_back(name);
+  }
+  if (out.empty()) throw InputError("--sustain-shapes names no shape");
+  return out;
+}
+
+int cmd_device(const std::string& json, int repeats, double sustain_s, const std::string& sustain_shapes) {
   if (repeats < 1) throw InputError(fmt::format("--repeats must be at least 1; got {}", repeats));
   if (repeats > 1000) throw InputError(fmt::format("--repeats takes at most 1000; got {}", repeats));
   if (sustain_s < 0 || sustain_s > 600)
     throw InputError(fmt::format("--sustain takes 0 (off) to 600 seconds; got {}", sustain_s));
+  const std::vector<std::string> shapes = parse_sustain_shapes(sustain_shapes);
   if (!json.empty()) check_writable(json, "ceilings JSON");
   const DeviceInfo dev = query_device();
   if (!dev.available) throw InputError(fmt::format("no CUDA device: {}", dev.reason));
   const DeviceCeilings c = measure_device_ceilings(repeats);
   std::printf("%s", format_ceilings(c).c_str());
   nlohmann::json j = to_json(c);
-  if (sustain_s > 0) {
-    std::fprintf(stderr, "holding mma.m16n8k4.f64 for %.1f s ...\n", sustain_s);
-    const std::vector<SustainedWindow> w = measure_sustained_mma(sustain_s);
-    std::printf("\nmma.m16n8k4.f64 held for %.1f s (same operands every MMA: an upper bound for kernels whose operands "
-                "change):\n",
-                w.empty() ? 0.0 : w.back().end_s);
+  // Each shape held in turn, the first right after the ceilings: later shapes start where the cap already holds.
+  for (std::size_t k = 0; sustain_s > 0 && k < shapes.size(); ++k) {
+    const std::string& shape = shapes[k];
+    std::fprintf(stderr, "holding %s for %.1f s (%zu of %zu) ...\n", shape.c_str(), sustain_s, k + 1, shapes.size());
+    const std::vector<SustainedWindow> w = measure_sustained_mma(sustain_s, 0.25, shape);
+    std::printf("\n%s held for %.1f s (same operands every MMA: an upper bound for kernels whose operands change):\n",
+                shape.c_str(), w.empty() ? 0.0 : w.back().end_s);
     nlohmann::json windows = nlohmann::json::array();
+    std::vector<double> late; // the second half's windows: where the cap holds the clock
     for (const SustainedWindow& x : w) {
       std::printf("  %6.2f - %6.2f s  %6.1f TFLOP/s\n", x.start_s, x.end_s, x.tflops);
       windows.push_back({{"start_s", x.start_s}, {"end_s", x.end_s}, {"tflops", x.tflops}});
+      if (x.start_s >= 0.5 * w.back().end_s) late.push_back(x.tflops);
     }
-    j["sustained_mma_m16n8k4_f64"] = windows;
+    if (!late.empty()) {
+      std::sort(late.begin(), late.end());
+      std::printf("  median of the second half: %.1f TFLOP/s\n", late[late.size() / 2]);
+    }
+    std::string key = shape; // mma.m16n8k8.f64 -> sustained_mma_m16n8k8_f64
+    std::replace(key.begin(), key.end(), '.', '_');
+    j["sustained_" + key] = windows;
   }
   if (!json.empty()) write_file(json, j.dump(2) + "\n", "ceilings JSON");
   return 0;
@@ -436,7 +460,11 @@ int bench_main(int argc, char** argv) {
       ->capture_default_str();
   double device_sustain = 0;
   device->add_option("--sustain", device_sustain,
-                     "then hold mma.m16n8k4.f64 for this many seconds and print its rate per 0.25 s (the power cap)");
+                     "then hold each --sustain-shapes MMA for this many seconds and print its rate per 0.25 s (the power cap)");
+  std::string device_sustain_shapes = "m16n8k4";
+  device->add_option("--sustain-shapes", device_sustain_shapes,
+                     "comma-separated FP64 MMA shapes --sustain holds, one after another: m16n8k4, m16n8k8, m16n8k16")
+      ->capture_default_str();
   SuiteCliOptions so;
   auto* suite = app.add_subcommand("suite", "run the papers' experiments and a size sweep for every available method");
   suite->add_flag("--quick", so.quick, "small grids and 4 steps (works without a GPU)");
@@ -499,7 +527,7 @@ int bench_main(int argc, char** argv) {
     if (show->parsed()) return cmd_show(show_name, show_json);
     if (plan->parsed()) return cmd_plan(methods, po);
     if (run->parsed()) return cmd_run(methods, ro);
-    if (device->parsed()) return cmd_device(device_json, device_repeats, device_sustain);
+    if (device->parsed()) return cmd_device(device_json, device_repeats, device_sustain, device_sustain_shapes);
     if (suite->parsed()) return cmd_suite(methods, so);
     if (dag->parsed()) {
       dago.strategy_given = dag->get_option("--strategy")->count() > 0;

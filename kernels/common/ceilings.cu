@@ -225,21 +225,27 @@ DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
   return c;
 }
 
-std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s) {
+std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s, const std::string& shape) {
   if (!(seconds > 0) || seconds > 600) throw InputError("the sustained MMA probe runs for more than 0 and at most 600 seconds");
   if (!(window_s > 0) || window_s > seconds) throw InputError("the sustained MMA probe's window must be in (0, seconds]");
+  const ShapeInfo* info = nullptr;
+  for (const std::string& name : sustained_mma_shapes())
+    if (name == shape)
+      for (const ShapeInfo& s : kShapes)
+        if (name == s.name) info = &s;
+  if (!info) throw InputError("the sustained MMA probe holds mma.m16n8k4.f64, mma.m16n8k8.f64 or mma.m16n8k16.f64; got '" + shape + "'");
   const DeviceInfo device = query_device(0);
   if (!device.available) throw InputError("no CUDA device: " + device.reason);
-  if (device.cc_major < 9) throw InputError("mma.m16n8k4.f64 needs a Hopper GPU (sm_90)");
+  if (device.cc_major < 9) throw InputError(shape + " needs a Hopper GPU (sm_90)");
   SE_CUDA_CHECK(cudaSetDevice(0));
   CudaStream stream;
   const int blocks = device.sm_count * 4;
   DeviceBuffer<double> sink(static_cast<std::size_t>(blocks) * kWarpsPerBlock * 32, "MMA benchmark");
-  const double warps = static_cast<double>(blocks) * kWarpsPerBlock, flops = 2.0 * 16 * 8 * 4;
+  const double warps = static_cast<double>(blocks) * kWarpsPerBlock, flops = info->flops;
   // Launches of about 2 ms (at 66 TFLOP/s), so a window holds many and its events bracket whole launches.
   const int iters = std::max(1, static_cast<int>(1.3e11 / (warps * kChains * flops)));
   const double work = warps * kChains * iters * flops / 1e12; // TFLOP per launch
-  const auto launch = [&] { launch_shape(Shape::F64_M16N8K4, blocks, iters, sink.get(), stream.get()); };
+  const auto launch = [&] { launch_shape(info->shape, blocks, iters, sink.get(), stream.get()); };
   // Calibrate on one launch (after a warm-up), then queue every window's launches between two events.
   launch();
   CudaEvent c0, c1;

@@ -34,15 +34,23 @@ DeviceCeilings measure_device_ceilings(int repeats = 7, bool include_mma = true)
 // and occupancy bound a kernel's tensor rate. Throws InputError without a Hopper GPU.
 double measure_mma_grid_tflops(int warps_per_sm, int chains, bool b_from_shared, int repeats = 3);
 
-// mma.m16n8k4.f64's rate held for `seconds` (the probe of measure_device_ceilings, launched back to back), as one
+// An FP64 MMA shape's rate held for `seconds` (the probe of measure_device_ceilings, launched back to back), as one
 // rate per window of `window_s`: the first windows run at the boost clock, the later ones where the power cap
 // holds the clock. The operands stay the same from one MMA to the next, so a kernel whose operands change draws
-// more power per MMA: for it the later windows are an upper bound. Throws InputError without a Hopper GPU.
+// more power per MMA: for it the later windows are an upper bound. `shape` is one of sustained_mma_shapes() (the
+// shapes with more k per instruction read fewer accumulator registers per FLOP, which may let the cap hold a higher
+// clock). Throws InputError without a Hopper GPU or for another shape.
 struct SustainedWindow {
   double start_s = 0, end_s = 0; // since the first launch
   double tflops = 0;
 };
-std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s = 0.25);
+std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s = 0.25,
+                                                   const std::string& shape = "mma.m16n8k4.f64");
+// The shapes measure_sustained_mma holds, by their full names.
+inline const std::vector<std::string>& sustained_mma_shapes() {
+  static const std::vector<std::string> names{"mma.m16n8k4.f64", "mma.m16n8k8.f64", "mma.m16n8k16.f64"};
+  return names;
+}
 
 nlohmann::json to_json(const DeviceCeilings& c);
 std::string format_ceilings(const DeviceCeilings& c); // a table for the terminal

@@ -10,7 +10,7 @@ DeviceCeilings measure_device_ceilings(int, bool) {
 
 double measure_mma_grid_tflops(int, int, bool, int) { throw InputError("no CUDA device: " + query_device().reason); }
 
-std::vector<SustainedWindow> measure_sustained_mma(double, double) {
+std::vector<SustainedWindow> measure_sustained_mma(double, double, const std::string&) {
   throw InputError("no CUDA device: " + query_device().reason);
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -134,13 +135,20 @@ TEST_CASE("GPU methods without a device: listed as unavailable, and running one 
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Catch::Contains("error") && Catch::Contains("no CUDA device"));
   }
-  const CommandResult dev = bench("device");
-  CHECK(dev.exit_code == 2);
-  CHECK_THAT(dev.output, Catch::Contains("no CUDA device"));
-  const CommandResult held = bench("device --sustain 2");
-  CHECK(held.exit_code == 2);
-  CHECK_THAT(held.output, Catch::Contains("no CUDA device"));
-  const CommandResult too_long = bench("device --sustain 700");
-  CHECK(too_long.exit_code == 2);
-  CHECK_THAT(too_long.output, Catch::Contains("--sustain takes 0 (off) to 600 seconds; got 700"));
+  // `device` refuses with exit 2 and says why: no device, or (checked first, on any machine) a bad option.
+  const std::pair<const char*, const char*> refusals[] = {
+      {"device", "no CUDA device"},
+      {"device --sustain 2", "no CUDA device"},
+      {"device --sustain 700", "--sustain takes 0 (off) to 600 seconds; got 700"},
+      {"device --sustain 1 --sustain-shapes m16n8k8,m16n8k32",
+       "--sustain-shapes takes m16n8k4, m16n8k8 and m16n8k16 (FP64); got 'm16n8k32'"},
+      {"device --sustain 1 --sustain-shapes m16n8k8,", "--sustain-shapes: an empty item"},
+      {"device --sustain 1 --sustain-shapes m16n8k4,mma.m16n8k16.f64", "no CUDA device"},
+  };
+  for (const auto& [args, says] : refusals) {
+    const CommandResult r = bench(args);
+    INFO(args << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(says));
+  }
 }
