@@ -45,10 +45,11 @@ template <typename S, int T> constexpr int rows_per_block() { return tb::sym3d_r
 // before). Any other GPU takes the H200's choice (64 planes at T >= 2 in FP32, the kernel's original design); T = 3
 // (no preset's model pick) takes T = 2's. 0: FP64 at T >= 2 off the H100, where the planes come from the grid's
 // waves of blocks (tb::wave_planes, 32 to 128 planes: 86 at 512^3 on the H200, +1.5% over 64). T = 1 FP64 takes 64
-// since its block is 128 columns wide (session 53, below: 230.1 / 230.2 against 229.0 / 229.6 at 32).
-template <typename S, int T> int planes_per_block(bool h100) {
+// in the interior-box kernel, whose block is 128 columns wide (session 53, below: 230.1 / 230.2 against 229.0 / 229.6
+// at 32), and 32 in the cp.async kernel that runs where no tensor map can be encoded.
+template <typename S, int T, bool kInner> int planes_per_block(bool h100) {
   constexpr bool fp64 = sizeof(S) == 8;
-  if constexpr (T == 1) return fp64 ? 64 : 8;
+  if constexpr (T == 1) return fp64 ? (kInner ? 64 : 32) : 8;
   else return h100 ? (fp64 ? 16 : 32) : (fp64 ? 0 : 64);
 }
 
@@ -338,7 +339,6 @@ template <typename S, int T> constexpr bool own_rows_in_registers() { return T >
 template <typename S, int T, bool kPeriodic>
 void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const Weights<compute_t<S>>& c,
             int sm_count, cudaStream_t stream) {
-  static const int planes = planes_per_block<S, T>(device_is_h100());
   alignas(64) CUtensorMap map{};
   if constexpr (T == 1) {
     const std::uint64_t dims[3] = {static_cast<std::uint64_t>(L.pitch_y),
@@ -351,11 +351,13 @@ void launch(const S* in, S* out, const PaddedLayout& L, compute_t<S> bval, const
     const std::uint32_t box[3] = {static_cast<std::uint32_t>(kInner ? block_cols<S, true>() : kW<S, T>),
                                   static_cast<std::uint32_t>(rows_per_block<S, T>() + 2), 1};
     if (encode_tensor_map(&map, in, sizeof(S), 3, dims, strides, box)) {
+      static const int planes = planes_per_block<S, T, kInner>(device_is_h100());
       launch_kernel<S, T, kPeriodic, true, keep_reads_in_l2<kPeriodic>(), false, kInner>(in, out, L, bval, c, planes,
                                                                                           sm_count, map, stream);
       return;
     }
   }
+  static const int planes = planes_per_block<S, T, false>(device_is_h100());
   launch_kernel<S, T, kPeriodic, false, false, own_rows_in_registers<S, T>()>(in, out, L, bval, c, planes, sm_count, map,
                                                                                stream);
 }
