@@ -19,7 +19,8 @@ best validation accuracy is exported for the app. A third baseline, the cost mod
 threshold fit on the training set, shows how much of the choice the cost model alone explains.
 
 The split is by program (both sizes of a program fall on the same side), 90/10, seeded; a tenth of the programs
-taken from the 90 is the validation set. Baselines on counts
+taken from the 90 is the validation set. A dataset extended by scripts/merge_labels.py --extend is split block by
+block (its summary's split_blocks), so the programs it had before keep their side. Baselines on counts
 (operators, inputs, edges, dependencies, depth, widest bucket, grid size): an MLP and a decision tree (a small
 CART written here: no scikit-learn needed). The hand-written programs of assets/dags (in the dataset with
 source "file") are never trained on: they are an extra test.
@@ -134,14 +135,26 @@ def split(records, summary, seed):
     hand-written examples apart. Returns (ok, sizes, train, validation, held_out, examples)."""
     ok = [r for r in records if all("error" not in t for t in r["times"].values())]
     sizes = summary["sizes"] if summary else sorted({int(s) for r in ok for s in r["times"]})
-    generated = [r for r in ok if r.get("source") == "generated"]
     examples = [r for r in ok if r.get("source") == "file"]
-    order = list(range(len(generated)))
-    random.Random(seed).shuffle(order)
-    n_test = len(order) // 10
-    test_p = [generated[i] for i in order[:n_test]]
-    rest = [generated[i] for i in order[n_test:]]
-    return ok, sizes, rest[n_test:], rest[:n_test], test_p, examples
+    # A dataset extended later (scripts/merge_labels.py --extend) lists its generated programs per block; each block
+    # is split on its own, so that the earlier blocks keep their split.
+    generated_all = [r for r in records if r.get("source") == "generated"]
+    blocks = (summary or {}).get("split_blocks", [len(generated_all)])
+    if sum(blocks) != len(generated_all):
+        raise SystemExit(f"split_blocks {blocks} do not add up to the {len(generated_all)} generated programs")
+    ran = {id(r) for r in ok}
+    train_p, val_p, test_p, start = [], [], [], 0
+    for n in blocks:
+        generated = [r for r in generated_all[start:start + n] if id(r) in ran]
+        start += n
+        order = list(range(len(generated)))
+        random.Random(seed).shuffle(order)
+        n_test = len(order) // 10
+        test_p += [generated[i] for i in order[:n_test]]
+        rest = [generated[i] for i in order[n_test:]]
+        val_p += rest[:n_test]
+        train_p += rest[n_test:]
+    return ok, sizes, train_p, val_p, test_p, examples
 
 
 def size_feature(n):
