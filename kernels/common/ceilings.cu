@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "core/error.hpp"
@@ -228,12 +229,12 @@ DeviceCeilings measure_device_ceilings(int repeats, bool include_mma) {
 std::vector<SustainedWindow> measure_sustained_mma(double seconds, double window_s, const std::string& shape) {
   if (!(seconds > 0) || seconds > 600) throw InputError("the sustained MMA probe runs for more than 0 and at most 600 seconds");
   if (!(window_s > 0) || window_s > seconds) throw InputError("the sustained MMA probe's window must be in (0, seconds]");
-  const ShapeInfo* info = nullptr;
-  for (const std::string& name : sustained_mma_shapes())
-    if (name == shape)
-      for (const ShapeInfo& s : kShapes)
-        if (name == s.name) info = &s;
-  if (!info) throw InputError("the sustained MMA probe holds mma.m16n8k4.f64, mma.m16n8k8.f64 or mma.m16n8k16.f64; got '" + shape + "'");
+  const auto& held = sustained_mma_shapes();
+  const ShapeInfo* info =
+      std::find_if(std::begin(kShapes), std::end(kShapes), [&](const ShapeInfo& s) { return shape == s.name; });
+  if (info == std::end(kShapes) || std::find(held.begin(), held.end(), shape) == held.end())
+    throw InputError("the sustained MMA probe holds mma.m16n8k4.f64, mma.m16n8k8.f64 or mma.m16n8k16.f64; got '" + shape +
+                     "'");
   const DeviceInfo device = query_device(0);
   if (!device.available) throw InputError("no CUDA device: " + device.reason);
   if (device.cc_major < 9) throw InputError(shape + " needs a Hopper GPU (sm_90)");
